@@ -1,0 +1,2 @@
+/* date.c: placeholder until the date parser lands. */
+#include "cache.h"

@@ -1,0 +1,2 @@
+/* diff.c: placeholder until the diff engine lands. */
+#include "cache.h"

@@ -1,0 +1,77 @@
+/*
+ * diff.h: the one diff engine (diff.c) and path quoting (quote.c),
+ * shared by show-diff, diff-tree and, later, the patch applier and
+ * merges.
+ */
+#ifndef DIFF_H
+#define DIFF_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+/*
+ * One side of a file pair.  mode 0 means the side does not exist (the
+ * file was added or deleted).  data/size hold the content; sha1 its
+ * blob id, which the caller fills in (hash_sha1_file for work-tree
+ * content).
+ */
+struct diff_side {
+	const char *path;
+	unsigned int mode;
+	unsigned char sha1[20];
+	const char *data;
+	size_t size;
+};
+
+/*
+ * Print git's patch for one pair to out: "diff --git a/p b/p", mode,
+ * "new file mode"/"deleted file mode" and "index" lines, "--- a/p",
+ * "+++ b/p", hunks with 3 lines of context, "\ No newline at end of
+ * file", or "Binary files a/p and b/p differ".  Returns 0, or -1 on an
+ * output error.
+ */
+int print_patch(FILE *out, const struct diff_side *one,
+		const struct diff_side *two);
+
+/*
+ * The line diff itself: Myers' O(ND) algorithm in linear space.
+ * Lines are compared by content; a hunk's callback receives ranges in
+ * 0-based line numbers.  Exposed for later tools (patch application,
+ * merges) that need edits rather than printed text.
+ */
+struct diff_line {
+	const char *start;
+	size_t len;		/* including the '\n' when present */
+};
+
+struct diff_edit {
+	size_t old_start, old_count;	/* lines removed from the old side */
+	size_t new_start, new_count;	/* lines added from the new side */
+};
+
+/* Split buf into lines; *nr gets their count.  Caller frees. */
+struct diff_line *split_lines(const char *buf, size_t size, size_t *nr);
+/*
+ * Compute the edits turning a into b, in order; *nr gets their count.
+ * Caller frees.  Time O((N+M) D), memory O(N+M).
+ */
+struct diff_edit *diff_lines(const struct diff_line *a, size_t na,
+			     const struct diff_line *b, size_t nb,
+			     size_t *nr);
+
+/* Does the buffer look binary to git (a NUL in its first 8000 bytes)? */
+int buffer_is_binary(const char *buf, size_t size);
+
+/* ---- quote.c ---- */
+
+/*
+ * Write prefix+name to out, in double quotes with C escapes when name
+ * holds a byte git quotes (control, '"', '\\', or >= 0x80), as git
+ * does with core.quotePath on.
+ */
+void write_quoted_path(FILE *out, const char *prefix, const char *name,
+		       size_t len);
+/* 1 when name needs quoting. */
+int path_needs_quoting(const char *name, size_t len);
+
+#endif

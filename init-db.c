@@ -1,0 +1,80 @@
+/*
+ * init-db: create an empty dircache.  Makes .dircache (or $GIT_DIR)
+ * with objects/, refs/heads/, refs/tags/ and HEAD, so that it is also
+ * a valid git directory, and the object store ($SHA1_FILE_DIRECTORY or
+ * $GIT_OBJECT_DIRECTORY when set, to share one store among several
+ * work trees).  Running it again is safe: nothing that exists is
+ * touched, and it says it reinitialized.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char init_db_usage[] = "init-db";
+
+static void make_dir(const char *dir, const char *sub)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "",
+		     sub) >= (int)sizeof(path))
+		die("path too long: '%s/%s'", dir, sub);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		die_errno("mkdir '%s'", path);
+}
+
+/* Write a small file unless it exists: a rerun must not lose HEAD. */
+static void create_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return;
+		die_errno("create '%s'", path);
+	}
+	if (write_in_full(fd, text, strlen(text)) < 0 || close(fd) < 0)
+		die_errno("write '%s'", path);
+}
+
+int main(int argc, char **argv)
+{
+	const char *git_dir = get_git_dir();
+	const char *objects = get_object_directory();
+	char head[PATH_MAX], abs[PATH_MAX];
+	int existed;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, init_db_usage);
+	if (argc != 1)
+		usage(init_db_usage);
+
+	snprintf(head, sizeof(head), "%s/HEAD", git_dir);
+	existed = !access(head, F_OK);
+	make_dir(git_dir, "");
+	make_dir(git_dir, "refs");
+	make_dir(git_dir, "refs/heads");
+	make_dir(git_dir, "refs/tags");
+	make_dir(objects, "");
+	make_dir(objects, "info");
+	make_dir(objects, "pack");
+	create_file(git_dir, "HEAD", "ref: refs/heads/master\n");
+	create_file(git_dir, "config",
+		    "[core]\n\trepositoryformatversion = 0\n"
+		    "\tfilemode = true\n\tbare = false\n");
+	if (!realpath(git_dir, abs))
+		die_errno("realpath '%s'", git_dir);
+	fprintf(stderr, "%s: %s dircache in %s/\n", progname(),
+		existed ? "reinitialized existing" : "initialized empty", abs);
+	finish_stdout();
+	return 0;
+}

@@ -1,0 +1,197 @@
+/*
+ * object.c: parsing trees and commits.  Every tool that reads a tree
+ * walks it with tree_entry_next() and checks it with check_tree(), so
+ * a hostile tree is refused the same way everywhere.  Parsers take
+ * (buf, len) and trust nothing in it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cache.h"
+
+void init_tree_desc(struct tree_desc *desc, const void *buf, size_t size)
+{
+	desc->buf = buf;
+	desc->size = size;
+}
+
+int tree_entry_next(struct tree_desc *desc, struct name_entry *entry)
+{
+	const unsigned char *p = desc->buf, *end = p + desc->size;
+	const unsigned char *nul;
+	unsigned int mode = 0;
+
+	if (!desc->size)
+		return 0;
+	for (; p < end && *p != ' '; p++) {
+		if (*p < '0' || *p > '7' || mode > 0177777)
+			return -1;
+		mode = mode << 3 | (*p - '0');
+	}
+	if (p == desc->buf || p == end)
+		return -1;
+	p++;
+	nul = memchr(p, '\0', end - p);
+	if (!nul || nul == p || (size_t)(end - nul - 1) < 20)
+		return -1;
+	entry->mode = mode;
+	entry->path = (const char *)p;
+	entry->pathlen = nul - p;
+	entry->sha1 = nul + 1;
+	desc->size -= nul + 21 - desc->buf;
+	desc->buf = nul + 21;
+	return 1;
+}
+
+int base_name_compare(const char *n1, size_t l1, unsigned int m1,
+		      const char *n2, size_t l2, unsigned int m2)
+{
+	size_t len = l1 < l2 ? l1 : l2;
+	unsigned char c1, c2;
+	int cmp = memcmp(n1, n2, len);
+
+	if (cmp)
+		return cmp;
+	c1 = len < l1 ? n1[len] : (S_ISDIR(m1) ? '/' : '\0');
+	c2 = len < l2 ? n2[len] : (S_ISDIR(m2) ? '/' : '\0');
+	return c1 < c2 ? -1 : c1 > c2;
+}
+
+enum object_type object_type_of_mode(unsigned int mode)
+{
+	if (S_ISDIR(mode))
+		return OBJ_TREE;
+	if (S_ISGITLINK(mode))
+		return OBJ_COMMIT;
+	return OBJ_BLOB;
+}
+
+static int is_canonical_mode(unsigned int mode)
+{
+	return mode == 0100644 || mode == 0100755 || mode == 0120000 ||
+	       mode == 040000 || mode == S_IFGITLINK;
+}
+
+/* A reason the name is unfit for a tree entry, or NULL. */
+static const char *check_entry_name(const char *name, size_t len)
+{
+	if (memchr(name, '/', len))
+		return "fullPathname: contains full pathnames";
+	if (len == 1 && name[0] == '.')
+		return "hasDot: contains '.'";
+	if (len == 2 && !memcmp(name, "..", 2))
+		return "hasDotdot: contains '..'";
+	if (len == 4 && !strncasecmp(name, ".git", 4))
+		return "hasDotgit: contains '.git'";
+	if (len == 9 && !strncasecmp(name, ".dircache", 9))
+		return "hasDotdircache: contains '.dircache'";
+	return NULL;
+}
+
+/*
+ * A blob "a" and a tree "a" are not neighbours in git's order: "a.b"
+ * sorts between them.  Look back over the entries that can sit there.
+ */
+static int has_file_twin(const struct name_entry *entries, size_t nr)
+{
+	const struct name_entry *t = &entries[nr];
+
+	while (nr--) {
+		const struct name_entry *e = &entries[nr];
+
+		if (e->pathlen < t->pathlen ||
+		    memcmp(e->path, t->path, t->pathlen))
+			return 0;
+		if (e->pathlen == t->pathlen)
+			return 1;
+		if ((unsigned char)e->path[t->pathlen] >= '/')
+			return 0;
+	}
+	return 0;
+}
+
+static const char *check_order(struct name_entry *entries, size_t nr)
+{
+	const struct name_entry *a = &entries[nr - 1], *b = &entries[nr];
+	int cmp = base_name_compare(a->path, a->pathlen, a->mode,
+				    b->path, b->pathlen, b->mode);
+
+	if (!cmp || (a->pathlen == b->pathlen &&
+		     !memcmp(a->path, b->path, a->pathlen)))
+		return "duplicateEntries: contains duplicate file entries";
+	if (cmp > 0)
+		return "treeNotSorted: not properly sorted";
+	if (S_ISDIR(b->mode) && has_file_twin(entries, nr))
+		return "duplicateEntries: contains duplicate file entries";
+	return NULL;
+}
+
+const char *check_tree(const void *buf, size_t size)
+{
+	struct name_entry *entries = NULL;
+	size_t nr = 0, alloc = 0;
+	struct tree_desc desc;
+	const char *bad = NULL;
+	int ret;
+
+	init_tree_desc(&desc, buf, size);
+	while (!bad) {
+		const unsigned char *start = desc.buf;
+
+		ALLOC_GROW(entries, nr + 1, alloc);
+		ret = tree_entry_next(&desc, &entries[nr]);
+		if (!ret)
+			break;
+		if (ret < 0)
+			bad = "badTree: cannot be parsed as a tree";
+		else if (*start == '0')
+			bad = "zeroPaddedFilemode: contains zero-padded file modes";
+		else if (!is_canonical_mode(entries[nr].mode))
+			bad = "badFilemode: contains bad file modes";
+		else
+			bad = check_entry_name(entries[nr].path,
+					       entries[nr].pathlen);
+		if (!bad && nr)
+			bad = check_order(entries, nr);
+		nr++;
+	}
+	free(entries);
+	return bad;
+}
+
+static int parse_sha1_line(const char **p, const char *end,
+			   const char *key, unsigned char *sha1)
+{
+	size_t klen = strlen(key);
+
+	if ((size_t)(end - *p) < klen + 41 || memcmp(*p, key, klen) ||
+	    (*p)[klen + 40] != '\n' || get_sha1_hex(*p + klen, sha1) < 0)
+		return -1;
+	*p += klen + 41;
+	return 0;
+}
+
+int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci)
+{
+	const char *p = buf, *end = p + size;
+	size_t alloc = 0;
+	unsigned char sha1[20];
+
+	ci->parents = NULL;
+	ci->nr_parents = 0;
+	if (parse_sha1_line(&p, end, "tree ", ci->tree) < 0)
+		return -1;
+	while (!parse_sha1_line(&p, end, "parent ", sha1)) {
+		ALLOC_GROW(ci->parents, ci->nr_parents + 1, alloc);
+		memcpy(ci->parents[ci->nr_parents++], sha1, 20);
+	}
+	return 0;
+}
+
+void free_commit_info(struct commit_info *ci)
+{
+	free(ci->parents);
+	ci->parents = NULL;
+	ci->nr_parents = 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * quote.c: paths in output quoted as git quotes them, so that a
+ * script or `git apply` reading our output parses names the same way
+ * (core.quotePath on: every byte >= 0x80 is escaped in octal).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache.h"
+#include "diff.h"
+
+static int needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c >= 0x7f;
+}
+
+int path_needs_quoting(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (needs_escape(name[i]))
+			return 1;
+	return 0;
+}
+
+/* The letter of a C escape for c, or 0 when c is written in octal. */
+static char escape_letter(unsigned char c)
+{
+	switch (c) {
+	case '\a': return 'a';
+	case '\b': return 'b';
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\r': return 'r';
+	case '"': return '"';
+	case '\\': return '\\';
+	}
+	return 0;
+}
+
+static void write_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (!needs_escape(c)) {
+			putc(c, out);
+		} else if (escape_letter(c)) {
+			putc('\\', out);
+			putc(escape_letter(c), out);
+		} else {
+			fprintf(out, "\\%03o", c);
+		}
+	}
+}
+
+void write_quoted_path(FILE *out, const char *prefix, const char *name,
+		       size_t len)
+{
+	if (!path_needs_quoting(name, len) &&
+	    !path_needs_quoting(prefix, strlen(prefix))) {
+		fputs(prefix, out);
+		fwrite(name, 1, len, out);
+		return;
+	}
+	putc('"', out);
+	write_escaped(out, prefix, strlen(prefix));
+	write_escaped(out, name, len);
+	putc('"', out);
+}

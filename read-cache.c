@@ -1,0 +1,745 @@
+/*
+ * read-cache.c: the index ("directory cache"), in git's index format
+ * v2 (v3 is read too).  Reading trusts nothing: signature, version,
+ * entry count, every name and the order of entries are checked
+ * against the file's size before the checksum is.  Writing goes to
+ * index.lock (O_EXCL) and is renamed over the index, so a reader sees
+ * the old index or the new one, never half of one.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+#define CACHE_SIGNATURE 0x44495243	/* "DIRC" */
+#define HEADER_SIZE 12
+#define ONDISK_FIXED 62			/* stat data, sha1, flags */
+#define MIN_ONDISK_ENTRY 64		/* fixed + 1-byte name + NUL pad */
+/* Far beyond any real index (a 75,000-file tree needs ~8 MiB). */
+#define MAX_INDEX_SIZE ((off_t)1 << 31)
+
+struct cache_entry **active_cache;
+unsigned int active_nr;
+size_t active_alloc;
+
+/* Entries read from disk share one block and are not freed one by one. */
+static char *entry_block;
+static size_t entry_block_size;
+static struct cache_time index_mtime;
+
+/* ---- entries ---- */
+
+unsigned int ce_mode_from_stat(unsigned int st_mode)
+{
+	if (S_ISLNK(st_mode))
+		return 0120000;
+	if (S_ISDIR(st_mode))
+		return 040000;
+	return 0100000 | ((st_mode & 0100) ? 0755 : 0644);
+}
+
+static size_t ce_size_for(size_t len)
+{
+	return sizeof(struct cache_entry) + len + 1;
+}
+
+struct cache_entry *make_cache_entry(const char *name, size_t len)
+{
+	struct cache_entry *ce = xcalloc(1, ce_size_for(len));
+
+	memcpy(ce->name, name, len);
+	ce->ce_namelen = len;
+	ce->ce_flags = len < CE_NAMEMASK ? len : CE_NAMEMASK;
+	return ce;
+}
+
+static void free_cache_entry(struct cache_entry *ce)
+{
+	char *p = (char *)ce;
+
+	if (entry_block && p >= entry_block &&
+	    p < entry_block + entry_block_size)
+		return;
+	free(ce);
+}
+
+void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st)
+{
+	ce->ce_ctime.sec = st->st_ctim.tv_sec;
+	ce->ce_ctime.nsec = st->st_ctim.tv_nsec;
+	ce->ce_mtime.sec = st->st_mtim.tv_sec;
+	ce->ce_mtime.nsec = st->st_mtim.tv_nsec;
+	ce->ce_dev = st->st_dev;
+	ce->ce_ino = st->st_ino;
+	ce->ce_uid = st->st_uid;
+	ce->ce_gid = st->st_gid;
+	ce->ce_size = st->st_size;
+	ce->ce_mode = ce_mode_from_stat(st->st_mode);
+	ce->ce_state |= CE_UPTODATE;
+}
+
+/* ---- path rules, enforced here for every path that enters the index ---- */
+
+static int bad_component(const char *c, size_t len)
+{
+	if (!len)
+		return 1;
+	if (c[0] != '.')
+		return 0;
+	return len == 1 || (len == 2 && c[1] == '.') ||
+	       (len == 4 && !strncasecmp(c, ".git", 4)) ||
+	       (len == 9 && !strncasecmp(c, ".dircache", 9));
+}
+
+int verify_path(const char *path, size_t len)
+{
+	const char *p = path, *end = path + len;
+
+	if (!len || memchr(path, '\0', len))
+		return 0;
+	for (;;) {
+		const char *slash = memchr(p, '/', end - p);
+		const char *stop = slash ? slash : end;
+
+		if (bad_component(p, stop - p))
+			return 0;
+		if (!slash)
+			return 1;
+		p = slash + 1;
+	}
+}
+
+/* ---- ordering and lookup ---- */
+
+int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
+		       const char *n2, size_t l2, unsigned int s2)
+{
+	size_t len = l1 < l2 ? l1 : l2;
+	int cmp = memcmp(n1, n2, len);
+
+	if (cmp)
+		return cmp;
+	if (l1 != l2)
+		return l1 < l2 ? -1 : 1;
+	if (s1 != s2)
+		return s1 < s2 ? -1 : 1;
+	return 0;
+}
+
+static int cache_pos_stage(const char *name, size_t len, unsigned int stage)
+{
+	int first = 0, last = active_nr;
+
+	while (first < last) {
+		int next = first + (last - first) / 2;
+		struct cache_entry *ce = active_cache[next];
+		int cmp = cache_name_compare(name, len, stage, ce->name,
+					     ce->ce_namelen, ce_stage(ce));
+
+		if (!cmp)
+			return next;
+		if (cmp < 0)
+			last = next;
+		else
+			first = next + 1;
+	}
+	return -first - 1;
+}
+
+int cache_name_pos(const char *name, size_t len)
+{
+	return cache_pos_stage(name, len, 0);
+}
+
+void remove_cache_entry_at(unsigned int pos)
+{
+	free_cache_entry(active_cache[pos]);
+	active_nr--;
+	memmove(active_cache + pos, active_cache + pos + 1,
+		(active_nr - pos) * sizeof(*active_cache));
+}
+
+int remove_file_from_cache(const char *path)
+{
+	size_t len = strlen(path);
+	int pos = cache_name_pos(path, len), removed = 0;
+
+	if (pos < 0)
+		pos = -pos - 1;
+	while ((unsigned int)pos < active_nr &&
+	       active_cache[pos]->ce_namelen == len &&
+	       !memcmp(active_cache[pos]->name, path, len)) {
+		remove_cache_entry_at(pos);
+		removed = 1;
+	}
+	return removed;
+}
+
+/*
+ * Entries under "name/" (name would be a file where a directory is),
+ * starting from pos, the place where name would be inserted.
+ */
+static int dir_entries_below(const struct cache_entry *ce, int pos, int drop)
+{
+	size_t len = ce->ce_namelen;
+	int found = 0;
+
+	while ((unsigned int)pos < active_nr) {
+		struct cache_entry *o = active_cache[pos];
+
+		if (o->ce_namelen <= len || memcmp(o->name, ce->name, len))
+			break;
+		if (o->name[len] < '/') {
+			pos++;
+			continue;
+		}
+		if (o->name[len] > '/')
+			break;
+		found = 1;
+		if (!drop)
+			break;
+		remove_cache_entry_at(pos);
+	}
+	return found;
+}
+
+/* Leading directories of name that the index holds as files. */
+static int file_in_leading_dir(const struct cache_entry *ce, int drop)
+{
+	const char *slash = ce->name;
+	int found = 0;
+
+	while ((slash = strchr(slash, '/')) != NULL) {
+		int pos = cache_name_pos(ce->name, slash - ce->name);
+
+		if (pos >= 0) {
+			found = 1;
+			if (!drop)
+				break;
+			remove_file_from_cache(active_cache[pos]->name);
+		}
+		slash++;
+	}
+	return found;
+}
+
+static int check_df_clash(struct cache_entry *ce, int pos, int option)
+{
+	int drop = option & ADD_CACHE_OK_TO_REPLACE;
+
+	if (!file_in_leading_dir(ce, drop) && !dir_entries_below(ce, pos, drop))
+		return 0;
+	if (drop)
+		return 0;
+	return error("'%s' appears as both a file and as a directory",
+		     ce->name);
+}
+
+int add_cache_entry(struct cache_entry *ce, int option)
+{
+	int pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
+
+	if (pos >= 0) {
+		free_cache_entry(active_cache[pos]);
+		active_cache[pos] = ce;
+		return 0;
+	}
+	if (!verify_path(ce->name, ce->ce_namelen))
+		return error("invalid path '%s'", ce->name);
+	if (!(option & ADD_CACHE_OK_TO_ADD))
+		return error("'%s' is not in the cache; use --add to add it",
+			     ce->name);
+	if (check_df_clash(ce, -pos - 1, option) < 0)
+		return -1;
+	pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
+	pos = -pos - 1;
+	ALLOC_GROW(active_cache, active_nr + 1, active_alloc);
+	memmove(active_cache + pos + 1, active_cache + pos,
+		(active_nr - pos) * sizeof(*active_cache));
+	active_cache[pos] = ce;
+	active_nr++;
+	return 0;
+}
+
+/* ---- stat comparison and racy entries ---- */
+
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st)
+{
+	unsigned int changed = 0;
+
+	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
+		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
+					       S_IFMT))
+			changed |= TYPE_CHANGED;
+		else
+			changed |= MODE_CHANGED;
+	}
+	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
+	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
+		changed |= MTIME_CHANGED;
+	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
+	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
+		changed |= CTIME_CHANGED;
+	if (ce->ce_uid != (uint32_t)st->st_uid ||
+	    ce->ce_gid != (uint32_t)st->st_gid)
+		changed |= OWNER_CHANGED;
+	if (ce->ce_ino != (uint32_t)st->st_ino ||
+	    ce->ce_dev != (uint32_t)st->st_dev)
+		changed |= INODE_CHANGED;
+	if (ce->ce_size != (uint32_t)st->st_size)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+/*
+ * An entry whose mtime is not older than the index file could have
+ * been modified after it was hashed without its stat data showing it.
+ */
+static int ce_is_racy(const struct cache_entry *ce)
+{
+	if (!index_mtime.sec)
+		return 0;
+	if (ce->ce_mtime.sec != index_mtime.sec)
+		return ce->ce_mtime.sec > index_mtime.sec;
+	return ce->ce_mtime.nsec >= index_mtime.nsec;
+}
+
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st)
+{
+	unsigned int changed = ce_match_stat_basic(ce, st);
+
+	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
+	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+/*
+ * Before a write: a racy entry whose content no longer matches gets
+ * size 0, so that it shows as changed however late it is looked at.
+ */
+static void smudge_racy_entries(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < active_nr; i++) {
+		struct cache_entry *ce = active_cache[i];
+		struct stat st;
+
+		if (ce_stage(ce) || (ce->ce_state & CE_UPTODATE) ||
+		    !ce_is_racy(ce) || !ce->ce_size)
+			continue;
+		if (lstat(ce->name, &st) || ce_match_stat(ce, &st))
+			ce->ce_size = 0;
+	}
+}
+
+/* ---- reading ---- */
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t get_be16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Parse one on-disk entry at p (avail bytes); returns its size or 0. */
+static size_t parse_entry(const unsigned char *p, size_t avail, int version,
+			  struct cache_entry *ce, size_t name_room)
+{
+	size_t fixed = ONDISK_FIXED, namelen, total;
+	uint16_t flags;
+	const unsigned char *name;
+
+	if (avail < fixed + 2)
+		return 0;
+	flags = get_be16(p + 60);
+	if (flags & CE_EXTENDED) {
+		if (version < 3)
+			return 0;
+		fixed += 2;
+	}
+	name = p + fixed;
+	namelen = flags & CE_NAMEMASK;
+	if (namelen == CE_NAMEMASK) {
+		const unsigned char *nul = memchr(name, '\0', avail - fixed);
+
+		if (!nul)
+			return 0;
+		namelen = nul - name;
+	}
+	total = (fixed + namelen + 8) & ~(size_t)7;
+	if (total > avail || name[namelen] != '\0' || namelen > name_room)
+		return 0;
+	ce->ce_ctime.sec = get_be32(p);
+	ce->ce_ctime.nsec = get_be32(p + 4);
+	ce->ce_mtime.sec = get_be32(p + 8);
+	ce->ce_mtime.nsec = get_be32(p + 12);
+	ce->ce_dev = get_be32(p + 16);
+	ce->ce_ino = get_be32(p + 20);
+	ce->ce_mode = get_be32(p + 24);
+	ce->ce_uid = get_be32(p + 28);
+	ce->ce_gid = get_be32(p + 32);
+	ce->ce_size = get_be32(p + 36);
+	memcpy(ce->sha1, p + 40, 20);
+	ce->ce_flags = flags & ~CE_EXTENDED;
+	ce->ce_ext_flags = fixed > ONDISK_FIXED ? get_be16(p + 62) : 0;
+	ce->ce_state = 0;
+	ce->ce_namelen = namelen;
+	memcpy(ce->name, name, namelen);
+	ce->name[namelen] = '\0';
+	return total;
+}
+
+static int valid_index_mode(uint32_t mode)
+{
+	return mode == 0100644 || mode == 0100755 || mode == 0120000 ||
+	       mode == S_IFGITLINK;
+}
+
+static int check_entry(const struct cache_entry *ce,
+		       const struct cache_entry *prev, const char *file)
+{
+	if (!verify_path(ce->name, ce->ce_namelen))
+		return error("index '%s' is corrupt: invalid path '%s'", file,
+			     ce->name);
+	if (!valid_index_mode(ce->ce_mode))
+		return error("index '%s' is corrupt: bad mode %o for '%s'",
+			     file, ce->ce_mode, ce->name);
+	if (prev && cache_name_compare(prev->name, prev->ce_namelen,
+				       ce_stage(prev), ce->name,
+				       ce->ce_namelen, ce_stage(ce)) >= 0)
+		return error("index '%s' is corrupt: entries unsorted or "
+			     "duplicated at '%s'", file, ce->name);
+	return 0;
+}
+
+/* Extensions: optional ones (signature A-Z) are skipped, others refused. */
+static int check_extensions(const unsigned char *p, size_t avail,
+			    const char *file)
+{
+	while (avail) {
+		uint32_t len;
+
+		if (avail < 8)
+			return error("index '%s' is corrupt: truncated "
+				     "extension", file);
+		len = get_be32(p + 4);
+		if (len > avail - 8)
+			return error("index '%s' is corrupt: extension larger "
+				     "than the file", file);
+		if (p[0] < 'A' || p[0] > 'Z')
+			return error("index '%s' uses extension '%.4s', which "
+				     "this version does not understand", file,
+				     (const char *)p);
+		p += 8 + len;
+		avail -= 8 + len;
+	}
+	return 0;
+}
+
+static int parse_index(const unsigned char *map, size_t size, const char *file)
+{
+	uint32_t version = get_be32(map + 4), nr = get_be32(map + 8), i;
+	const unsigned char *p = map + HEADER_SIZE, *end = map + size - 20;
+	char *block;
+
+	if (get_be32(map) != CACHE_SIGNATURE)
+		return error("index '%s' is corrupt: bad signature", file);
+	if (version != 2 && version != 3)
+		return error("index '%s' has version %u; only 2 and 3 are "
+			     "supported", file, version);
+	if (nr > (size - HEADER_SIZE - 20) / MIN_ONDISK_ENTRY)
+		return error("index '%s' is corrupt: %u entries cannot fit in "
+			     "%zu bytes", file, nr, size);
+	/* Each entry's name is at most its on-disk size: one block fits all. */
+	entry_block_size = (size_t)nr * sizeof(struct cache_entry) + size;
+	block = entry_block = xmalloc(entry_block_size);
+	active_alloc = nr;
+	active_cache = xcalloc(nr, sizeof(*active_cache));
+	for (i = 0; i < nr; i++) {
+		struct cache_entry *ce = (struct cache_entry *)block;
+		size_t used = parse_entry(p, end - p, version, ce,
+					  entry_block + entry_block_size -
+					  block - sizeof(*ce) - 1);
+
+		if (!used)
+			return error("index '%s' is corrupt: entry %u is "
+				     "truncated or malformed", file, i);
+		if (check_entry(ce, i ? active_cache[i - 1] : NULL, file) < 0)
+			return -1;
+		active_cache[active_nr++] = ce;
+		p += used;
+		block += (ce_size_for(ce->ce_namelen) + 7) & ~(size_t)7;
+	}
+	return check_extensions(p, end - p, file);
+}
+
+static int verify_index_checksum(const unsigned char *map, size_t size,
+				 const char *file)
+{
+	unsigned char sha1[20];
+
+	SHA1(map, size - 20, sha1);
+	if (memcmp(sha1, map + size - 20, 20))
+		return error("index '%s' is corrupt: bad checksum", file);
+	return 0;
+}
+
+int read_cache(void)
+{
+	const char *file = get_index_file();
+	struct stat st;
+	void *map;
+	int fd, ret;
+
+	if (active_cache)
+		return active_nr;
+	fd = open(file, O_RDONLY);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error_errno("open index '%s'", file);
+	}
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return error_errno("stat index '%s'", file);
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < HEADER_SIZE + 20 ||
+	    st.st_size > MAX_INDEX_SIZE) {
+		close(fd);
+		return error("index '%s' is corrupt: bad size %lld", file,
+			     (long long)st.st_size);
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return error_errno("mmap index '%s'", file);
+	ret = parse_index(map, st.st_size, file);
+	if (!ret)
+		ret = verify_index_checksum(map, st.st_size, file);
+	munmap(map, st.st_size);
+	if (ret < 0) {
+		discard_cache();
+		return -1;
+	}
+	index_mtime.sec = st.st_mtim.tv_sec;
+	index_mtime.nsec = st.st_mtim.tv_nsec;
+	return active_nr;
+}
+
+void discard_cache(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < active_nr; i++)
+		free_cache_entry(active_cache[i]);
+	free(active_cache);
+	free(entry_block);
+	active_cache = NULL;
+	entry_block = NULL;
+	entry_block_size = 0;
+	active_nr = 0;
+	active_alloc = 0;
+}
+
+/* ---- writing ---- */
+
+static char *lock_path;
+static int lock_fd = -1;
+
+void rollback_index_lock(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+	if (lock_path)
+		unlink(lock_path);
+	free(lock_path);
+	lock_path = NULL;
+}
+
+static void remove_lock_on_signal(int sig)
+{
+	if (lock_path)
+		unlink(lock_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_lock_cleanup(void)
+{
+	static int installed;
+
+	if (installed++)
+		return;
+	atexit(rollback_index_lock);
+	signal(SIGINT, remove_lock_on_signal);
+	signal(SIGTERM, remove_lock_on_signal);
+	signal(SIGHUP, remove_lock_on_signal);
+	signal(SIGPIPE, remove_lock_on_signal);
+}
+
+int hold_index_lock(void)
+{
+	const char *file = get_index_file();
+	size_t len = strlen(file) + 6;
+
+	install_lock_cleanup();
+	lock_path = xmalloc(len);
+	snprintf(lock_path, len, "%s.lock", file);
+	lock_fd = open(lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	if (lock_fd >= 0)
+		return 0;
+	if (errno == EEXIST)
+		error("unable to create '%s': File exists; another process "
+		      "may be running (if none is, remove the file)",
+		      lock_path);
+	else
+		error_errno("unable to create '%s'", lock_path);
+	free(lock_path);
+	lock_path = NULL;
+	return -1;
+}
+
+struct index_writer {
+	int fd;
+	SHA_CTX ctx;
+	size_t len;
+	unsigned char buf[128 * 1024];
+};
+
+static int writer_flush(struct index_writer *w)
+{
+	SHA1_Update(&w->ctx, w->buf, w->len);
+	if (write_in_full(w->fd, w->buf, w->len) < 0)
+		return -1;
+	w->len = 0;
+	return 0;
+}
+
+static int writer_add(struct index_writer *w, const void *data, size_t len)
+{
+	if (w->len + len > sizeof(w->buf) && writer_flush(w) < 0)
+		return -1;
+	memcpy(w->buf + w->len, data, len);
+	w->len += len;
+	return 0;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static int write_entry(struct index_writer *w, const struct cache_entry *ce)
+{
+	unsigned char e[ONDISK_FIXED + 2 + 4096 + 8];
+	const uint32_t f[10] = {
+		ce->ce_ctime.sec, ce->ce_ctime.nsec, ce->ce_mtime.sec,
+		ce->ce_mtime.nsec, ce->ce_dev, ce->ce_ino, ce->ce_mode,
+		ce->ce_uid, ce->ce_gid, ce->ce_size,
+	};
+	size_t fixed = ONDISK_FIXED, total, i;
+	uint16_t flags = ce->ce_flags & ~(CE_EXTENDED | CE_NAMEMASK);
+
+	flags |= ce->ce_namelen < CE_NAMEMASK ? ce->ce_namelen : CE_NAMEMASK;
+	if (ce->ce_ext_flags) {
+		flags |= CE_EXTENDED;
+		fixed += 2;
+	}
+	total = (fixed + ce->ce_namelen + 8) & ~(size_t)7;
+	if (total > sizeof(e))
+		return error("path too long for the index: '%.64s...'",
+			     ce->name);
+	memset(e, 0, total);
+	for (i = 0; i < 10; i++)
+		put_be32(e + 4 * i, f[i]);
+	memcpy(e + 40, ce->sha1, 20);
+	e[60] = flags >> 8;
+	e[61] = flags;
+	if (fixed > ONDISK_FIXED) {
+		e[62] = ce->ce_ext_flags >> 8;
+		e[63] = ce->ce_ext_flags;
+	}
+	memcpy(e + fixed, ce->name, ce->ce_namelen);
+	return writer_add(w, e, total);
+}
+
+static int write_index_to(int fd)
+{
+	struct index_writer *w = xmalloc(sizeof(*w));
+	unsigned char hdr[HEADER_SIZE], sha1[20];
+	unsigned int i, version = 2;
+	int ret = 0;
+
+	for (i = 0; i < active_nr; i++)
+		if (active_cache[i]->ce_ext_flags)
+			version = 3;
+	w->fd = fd;
+	w->len = 0;
+	SHA1_Init(&w->ctx);
+	put_be32(hdr, CACHE_SIGNATURE);
+	put_be32(hdr + 4, version);
+	put_be32(hdr + 8, active_nr);
+	ret = writer_add(w, hdr, sizeof(hdr));
+	for (i = 0; !ret && i < active_nr; i++)
+		ret = write_entry(w, active_cache[i]);
+	if (!ret)
+		ret = writer_flush(w);
+	if (!ret) {
+		SHA1_Final(sha1, &w->ctx);
+		ret = write_in_full(fd, sha1, 20);
+	}
+	free(w);
+	return ret;
+}
+
+int commit_index(void)
+{
+	const char *file = get_index_file();
+
+	if (lock_fd < 0)
+		return error("internal error: index is not locked");
+	smudge_racy_entries();
+	if (write_index_to(lock_fd) < 0) {
+		error_errno("write '%s'", lock_path);
+		goto fail;
+	}
+	if (flush_to_disk(lock_fd) < 0)
+		goto fail;
+	if (close(lock_fd) < 0) {
+		lock_fd = -1;
+		error_errno("close '%s'", lock_path);
+		goto fail;
+	}
+	lock_fd = -1;
+	if (rename(lock_path, file) < 0) {
+		error_errno("rename '%s' to '%s'", lock_path, file);
+		goto fail;
+	}
+	free(lock_path);
+	lock_path = NULL;
+	return 0;
+fail:
+	rollback_index_lock();
+	return -1;
+}

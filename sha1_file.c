@@ -1,0 +1,865 @@
+/*
+ * sha1_file.c: the object store.  Loose objects exactly as git keeps
+ * them: zlib of "<type> <size>\0<data>", at objects/xx/<38 hex>, named
+ * by the SHA-1 of the uncompressed bytes.  Writes go to a temporary
+ * name that can never look like an object, then rename(2) into place,
+ * so a reader or an rsync never sees half an object.  Reads trust
+ * nothing: the stream, the header, the size and the name are checked.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cache.h"
+
+/* Header "<type> <size>\0": type <= 6 bytes, size <= 20 digits. */
+#define MAX_HEADER_LEN 32
+/* deflate never expands less than this ratio; more is a lie. */
+#define MAX_INFLATE_RATIO 1032
+
+static const char *type_names[] = {
+	[OBJ_COMMIT] = "commit",
+	[OBJ_TREE] = "tree",
+	[OBJ_BLOB] = "blob",
+	[OBJ_TAG] = "tag",
+};
+
+const char *type_name(enum object_type type)
+{
+	if (type < OBJ_COMMIT || type > OBJ_TAG)
+		return "bad";
+	return type_names[type];
+}
+
+enum object_type type_from_string(const char *name, size_t len)
+{
+	int i;
+
+	for (i = OBJ_COMMIT; i <= OBJ_TAG; i++)
+		if (strlen(type_names[i]) == len &&
+		    !memcmp(type_names[i], name, len))
+			return i;
+	return OBJ_BAD;
+}
+
+static char *path_join(const char *dir, const char *file)
+{
+	size_t len = strlen(dir) + strlen(file) + 2;
+	char *p = xmalloc(len);
+
+	snprintf(p, len, "%s/%s", dir, file);
+	return p;
+}
+
+const char *get_git_dir(void)
+{
+	static const char *dir;
+
+	if (!dir) {
+		dir = getenv(GIT_DIR_ENVIRONMENT);
+		if (!dir || !*dir)
+			dir = DEFAULT_GIT_DIR;
+	}
+	return dir;
+}
+
+const char *get_object_directory(void)
+{
+	static char *dir;
+	const char *env;
+
+	if (dir)
+		return dir;
+	env = getenv(DB_ENVIRONMENT);
+	if (!env || !*env)
+		env = getenv(OBJECT_DIR_ENVIRONMENT);
+	if (env && *env)
+		dir = xstrdup(env);
+	else
+		dir = path_join(get_git_dir(), "objects");
+	return dir;
+}
+
+const char *get_index_file(void)
+{
+	static char *file;
+	const char *env;
+
+	if (file)
+		return file;
+	env = getenv(INDEX_ENVIRONMENT);
+	if (env && *env)
+		file = xstrdup(env);
+	else
+		file = path_join(get_git_dir(), "index");
+	return file;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int get_sha1_hex(const char *hex, unsigned char *sha1)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		int hi = hexval(hex[2 * i]);
+		int lo = hi < 0 ? -1 : hexval(hex[2 * i + 1]);
+
+		if (lo < 0)
+			return -1;
+		sha1[i] = hi << 4 | lo;
+	}
+	return 0;
+}
+
+char *sha1_to_hex(const unsigned char *sha1)
+{
+	static char bufs[4][41];
+	static int next;
+	static const char hex[] = "0123456789abcdef";
+	char *buf = bufs[next++ & 3];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		buf[2 * i] = hex[sha1[i] >> 4];
+		buf[2 * i + 1] = hex[sha1[i] & 15];
+	}
+	buf[40] = '\0';
+	return buf;
+}
+
+static void fill_sha1_path(char *buf, const unsigned char *sha1)
+{
+	const char *hex = sha1_to_hex(sha1);
+
+	memcpy(buf, hex, 2);
+	buf[2] = '/';
+	memcpy(buf + 3, hex + 2, 38);
+	buf[41] = '\0';
+}
+
+const char *sha1_file_name(const unsigned char *sha1)
+{
+	static char *name;
+	static size_t dirlen;
+
+	if (!name) {
+		const char *dir = get_object_directory();
+
+		dirlen = strlen(dir);
+		name = xmalloc(dirlen + 43);
+		memcpy(name, dir, dirlen);
+		name[dirlen] = '/';
+	}
+	fill_sha1_path(name + dirlen + 1, sha1);
+	return name;
+}
+
+int has_sha1_file(const unsigned char *sha1)
+{
+	struct stat st;
+
+	return !stat(sha1_file_name(sha1), &st);
+}
+
+static int format_header(char *hdr, enum object_type type, size_t len)
+{
+	return snprintf(hdr, MAX_HEADER_LEN, "%s %zu", type_name(type),
+			len) + 1;
+}
+
+void hash_sha1_file(const void *buf, size_t len, enum object_type type,
+		    unsigned char *sha1)
+{
+	char hdr[MAX_HEADER_LEN];
+	int hdrlen = format_header(hdr, type, len);
+	SHA_CTX c;
+
+	SHA1_Init(&c);
+	SHA1_Update(&c, hdr, hdrlen);
+	SHA1_Update(&c, buf, len);
+	SHA1_Final(sha1, &c);
+}
+
+/*
+ * Deflate header and body into one malloc'd buffer.  zlib level 1 is
+ * git's default for loose objects and several times faster than 6.
+ */
+static void *deflate_object(const char *hdr, int hdrlen, const void *buf,
+			    size_t len, size_t *out_len)
+{
+	z_stream s;
+	size_t bound;
+	unsigned char *out;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	if (deflateInit(&s, 1) != Z_OK)
+		die("zlib: deflateInit failed");
+	bound = deflateBound(&s, len + hdrlen);
+	out = xmalloc(bound);
+	s.next_out = out;
+	s.avail_out = bound;
+	s.next_in = (unsigned char *)hdr;
+	s.avail_in = hdrlen;
+	while ((ret = deflate(&s, Z_NO_FLUSH)) == Z_OK && s.avail_in)
+		;
+	s.next_in = (unsigned char *)buf;
+	s.avail_in = len;
+	while ((ret = deflate(&s, Z_FINISH)) == Z_OK)
+		;
+	if (ret != Z_STREAM_END)
+		die("zlib: deflate failed (%d)", ret);
+	*out_len = s.total_out;
+	deflateEnd(&s);
+	return out;
+}
+
+int create_leading_dirs(char *path)
+{
+	char *slash = path;
+
+	while ((slash = strchr(slash + 1, '/')) != NULL) {
+		*slash = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			int err = errno;
+			struct stat st;
+
+			if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+				*slash = '/';
+				errno = err;
+				return -1;
+			}
+		}
+		*slash = '/';
+	}
+	return 0;
+}
+
+/*
+ * objects/xx/tmp_obj_XXXXXX: the "tmp_" prefix means the name can
+ * never be 38 hex digits, so nothing mistakes it for an object.
+ */
+static int open_object_tmpfile(const char *filename, char *tmp, size_t size)
+{
+	const char *slash = strrchr(filename, '/');
+	int dirlen = slash - filename;
+	int fd;
+
+	snprintf(tmp, size, "%.*s/tmp_obj_XXXXXX", dirlen, filename);
+	fd = mkstemp(tmp);
+	if (fd < 0 && errno == ENOENT) {
+		tmp[dirlen] = '\0';
+		if (mkdir(tmp, 0777) && errno != EEXIST)
+			return -1;
+		tmp[dirlen] = '/';
+		fd = mkstemp(tmp);
+	}
+	return fd;
+}
+
+static int write_loose_object(const unsigned char *sha1, const void *zbuf,
+			      size_t zlen)
+{
+	const char *filename = sha1_file_name(sha1);
+	char tmp[PATH_MAX];
+	int fd;
+
+	fd = open_object_tmpfile(filename, tmp, sizeof(tmp));
+	if (fd < 0)
+		return error_errno("unable to create temporary object in '%s'",
+				   get_object_directory());
+	if (write_in_full(fd, zbuf, zlen) < 0) {
+		error_errno("write object %s", sha1_to_hex(sha1));
+		goto fail;
+	}
+	if (fchmod(fd, 0444) < 0 && errno != EPERM) {
+		error_errno("chmod object %s", sha1_to_hex(sha1));
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		error_errno("close object %s", sha1_to_hex(sha1));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, filename) < 0) {
+		error_errno("rename object into '%s'", filename);
+		goto fail;
+	}
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return -1;
+}
+
+/* Objects this process wrote and has not yet synced. */
+static unsigned int objects_written;
+
+int flush_to_disk(int fd)
+{
+	const char *env = getenv(NO_SYNC_ENVIRONMENT);
+
+	if (env && *env && strcmp(env, "0"))
+		return 0;
+	if (objects_written) {
+		int dfd = open(get_object_directory(), O_RDONLY | O_DIRECTORY);
+
+		if (dfd < 0 || syncfs(dfd) < 0) {
+			error_errno("sync object directory '%s'",
+				    get_object_directory());
+			if (dfd >= 0)
+				close(dfd);
+			return -1;
+		}
+		close(dfd);
+		objects_written = 0;
+	}
+	if (fd >= 0 && fsync(fd) < 0)
+		return error_errno("fsync");
+	return 0;
+}
+
+int write_sha1_file(const void *buf, size_t len, enum object_type type,
+		    unsigned char *sha1)
+{
+	char hdr[MAX_HEADER_LEN];
+	int hdrlen = format_header(hdr, type, len);
+	void *zbuf;
+	size_t zlen;
+	int ret;
+
+	if (len > UINT_MAX - MAX_HEADER_LEN)
+		return error("object of %zu bytes is too large (4 GiB at most)",
+			     len);
+	hash_sha1_file(buf, len, type, sha1);
+	if (has_sha1_file(sha1))
+		return 0;
+	zbuf = deflate_object(hdr, hdrlen, buf, len, &zlen);
+	ret = write_loose_object(sha1, zbuf, zlen);
+	if (!ret)
+		objects_written++;
+	free(zbuf);
+	return ret;
+}
+
+/*
+ * Parse "<type> <size>\0" from the first inflated bytes.  The size is
+ * decimal without leading zeros and must fit in size_t.  Returns the
+ * header length including the NUL, or -1.
+ */
+static int parse_object_header(const unsigned char *hdr, size_t avail,
+			       enum object_type *type, size_t *size)
+{
+	const unsigned char *sp, *p, *end;
+	size_t n = 0;
+
+	end = memchr(hdr, '\0', avail);
+	if (!end)
+		return -1;
+	sp = memchr(hdr, ' ', end - hdr);
+	if (!sp)
+		return -1;
+	*type = type_from_string((const char *)hdr, sp - hdr);
+	if (*type == OBJ_BAD)
+		return -1;
+	p = sp + 1;
+	if (p == end || (*p == '0' && p + 1 != end))
+		return -1;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (n > (SIZE_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	*size = n;
+	return end - hdr + 1;
+}
+
+struct mapped_object {
+	void *map;
+	size_t len;
+};
+
+static int map_object(const unsigned char *sha1, struct mapped_object *m)
+{
+	const char *name = sha1_file_name(sha1);
+	struct stat st;
+	int fd = open(name, O_RDONLY);
+
+	m->map = NULL;
+	m->len = 0;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			return error_errno("open object %s",
+					   sha1_to_hex(sha1));
+		return -2;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("object %s: not a regular file",
+			     sha1_to_hex(sha1));
+	}
+	if (!st.st_size) {
+		close(fd);
+		return error("object %s is corrupt: empty file",
+			     sha1_to_hex(sha1));
+	}
+	m->len = st.st_size;
+	m->map = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m->map == MAP_FAILED) {
+		m->map = NULL;
+		return error_errno("mmap object %s", sha1_to_hex(sha1));
+	}
+	return 0;
+}
+
+static void unmap_object(struct mapped_object *m)
+{
+	if (m->map)
+		munmap(m->map, m->len);
+}
+
+static int packs_exist(void)
+{
+	char *dir = path_join(get_object_directory(), "pack");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	free(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		found = len > 5 && !strcmp(de->d_name + len - 5, ".pack");
+	}
+	closedir(d);
+	return found;
+}
+
+static int missing_object(const unsigned char *sha1)
+{
+	if (packs_exist())
+		return error("object %s not found as a loose object; it may be "
+			     "in a pack file, which this version cannot read",
+			     sha1_to_hex(sha1));
+	return error("object %s not found", sha1_to_hex(sha1));
+}
+
+/*
+ * Inflate the header of a mapped object.  On success the stream is
+ * left positioned after the header, with the bytes of the body that
+ * came out with it in hdrbuf[hdrlen .. *got).
+ */
+static int unpack_header(z_stream *s, const struct mapped_object *m,
+			 unsigned char *hdrbuf, size_t *got,
+			 enum object_type *type, size_t *size)
+{
+	int ret, hdrlen;
+
+	memset(s, 0, sizeof(*s));
+	s->next_in = m->map;
+	s->avail_in = m->len > UINT_MAX ? UINT_MAX : m->len;
+	s->next_out = hdrbuf;
+	s->avail_out = MAX_HEADER_LEN;
+	if (inflateInit(s) != Z_OK)
+		return -1;
+	ret = inflate(s, Z_SYNC_FLUSH);
+	if (ret != Z_OK && ret != Z_STREAM_END)
+		return -1;
+	*got = MAX_HEADER_LEN - s->avail_out;
+	hdrlen = parse_object_header(hdrbuf, *got, type, size);
+	if (hdrlen < 0)
+		return -1;
+	return hdrlen;
+}
+
+int sha1_object_info(const unsigned char *sha1, enum object_type *type,
+		     size_t *size)
+{
+	struct mapped_object m;
+	unsigned char hdr[MAX_HEADER_LEN];
+	size_t got;
+	z_stream s;
+	int ret = map_object(sha1, &m);
+
+	if (ret == -2)
+		return missing_object(sha1);
+	if (ret < 0)
+		return -1;
+	ret = unpack_header(&s, &m, hdr, &got, type, size);
+	inflateEnd(&s);
+	unmap_object(&m);
+	if (ret < 0)
+		return error("object %s is corrupt: bad header",
+			     sha1_to_hex(sha1));
+	return 0;
+}
+
+/*
+ * Inflate with Z_FINISH until the stream ends.  When the buffer fills
+ * before the end, one spare byte tells a stream that is longer than
+ * its header from one that only has its end marker left.
+ */
+static int inflate_to_end(z_stream *s)
+{
+	unsigned char spare;
+	int ret;
+
+	do {
+		ret = inflate(s, Z_FINISH);
+	} while (ret == Z_OK);
+	if (ret == Z_STREAM_END || s->avail_out)
+		return ret;
+	s->next_out = &spare;
+	s->avail_out = 1;
+	ret = inflate(s, Z_FINISH);
+	if (ret == Z_STREAM_END && s->avail_out)
+		s->avail_out = 0;
+	else if (!s->avail_out)
+		ret = Z_NEED_DICT;	/* produced more than the header said */
+	return ret;
+}
+
+static void *inflate_body(z_stream *s, const struct mapped_object *m,
+			  const unsigned char *hdr, size_t got, int hdrlen,
+			  size_t size, const unsigned char *sha1)
+{
+	size_t early = got - hdrlen;
+	const char *why = NULL;
+	unsigned char *buf;
+	int ret;
+
+	if (early > size || size / MAX_INFLATE_RATIO > m->len ||
+	    size > UINT_MAX || size == SIZE_MAX) {
+		error("object %s is corrupt: header claims %zu bytes, more "
+		      "than its data can hold", sha1_to_hex(sha1), size);
+		return NULL;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		error("object %s: out of memory for %zu bytes",
+		      sha1_to_hex(sha1), size);
+		return NULL;
+	}
+	memcpy(buf, hdr + hdrlen, early);
+	s->next_out = buf + early;
+	s->avail_out = size - early;
+	ret = inflate_to_end(s);
+	if (ret == Z_NEED_DICT)
+		why = "longer than its header says";
+	else if (ret != Z_STREAM_END)
+		why = "truncated or damaged zlib stream";
+	else if (s->avail_out)
+		why = "shorter than its header says";
+	else if (s->avail_in)
+		why = "garbage after the zlib stream";
+	if (why) {
+		error("object %s is corrupt: %s", sha1_to_hex(sha1), why);
+		free(buf);
+		return NULL;
+	}
+	buf[size] = '\0';
+	return buf;
+}
+
+void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
+		     size_t *size)
+{
+	struct mapped_object m;
+	unsigned char hdr[MAX_HEADER_LEN];
+	unsigned char check[20];
+	void *buf = NULL;
+	size_t got;
+	z_stream s;
+	int hdrlen, ret = map_object(sha1, &m);
+
+	if (ret == -2) {
+		missing_object(sha1);
+		return NULL;
+	}
+	if (ret < 0)
+		return NULL;
+	hdrlen = unpack_header(&s, &m, hdr, &got, type, size);
+	if (hdrlen < 0)
+		error("object %s is corrupt: bad header", sha1_to_hex(sha1));
+	else
+		buf = inflate_body(&s, &m, hdr, got, hdrlen, *size, sha1);
+	inflateEnd(&s);
+	unmap_object(&m);
+	if (!buf)
+		return NULL;
+	hash_sha1_file(buf, *size, *type, check);
+	if (memcmp(check, sha1, 20)) {
+		error("hash mismatch %s: its content hashes to %s",
+		      sha1_to_hex(sha1), sha1_to_hex(check));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void *read_object_of_type(const unsigned char *sha1,
+			  enum object_type want, size_t *size)
+{
+	enum object_type type;
+	void *buf = read_sha1_file(sha1, &type, size);
+
+	if (buf && type != want) {
+		error("object %s is a %s, not a %s", sha1_to_hex(sha1),
+		      type_name(type), type_name(want));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void *read_tree_ish(const unsigned char *sha1, size_t *size,
+		    unsigned char *tree_sha1)
+{
+	enum object_type type;
+	struct commit_info ci;
+	void *buf = read_sha1_file(sha1, &type, size);
+
+	if (!buf)
+		return NULL;
+	if (type == OBJ_TREE) {
+		memcpy(tree_sha1, sha1, 20);
+		return buf;
+	}
+	if (type != OBJ_COMMIT) {
+		error("object %s is a %s, not a tree or a commit",
+		      sha1_to_hex(sha1), type_name(type));
+		free(buf);
+		return NULL;
+	}
+	if (parse_commit_buffer(buf, *size, &ci) < 0) {
+		error("commit %s is corrupt", sha1_to_hex(sha1));
+		free(buf);
+		return NULL;
+	}
+	free(buf);
+	memcpy(tree_sha1, ci.tree, 20);
+	free_commit_info(&ci);
+	return read_object_of_type(tree_sha1, OBJ_TREE, size);
+}
+
+/* ---- hashing files from the working tree ---- */
+
+static void *read_path_content(const char *path, const struct stat *st,
+			       size_t *len, int *mapped)
+{
+	void *buf;
+	int fd;
+
+	*mapped = 0;
+	if (S_ISLNK(st->st_mode)) {
+		ssize_t n;
+
+		buf = xmalloc(st->st_size + 1);
+		n = readlink(path, buf, st->st_size + 1);
+		if (n < 0 || n > st->st_size) {
+			error_errno("readlink '%s'", path);
+			free(buf);
+			return NULL;
+		}
+		*len = n;
+		return buf;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		error_errno("open '%s'", path);
+		return NULL;
+	}
+	*len = st->st_size;
+	if (!*len) {
+		close(fd);
+		return xmalloc(1);
+	}
+	buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (buf == MAP_FAILED) {
+		error_errno("mmap '%s'", path);
+		return NULL;
+	}
+	*mapped = 1;
+	return buf;
+}
+
+static void release_path_content(void *buf, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+int index_path(const char *path, const struct stat *st, int write_object,
+	       unsigned char *sha1)
+{
+	size_t len;
+	int mapped, ret = 0;
+	void *buf = read_path_content(path, st, &len, &mapped);
+
+	if (!buf)
+		return -1;
+	if (write_object)
+		ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
+	else
+		hash_sha1_file(buf, len, OBJ_BLOB, sha1);
+	release_path_content(buf, len, mapped);
+	return ret;
+}
+
+int path_matches_sha1(const char *path, const struct stat *st,
+		      const unsigned char *sha1)
+{
+	unsigned char now[20];
+
+	if (index_path(path, st, 0, now) < 0)
+		return -1;
+	return !memcmp(now, sha1, 20);
+}
+
+/* ---- naming objects on the command line ---- */
+
+static int read_ref_file(const char *path, unsigned char *sha1, int depth)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read_in_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if (!strncmp(buf, "ref: ", 5) && depth < 5) {
+		char *ref = buf + 5, *nl = strchr(ref, '\n'), *full;
+		int ret;
+
+		if (nl)
+			*nl = '\0';
+		if (strncmp(ref, "refs/", 5) || strstr(ref, ".."))
+			return -1;
+		full = path_join(get_git_dir(), ref);
+		ret = read_ref_file(full, sha1, depth + 1);
+		free(full);
+		return ret;
+	}
+	if (n < 40 || get_sha1_hex(buf, sha1) < 0)
+		return -1;
+	return 0;
+}
+
+static int get_sha1_ref(const char *name, unsigned char *sha1)
+{
+	static const char *prefixes[] = { "", "refs/", "refs/tags/",
+					  "refs/heads/" };
+	size_t i;
+
+	if (strstr(name, "..") || name[0] == '/')
+		return -1;
+	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
+		size_t len = strlen(get_git_dir()) + strlen(prefixes[i]) +
+			     strlen(name) + 2;
+		char *path = xmalloc(len);
+		int ret;
+
+		snprintf(path, len, "%s/%s%s", get_git_dir(), prefixes[i],
+			 name);
+		ret = read_ref_file(path, sha1, 0);
+		free(path);
+		if (!ret)
+			return 0;
+	}
+	return -1;
+}
+
+/* Scan objects/xx/ for names starting with the hex prefix. */
+static int find_abbrev(const char *hex, size_t len, unsigned char *sha1)
+{
+	char dirname[3] = { hex[0], hex[1], '\0' };
+	char *dir = path_join(get_object_directory(), dirname);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char full[41];
+	int found = 0;
+
+	free(dir);
+	if (!d)
+		return 0;
+	memcpy(full, hex, 2);
+	while ((de = readdir(d)) != NULL) {
+		if (strlen(de->d_name) != 38 ||
+		    strncmp(de->d_name, hex + 2, len - 2))
+			continue;
+		memcpy(full + 2, de->d_name, 38);
+		full[40] = '\0';
+		if (get_sha1_hex(full, sha1) < 0)
+			continue;
+		if (found++)
+			break;
+	}
+	closedir(d);
+	return found;
+}
+
+static int is_hex(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (hexval(s[i]) < 0)
+			return 0;
+	return 1;
+}
+
+int get_sha1(const char *name, unsigned char *sha1)
+{
+	size_t len = strlen(name);
+	char lower[41];
+	size_t i;
+	int n;
+
+	if (len == 40 && !get_sha1_hex(name, sha1))
+		return 0;
+	if (!get_sha1_ref(name, sha1))
+		return 0;
+	if (len < 4 || len > 40 || !is_hex(name, len))
+		return error("not a valid object name: '%s'", name);
+	for (i = 0; i < len; i++)
+		lower[i] = name[i] | 0x20;
+	lower[len] = '\0';
+	n = find_abbrev(lower, len, sha1);
+	if (n > 1)
+		return error("short object id '%s' is ambiguous", name);
+	if (!n)
+		return error("not a valid object name: '%s'", name);
+	return 0;
+}

@@ -1,0 +1,159 @@
+# t/test-lib.sh: a small TAP harness in the manner of git's t/.
+# A script sets test_description, sources this file, runs
+# test_expect_success 'title' 'commands' and ends with test_done.
+# Each script runs in its own fresh trash directory with a scrubbed
+# environment, so that ids reproduce.
+
+if [ -z "$test_description" ]; then
+	echo "Bail out! $0 sets no test_description"
+	exit 1
+fi
+
+TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$TEST_DIRECTORY/.." && pwd)
+SHARED_DIR=$(cd "$TOP/../shared" 2>/dev/null && pwd)
+test_name=$(basename "$0" .sh)
+TRASH_DIRECTORY="$TEST_DIRECTORY/trash-$test_name"
+
+# Scrub: nothing from the caller's environment may change an id.
+for v in $(env | sed -n 's/^\(GIT_[A-Za-z_]*\)=.*/\1/p'); do
+	unset "$v"
+done
+unset SHA1_FILE_DIRECTORY AUTHOR_NAME AUTHOR_EMAIL AUTHOR_DATE \
+	COMMITTER_NAME COMMITTER_EMAIL COMMITTER_DATE \
+	COMMIT_AUTHOR_NAME COMMIT_AUTHOR_EMAIL DIRCACHE_NO_SYNC \
+	EDITOR VISUAL PAGER
+LANG=C LC_ALL=C TZ=UTC
+GIT_AUTHOR_NAME='A U Thor'
+GIT_AUTHOR_EMAIL='author@example.com'
+GIT_AUTHOR_DATE='1112911993 -0700'
+GIT_COMMITTER_NAME='C O Mitter'
+GIT_COMMITTER_EMAIL='committer@example.com'
+GIT_COMMITTER_DATE='1112912053 -0700'
+GIT_CONFIG_NOSYSTEM=1
+GIT_CONFIG_GLOBAL=/dev/null
+DIRCACHE_NO_SYNC=1
+HOME="$TRASH_DIRECTORY"
+PATH="$TOP:$PATH"
+ASAN_OPTIONS="exitcode=120:detect_leaks=0"
+UBSAN_OPTIONS="exitcode=120:halt_on_error=1:print_stacktrace=1"
+export LANG LC_ALL TZ HOME PATH GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_AUTHOR_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
+	GIT_COMMITTER_DATE GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL \
+	DIRCACHE_NO_SYNC ASAN_OPTIONS UBSAN_OPTIONS
+
+# Ids that git itself defines.
+EMPTY_TREE=4b825dc642cb6eb9a060e54bf8d69288fbee4904
+EMPTY_BLOB=e69de29bb2d1d6434b8b29ae775ad8c2e48c5391
+
+test_count=0
+test_failed=0
+test_fixed=0
+
+rm -rf "$TRASH_DIRECTORY" || exit 1
+mkdir -p "$TRASH_DIRECTORY" || exit 1
+cd "$TRASH_DIRECTORY" || exit 1
+
+say_verbose() {
+	sed 's/^/# /' "$1" >&2
+}
+
+run_test_body() {
+	(eval "$1") >"$TRASH_DIRECTORY/.test-out" 2>&1
+}
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	cd "$TRASH_DIRECTORY"
+	if run_test_body "$2"; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		say_verbose "$TRASH_DIRECTORY/.test-out"
+	fi
+	cd "$TRASH_DIRECTORY"
+}
+
+# A known bug: reported as TODO, so it does not fail the run.
+test_expect_failure() {
+	test_count=$((test_count + 1))
+	cd "$TRASH_DIRECTORY"
+	if run_test_body "$2"; then
+		test_fixed=$((test_fixed + 1))
+		echo "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		echo "not ok $test_count - $1 # TODO known breakage"
+	fi
+	cd "$TRASH_DIRECTORY"
+}
+
+# The command must fail cleanly: an exit status that a tool gives on
+# purpose, not a crash, a sanitizer report or a missing command.
+test_must_fail() {
+	"$@"
+	status=$?
+	if [ $status -eq 0 ]; then
+		echo >&2 "test_must_fail: '$*' succeeded"
+		return 1
+	fi
+	if [ $status -gt 129 ] || [ $status -eq 120 ] ||
+	   [ $status -eq 126 ] || [ $status -eq 127 ]; then
+		echo >&2 "test_must_fail: '$*' died with status $status"
+		return 1
+	fi
+	return 0
+}
+
+# Exit status must be exactly $1.
+test_expect_code() {
+	want=$1
+	shift
+	"$@"
+	status=$?
+	if [ $status -ne "$want" ]; then
+		echo >&2 "test_expect_code: '$*' exited $status, want $want"
+		return 1
+	fi
+	return 0
+}
+
+test_cmp() {
+	diff -u "$@"
+}
+
+# test_grep PATTERN FILE: like grep, but shows the file on failure.
+test_grep() {
+	if grep "$@"; then
+		return 0
+	fi
+	eval "last=\${$#}"
+	echo >&2 "test_grep: no match for '$1' in:"
+	cat >&2 "$last"
+	return 1
+}
+
+test_have_prereq() {
+	case "$1" in
+	GIT) command -v git >/dev/null ;;
+	PYTHON) command -v python3 >/dev/null ;;
+	SYMLINKS) ln -s x "$TRASH_DIRECTORY/.symlink-probe" 2>/dev/null &&
+		rm -f "$TRASH_DIRECTORY/.symlink-probe" ;;
+	*) return 1 ;;
+	esac
+}
+
+# A fresh work tree with an initialised .dircache in directory $1.
+test_create_repo() {
+	mkdir -p "$1" && (cd "$1" && init-db >/dev/null 2>&1)
+}
+
+test_done() {
+	echo "1..$test_count"
+	if [ $test_failed -eq 0 ]; then
+		cd "$TEST_DIRECTORY" && rm -rf "$TRASH_DIRECTORY"
+		exit 0
+	fi
+	echo "# failed $test_failed among $test_count test(s)"
+	exit 1
+}

@@ -1,0 +1,207 @@
+/*
+ * usage.c: how every tool reports.  One line on stderr,
+ * "tool: what: why", so a script's stdout carries only results.
+ * die() exits 128 and usage() 129, as git does, so that tests can
+ * tell a refusal from a crash.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char *prog = "dircache";
+
+void set_progname(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	prog = slash ? slash + 1 : argv0;
+}
+
+const char *progname(void)
+{
+	return prog;
+}
+
+static void report(const char *fmt, va_list ap, int err)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (err)
+		fprintf(stderr, "%s: %s: %s\n", prog, msg, strerror(err));
+	else
+		fprintf(stderr, "%s: %s\n", prog, msg);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap, 0);
+	va_end(ap);
+	exit(128);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap, err);
+	va_end(ap);
+	exit(128);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap, err);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	char msg[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: warning: %s\n", prog, msg);
+}
+
+void usage(const char *usage_line)
+{
+	fprintf(stderr, "usage: %s\n", usage_line);
+	exit(129);
+}
+
+void handle_help(int argc, char **argv, const char *usage_line)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		printf("usage: %s\n", usage_line);
+		finish_stdout();
+		exit(0);
+	}
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu * %zu bytes", nmemb, size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory copying a string");
+	return p;
+}
+
+void *grow_array(void *ptr, size_t nr, size_t *alloc, size_t elem)
+{
+	size_t n = *alloc;
+
+	if (nr <= n)
+		return ptr;
+	n = n < 16 ? 16 : n;
+	while (n < nr) {
+		if (n > SIZE_MAX / 2 / elem)
+			die("out of memory growing an array to %zu", nr);
+		n = n * 3 / 2 + 16;
+	}
+	*alloc = n;
+	return xrealloc(ptr, n * elem);
+}
+
+int write_in_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!n) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+ssize_t read_in_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+void finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die_errno("write to standard output");
+}
