@@ -284,6 +284,14 @@ int cache_name_pos(const char *name, size_t len);
  * file/directory clash without OK_TO_REPLACE.
  */
 int add_cache_entry(struct cache_entry *ce, int option);
+/*
+ * Add many entries at once: ces must be sorted (sort_cache_entries)
+ * and unique.  Paths and OK_TO_ADD are checked before anything
+ * changes; a file/directory clash is found after the merge, so on that
+ * error the in-memory index holds the new entries (callers die).
+ */
+int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option);
+void sort_cache_entries(struct cache_entry **ces, unsigned int nr);
 void remove_cache_entry_at(unsigned int pos);
 /* Remove every stage of path; returns 1 when something was removed. */
 int remove_file_from_cache(const char *path);
@@ -293,6 +301,12 @@ int remove_file_from_cache(const char *path);
  * ".." or ".dircache"/".git" (any case) component, no trailing slash.
  */
 int verify_path(const char *path, size_t len);
+/*
+ * A command-line path in index form (malloc'd): "./" components and
+ * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
+ * verify_path to refuse.
+ */
+char *normalize_path(const char *path);
 
 /* Differences between an entry and what lstat saw. */
 #define MTIME_CHANGED 0x0001

@@ -269,7 +269,7 @@ static int open_object_tmpfile(const char *filename, char *tmp, size_t size)
 		tmp[dirlen] = '\0';
 		if (mkdir(tmp, 0777) && errno != EEXIST)
 			return -1;
-		tmp[dirlen] = '/';
+		snprintf(tmp, size, "%.*s/tmp_obj_XXXXXX", dirlen, filename);
 		fd = mkstemp(tmp);
 	}
 	return fd;

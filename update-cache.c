@@ -1,0 +1,254 @@
+/*
+ * update-cache: put work-tree files into the object store and the
+ * index.  Regular files become blobs (100644, or 100755 when
+ * executable), symlinks become blobs of their target (120000).
+ *
+ * The options apply to every path: --add allows paths the index does
+ * not hold yet, --remove drops entries whose file is gone, --refresh
+ * re-stats every entry.  --stdin reads the paths from standard input
+ * (one a line, or NUL-separated with -z) so that a 75,000-file tree
+ * needs no xargs.  Every path is checked before the index changes:
+ * one refusal (a directory, a missing file without --remove, a path
+ * that breaks the rules) leaves the index exactly as it was.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char update_cache_usage[] =
+	"update-cache [--add] [--remove] [--refresh] "
+	"[--cacheinfo <mode> <id> <path>] [--stdin [-z]] [--] <path>...";
+
+static int allow_add, allow_remove, refresh, from_stdin, nul_term;
+
+struct path_list {
+	char **items;
+	size_t nr, alloc;
+};
+
+static struct path_list paths;
+static struct cache_entry **pending;
+static size_t pending_nr, pending_alloc;
+
+static void add_path(const char *path)
+{
+	ALLOC_GROW(paths.items, paths.nr + 1, paths.alloc);
+	paths.items[paths.nr++] = normalize_path(path);
+}
+
+static void read_stdin_paths(void)
+{
+	int term = nul_term ? '\0' : '\n';
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+
+	while ((len = getdelim(&line, &size, term, stdin)) > 0) {
+		if (line[len - 1] == term)
+			line[--len] = '\0';
+		if (len)
+			add_path(line);
+	}
+	if (ferror(stdin))
+		die_errno("read standard input");
+	free(line);
+}
+
+static void queue_entry(struct cache_entry *ce)
+{
+	ALLOC_GROW(pending, pending_nr + 1, pending_alloc);
+	pending[pending_nr++] = ce;
+}
+
+/* A gone file: drop its entry with --remove, else refuse. */
+static void remove_path(const char *path)
+{
+	if (!allow_remove)
+		die("'%s' does not exist and --remove not passed", path);
+	remove_file_from_cache(path);
+}
+
+static void update_path(const char *path)
+{
+	size_t len = strlen(path);
+	struct cache_entry *ce;
+	struct stat st;
+
+	if (!verify_path(path, len))
+		die("invalid path '%s'", path);
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			die_errno("lstat '%s'", path);
+		remove_path(path);
+		return;
+	}
+	if (S_ISDIR(st.st_mode))
+		die("'%s' is a directory; add the files in it instead", path);
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		die("'%s' is not a regular file or a symlink", path);
+	ce = make_cache_entry(path, len);
+	if (index_path(path, &st, 1, ce->sha1) < 0)
+		die("unable to add '%s' to the object store", path);
+	fill_stat_cache_info(ce, &st);
+	queue_entry(ce);
+}
+
+static void add_cacheinfo(const char *mode_arg, const char *id,
+			  const char *path)
+{
+	size_t len = strlen(path);
+	struct cache_entry *ce;
+	unsigned char sha1[20];
+	enum object_type type;
+	unsigned long mode;
+	size_t size;
+	char *end;
+
+	mode = strtoul(mode_arg, &end, 8);
+	if (*end || (mode != 0100644 && mode != 0100755 && mode != 0120000 &&
+		     mode != S_IFGITLINK))
+		die("--cacheinfo: bad mode '%s'", mode_arg);
+	if (strlen(id) != 40 || get_sha1_hex(id, sha1) < 0)
+		die("--cacheinfo: '%s' is not a 40-digit object id", id);
+	if (!verify_path(path, len))
+		die("invalid path '%s'", path);
+	if (!S_ISGITLINK(mode)) {
+		if (sha1_object_info(sha1, &type, &size) < 0)
+			die("--cacheinfo: no object %s", id);
+		if (type != OBJ_BLOB)
+			die("--cacheinfo: object %s is a %s, not a blob", id,
+			    type_name(type));
+	}
+	ce = make_cache_entry(path, len);
+	memcpy(ce->sha1, sha1, 20);
+	ce->ce_mode = mode;
+	queue_entry(ce);
+}
+
+/* Re-stat one entry; 1 when it needs an update-cache of its own. */
+static int refresh_entry(struct cache_entry *ce)
+{
+	unsigned int changed;
+	struct stat st;
+
+	if (lstat(ce->name, &st) < 0)
+		return 1;
+	changed = ce_match_stat(ce, &st);
+	if (!changed)
+		return 0;
+	if (changed & (TYPE_CHANGED | MODE_CHANGED))
+		return 1;
+	if (path_matches_sha1(ce->name, &st, ce->sha1) != 1)
+		return 1;
+	fill_stat_cache_info(ce, &st);
+	return 0;
+}
+
+static int refresh_cache(void)
+{
+	unsigned int i;
+	int stale = 0;
+
+	for (i = 0; i < active_nr; i++) {
+		struct cache_entry *ce = active_cache[i];
+
+		if (ce_stage(ce)) {
+			printf("%s: needs merge\n", ce->name);
+			stale = 1;
+			while (i + 1 < active_nr &&
+			       !strcmp(active_cache[i + 1]->name, ce->name))
+				i++;
+		} else if (refresh_entry(ce)) {
+			printf("%s: needs update\n", ce->name);
+			stale = 1;
+		}
+	}
+	return stale;
+}
+
+/* The last of several entries for one path wins, as if added in turn. */
+static void drop_duplicate_pending(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < pending_nr; i++) {
+		if (n && !strcmp(pending[n - 1]->name, pending[i]->name)) {
+			free(pending[n - 1]);
+			pending[n - 1] = pending[i];
+			continue;
+		}
+		pending[n++] = pending[i];
+	}
+	pending_nr = n;
+}
+
+static int parse_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--"))
+			return i + 1;
+		if (arg[0] != '-')
+			return i;
+		if (!strcmp(arg, "--add"))
+			allow_add = 1;
+		else if (!strcmp(arg, "--remove"))
+			allow_remove = 1;
+		else if (!strcmp(arg, "--refresh"))
+			refresh = 1;
+		else if (!strcmp(arg, "--stdin"))
+			from_stdin = 1;
+		else if (!strcmp(arg, "-z"))
+			nul_term = 1;
+		else if (!strcmp(arg, "--cacheinfo") && i + 3 < argc)
+			i += 3;
+		else
+			usage(update_cache_usage);
+	}
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	int i, first, stale = 0;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, update_cache_usage);
+	first = parse_options(argc, argv);
+	if (nul_term && !from_stdin)
+		usage(update_cache_usage);
+	for (i = first; i < argc; i++)
+		add_path(argv[i]);
+	if (from_stdin)
+		read_stdin_paths();
+
+	if (read_cache() < 0)
+		die("unable to read the index");
+	if (hold_index_lock() < 0)
+		exit(128);
+	if (refresh)
+		stale = refresh_cache();
+	for (i = 1; i < first; i++)
+		if (!strcmp(argv[i], "--cacheinfo")) {
+			add_cacheinfo(argv[i + 1], argv[i + 2], argv[i + 3]);
+			i += 3;
+		}
+	for (i = 0; i < (int)paths.nr; i++)
+		update_path(paths.items[i]);
+	sort_cache_entries(pending, pending_nr);
+	drop_duplicate_pending();
+	if (add_cache_entries(pending, pending_nr,
+			      allow_add ? ADD_CACHE_OK_TO_ADD : 0) < 0)
+		exit(128);
+	if (commit_index() < 0)
+		die("unable to write the index");
+	finish_stdout();
+	return stale;
+}
