@@ -412,14 +412,12 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 /*
  * An entry whose mtime is not older than the index file could have
  * been modified after it was hashed without its stat data showing it.
+ * Seconds only, as git: git reads this index too, and it compares
+ * timestamps to the second.
  */
 static int ce_is_racy(const struct cache_entry *ce)
 {
-	if (!index_mtime.sec)
-		return 0;
-	if (ce->ce_mtime.sec != index_mtime.sec)
-		return ce->ce_mtime.sec > index_mtime.sec;
-	return ce->ce_mtime.nsec >= index_mtime.nsec;
+	return index_mtime.sec && ce->ce_mtime.sec >= index_mtime.sec;
 }
 
 unsigned int ce_match_stat(const struct cache_entry *ce,

@@ -1,0 +1,83 @@
+#!/bin/sh
+test_description='the object store: git loose format, atomic writes, env'
+. "$(dirname "$0")/test-lib.sh"
+
+obj_path() {
+	echo "$1/$(echo "$2" | sed "s|^..|&/|")"
+}
+
+test_expect_success 'setup' '
+	init-db 2>/dev/null &&
+	printf "hello\n" >h && : >empty &&
+	update-cache --add h empty
+'
+
+test_expect_success 'a blob is zlib of "blob <size>", NUL and the data, named by SHA-1' '
+	id=$(git hash-object h) &&
+	python3 -c "
+import zlib, hashlib, sys
+raw = zlib.decompress(open(sys.argv[1], \"rb\").read())
+assert raw == b\"blob 6\0hello\n\", raw
+assert hashlib.sha1(raw).hexdigest() == sys.argv[2]
+" "$(obj_path .dircache/objects $id)" "$id"
+'
+
+test_expect_success 'the empty blob has git id e69de29' '
+	test -f "$(obj_path .dircache/objects $EMPTY_BLOB)"
+'
+
+test_expect_success 'objects are read-only and no temporary file is left' '
+	id=$(git hash-object h) &&
+	test "$(stat -c %a "$(obj_path .dircache/objects $id)")" = 444 &&
+	! find .dircache/objects -name "tmp_*" | grep .
+'
+
+test_expect_success 'an existing object is not rewritten' '
+	id=$(git hash-object h) &&
+	f=$(obj_path .dircache/objects $id) &&
+	touch -d 2001-01-01 "$f" && before=$(stat -c %Y "$f") &&
+	update-cache h && touch h && update-cache h &&
+	test "$(stat -c %Y "$f")" = "$before"
+'
+
+test_expect_success 'objects are written at level 1 as git writes loose ones' '
+	seq 1 20000 >big && update-cache --add big &&
+	id=$(git hash-object big) &&
+	python3 -c "
+import zlib, sys
+data = open(sys.argv[1], \"rb\").read()
+raw = zlib.decompress(data)
+assert data == zlib.compress(raw, 1), \"not level 1\"
+" "$(obj_path .dircache/objects $id)"
+'
+
+test_expect_success 'GIT_OBJECT_DIRECTORY moves the store, GIT_INDEX_FILE the index' '
+	mkdir -p shared &&
+	echo s >s &&
+	GIT_OBJECT_DIRECTORY=$PWD/shared GIT_INDEX_FILE=$PWD/other-index \
+		update-cache --add s &&
+	test -f "$(obj_path shared $(git hash-object s))" &&
+	test -f other-index &&
+	! test -f "$(obj_path .dircache/objects $(git hash-object s))" &&
+	GIT_INDEX_FILE=$PWD/other-index GIT_DIR=.dircache git ls-files >actual &&
+	echo s >expect && test_cmp expect actual
+'
+
+test_expect_success 'SHA1_FILE_DIRECTORY wins over GIT_OBJECT_DIRECTORY' '
+	mkdir -p first second && echo w >w &&
+	SHA1_FILE_DIRECTORY=$PWD/first GIT_OBJECT_DIRECTORY=$PWD/second \
+		GIT_INDEX_FILE=$PWD/idx2 update-cache --add w &&
+	test -f "$(obj_path first $(git hash-object w))" &&
+	! test -d second/$(git hash-object w | cut -c1-2)
+'
+
+test_expect_success 'an unwritable store is an error and the index is kept' '
+	mkdir -p ro && echo r >r &&
+	cp .dircache/index before &&
+	SHA1_FILE_DIRECTORY=$PWD/ro/missing/deeper test_must_fail \
+		update-cache --add r 2>err &&
+	test_grep "update-cache: unable to create temporary object" err &&
+	cmp before .dircache/index
+'
+
+test_done

@@ -1,0 +1,171 @@
+#!/bin/sh
+test_description='the index: git format v2/v3, verified on read'
+. "$(dirname "$0")/test-lib.sh"
+
+# patch_index OFFSET HEXBYTES [nofix]: overwrite bytes of the index,
+# then recompute the trailing SHA-1 unless "nofix" is given.
+patch_index() {
+	python3 - "$1" "$2" "${3:-fix}" <<'PY'
+import hashlib, sys
+off, data, fix = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3]
+p = '.dircache/index'
+b = bytearray(open(p, 'rb').read())
+b[off:off + len(data)] = data
+if fix == 'fix':
+    b[-20:] = hashlib.sha1(b[:-20]).digest()
+open(p, 'wb').write(bytes(b))
+PY
+}
+
+# rewrite_index PYTHON-EXPR: b is the body without the checksum.
+rewrite_index() {
+	python3 - "$1" <<'PY'
+import hashlib, sys
+p = '.dircache/index'
+b = bytearray(open(p, 'rb').read())[:-20]
+exec(sys.argv[1])
+open(p, 'wb').write(bytes(b) + hashlib.sha1(bytes(b)).digest())
+PY
+}
+
+# The index is refused: message on stderr, exit 128, file untouched.
+index_refused() {
+	cp .dircache/index bad &&
+	test_expect_code 128 update-cache --refresh 2>err &&
+	test_grep "$1" err &&
+	cmp bad .dircache/index &&
+	! test -f .dircache/index.lock
+}
+
+test_expect_success 'setup' '
+	init-db 2>/dev/null &&
+	echo a >a && echo b >b && mkdir d && echo c >d/c &&
+	update-cache --add a b d/c &&
+	cp .dircache/index good
+'
+
+test_expect_success 'header is DIRC, version 2, entry count' '
+	printf "DIRC\000\000\000\002\000\000\000\003" >expect &&
+	head -c 12 .dircache/index >actual &&
+	cmp expect actual
+'
+
+test_expect_success 'the trailer is the SHA-1 of the rest' '
+	size=$(wc -c <.dircache/index) &&
+	head -c $((size - 20)) .dircache/index | git hash-object --stdin >/dev/null &&
+	python3 -c "
+import hashlib
+b = open(\".dircache/index\", \"rb\").read()
+assert hashlib.sha1(b[:-20]).digest() == b[-20:]
+"
+'
+
+test_expect_success 'git ls-files -s reads it' '
+	GIT_DIR=.dircache git ls-files -s >actual &&
+	cat >expect <<-EOF &&
+	100644 $(git hash-object a) 0	a
+	100644 $(git hash-object b) 0	b
+	100644 $(git hash-object d/c) 0	d/c
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'a bad signature is refused' '
+	patch_index 0 44495244 &&
+	index_refused "index .*corrupt: bad signature"
+'
+
+test_expect_success 'version 4 is refused' '
+	cp good .dircache/index &&
+	patch_index 4 00000004 &&
+	index_refused "has version 4; only 2 and 3"
+'
+
+test_expect_success 'a count too large for the file is refused' '
+	cp good .dircache/index &&
+	patch_index 8 7fffffff &&
+	index_refused "entries cannot fit"
+'
+
+test_expect_success 'a count too small leaves bytes that are no extension' '
+	cp good .dircache/index &&
+	patch_index 8 00000002 &&
+	index_refused "corrupt"
+'
+
+test_expect_success 'a bad checksum is refused' '
+	cp good .dircache/index &&
+	patch_index 20 ff nofix &&
+	index_refused "bad checksum"
+'
+
+test_expect_success 'a truncated index is refused' '
+	cp good .dircache/index &&
+	head -c 50 good >.dircache/index &&
+	index_refused "corrupt"
+'
+
+test_expect_success 'an unterminated name is refused' '
+	cp good .dircache/index &&
+	rewrite_index "b[12+62:12+64] = b\"zz\"" &&
+	index_refused "corrupt"
+'
+
+test_expect_success 'unsorted entries are refused' '
+	cp good .dircache/index &&
+	rewrite_index "b[12+62] = ord(\"c\")" &&
+	index_refused "unsorted or duplicated"
+'
+
+test_expect_success 'duplicate entries are refused' '
+	cp good .dircache/index &&
+	rewrite_index "b[12+64+62] = ord(\"a\")" &&
+	index_refused "unsorted or duplicated at .a."
+'
+
+test_expect_success 'paths that break the rules are refused' '
+	for name in "../x" "/abs" ".git/x" ".DIRCACHE" "a//b" "x/./y"; do
+		rm -f .dircache/index &&
+		python3 "$TEST_DIRECTORY/make-index.py" .dircache/index <<-EOF &&
+		100644 $EMPTY_BLOB 0 $name
+		EOF
+		index_refused "invalid path" || return 1
+	done
+'
+
+test_expect_success 'a sparse file that claims gigabytes is refused quickly' '
+	cp good .dircache/index &&
+	truncate -s 3G .dircache/index &&
+	test_expect_code 128 update-cache --refresh 2>err &&
+	test_grep "corrupt" err &&
+	rm -f .dircache/index
+'
+
+test_expect_success 'optional extensions (git TREE) are skipped' '
+	rm -rf g && mkdir g && cd g && git init -q &&
+	echo x >x && mkdir s && echo y >s/y && git add . &&
+	git write-tree >/dev/null &&
+	grep -q TREE .git/index &&
+	GIT_DIR=.git update-cache --refresh &&
+	! grep -q TREE .git/index &&
+	git ls-files >actual && printf "s/y\nx\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a required (lowercase) extension is refused' '
+	cp good .dircache/index &&
+	rewrite_index "b += b\"link\" + (4).to_bytes(4, \"big\") + b\"abcd\"" &&
+	index_refused "extension .link."
+'
+
+test_expect_success 'index v3 (intent-to-add) is read and kept' '
+	rm -rf g3 && mkdir g3 && cd g3 && git init -q &&
+	echo x >x && echo y >y && git add x && git add -N y &&
+	test "$(head -c 8 .git/index | tail -c 1 | od -An -tu1 | tr -d " ")" = 3 &&
+	echo z >z && GIT_DIR=.git update-cache --add z &&
+	git ls-files --debug y | grep -q "flags: 20004000" &&
+	git ls-files >actual && printf "x\ny\nz\n" >expect &&
+	test_cmp expect actual
+'
+
+test_done
