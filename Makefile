@@ -3,7 +3,7 @@
 
 CC ?= cc
 CFLAGS ?= -O2 -g -Wall -Wextra
-LDLIBS = -lz -lcrypto
+LDLIBS = -lz -lcrypto -lpthread
 prefix ?= /usr/local
 bindir = $(prefix)/bin
 DESTDIR ?=
@@ -18,7 +18,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
-	checkout-cache show-diff diff-tree cat-file
+	checkout-cache show-diff diff-tree cat-file fsck-cache
 LIB_OBJS = read-cache.o sha1_file.o object.o date.o diff.o quote.o usage.o
 LIB = libcache.a
 HDRS = cache.h diff.h

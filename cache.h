@@ -93,7 +93,10 @@ const char *get_git_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
 
-/* Hex ids.  sha1_to_hex returns one of four rotating static buffers. */
+/*
+ * Hex ids.  sha1_to_hex returns one of four rotating static buffers
+ * (per thread: the object store may be used from several threads).
+ */
 char *sha1_to_hex(const unsigned char *sha1);
 int get_sha1_hex(const char *hex, unsigned char *sha1);
 /*
@@ -103,7 +106,7 @@ int get_sha1_hex(const char *hex, unsigned char *sha1);
  */
 int get_sha1(const char *name, unsigned char *sha1);
 
-/* objects/xx/yyyy... (static buffer). */
+/* objects/xx/yyyy... (static buffer, per thread). */
 const char *sha1_file_name(const unsigned char *sha1);
 int has_sha1_file(const unsigned char *sha1);
 
@@ -124,6 +127,17 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
  */
 void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
 		     size_t *size);
+/*
+ * The silent reader under read_sha1_file, for fsck-cache: on failure
+ * returns NULL with *code one of the OBJECT_* faults below and *why a
+ * description (static, per thread).
+ */
+#define OBJECT_MISSING 1
+#define OBJECT_CORRUPT 2
+#define OBJECT_HASH_MISMATCH 3
+#define OBJECT_UNREADABLE 4
+void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
+			   size_t *size, int *code, const char **why);
 /* As read_sha1_file, but also refuses an object of another type. */
 void *read_object_of_type(const unsigned char *sha1,
 			  enum object_type want, size_t *size);

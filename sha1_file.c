@@ -131,8 +131,8 @@ int get_sha1_hex(const char *hex, unsigned char *sha1)
 
 char *sha1_to_hex(const unsigned char *sha1)
 {
-	static char bufs[4][41];
-	static int next;
+	static __thread char bufs[4][41];
+	static __thread int next;
 	static const char hex[] = "0123456789abcdef";
 	char *buf = bufs[next++ & 3];
 	int i;
@@ -157,17 +157,14 @@ static void fill_sha1_path(char *buf, const unsigned char *sha1)
 
 const char *sha1_file_name(const unsigned char *sha1)
 {
-	static char *name;
-	static size_t dirlen;
+	static __thread char name[PATH_MAX];
+	const char *dir = get_object_directory();
+	size_t dirlen = strlen(dir);
 
-	if (!name) {
-		const char *dir = get_object_directory();
-
-		dirlen = strlen(dir);
-		name = xmalloc(dirlen + 43);
-		memcpy(name, dir, dirlen);
-		name[dirlen] = '/';
-	}
+	if (dirlen + 43 > sizeof(name))
+		die("object directory name too long: '%s'", dir);
+	memcpy(name, dir, dirlen);
+	name[dirlen] = '/';
 	fill_sha1_path(name + dirlen + 1, sha1);
 	return name;
 }
@@ -312,6 +309,33 @@ fail:
 	return -1;
 }
 
+/*
+ * The collision defence: an object that already exists under this name
+ * must hold exactly these bytes.  If it does not, either SHA-1 collided
+ * or the store is corrupt; both are refused, and nothing is overwritten.
+ */
+static int check_existing_object(const unsigned char *sha1, const void *buf,
+				 size_t len, enum object_type type)
+{
+	enum object_type old_type;
+	const char *why;
+	size_t old_len;
+	int code, same;
+	void *old = read_sha1_file_quiet(sha1, &old_type, &old_len, &code,
+					 &why);
+
+	if (!old)
+		return error("object %s exists but cannot be verified (%s); "
+			     "not overwriting it", sha1_to_hex(sha1), why);
+	same = old_type == type && old_len == len && !memcmp(old, buf, len);
+	free(old);
+	if (!same)
+		return error("object %s exists with different content: a "
+			     "SHA-1 collision or a corrupt store; not "
+			     "overwriting it", sha1_to_hex(sha1));
+	return 0;
+}
+
 /* Objects this process wrote and has not yet synced. */
 static unsigned int objects_written;
 
@@ -353,7 +377,7 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 			     len);
 	hash_sha1_file(buf, len, type, sha1);
 	if (has_sha1_file(sha1))
-		return 0;
+		return check_existing_object(sha1, buf, len, type);
 	zbuf = deflate_object(hdr, hdrlen, buf, len, &zlen);
 	ret = write_loose_object(sha1, zbuf, zlen);
 	if (!ret)
@@ -401,36 +425,48 @@ struct mapped_object {
 	size_t len;
 };
 
-static int map_object(const unsigned char *sha1, struct mapped_object *m)
+/* Why the last quiet read failed, for read_sha1_file's message. */
+static __thread char fault_text[128];
+
+static int fault(const char **why, const char *text, int code)
 {
-	const char *name = sha1_file_name(sha1);
+	*why = text;
+	return code;
+}
+
+static int fault_errno(const char **why, const char *what)
+{
+	snprintf(fault_text, sizeof(fault_text), "%s: %s", what,
+		 strerror(errno));
+	*why = fault_text;
+	return OBJECT_UNREADABLE;
+}
+
+static int map_object(const unsigned char *sha1, struct mapped_object *m,
+		      const char **why)
+{
 	struct stat st;
-	int fd = open(name, O_RDONLY);
+	int fd = open(sha1_file_name(sha1), O_RDONLY);
 
 	m->map = NULL;
 	m->len = 0;
-	if (fd < 0) {
-		if (errno != ENOENT)
-			return error_errno("open object %s",
-					   sha1_to_hex(sha1));
-		return -2;
-	}
+	if (fd < 0)
+		return errno == ENOENT ? fault(why, "not found", OBJECT_MISSING)
+				       : fault_errno(why, "open");
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return error("object %s: not a regular file",
-			     sha1_to_hex(sha1));
+		return fault(why, "not a regular file", OBJECT_CORRUPT);
 	}
 	if (!st.st_size) {
 		close(fd);
-		return error("object %s is corrupt: empty file",
-			     sha1_to_hex(sha1));
+		return fault(why, "empty file", OBJECT_CORRUPT);
 	}
 	m->len = st.st_size;
 	m->map = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (m->map == MAP_FAILED) {
 		m->map = NULL;
-		return error_errno("mmap object %s", sha1_to_hex(sha1));
+		return fault_errno(why, "mmap");
 	}
 	return 0;
 }
@@ -460,13 +496,22 @@ static int packs_exist(void)
 	return found;
 }
 
-static int missing_object(const unsigned char *sha1)
+static int report_fault(const unsigned char *sha1, int code, const char *why)
 {
-	if (packs_exist())
-		return error("object %s not found as a loose object; it may be "
-			     "in a pack file, which this version cannot read",
-			     sha1_to_hex(sha1));
-	return error("object %s not found", sha1_to_hex(sha1));
+	switch (code) {
+	case OBJECT_MISSING:
+		if (packs_exist())
+			return error("object %s not found as a loose object; "
+				     "it may be in a pack file, which this "
+				     "version cannot read", sha1_to_hex(sha1));
+		return error("object %s not found", sha1_to_hex(sha1));
+	case OBJECT_HASH_MISMATCH:
+		return error("hash mismatch %s: %s", sha1_to_hex(sha1), why);
+	case OBJECT_CORRUPT:
+		return error("object %s is corrupt: %s", sha1_to_hex(sha1), why);
+	default:
+		return error("object %s: %s", sha1_to_hex(sha1), why);
+	}
 }
 
 /*
@@ -478,7 +523,7 @@ static int unpack_header(z_stream *s, const struct mapped_object *m,
 			 unsigned char *hdrbuf, size_t *got,
 			 enum object_type *type, size_t *size)
 {
-	int ret, hdrlen;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->next_in = m->map;
@@ -491,10 +536,7 @@ static int unpack_header(z_stream *s, const struct mapped_object *m,
 	if (ret != Z_OK && ret != Z_STREAM_END)
 		return -1;
 	*got = MAX_HEADER_LEN - s->avail_out;
-	hdrlen = parse_object_header(hdrbuf, *got, type, size);
-	if (hdrlen < 0)
-		return -1;
-	return hdrlen;
+	return parse_object_header(hdrbuf, *got, type, size);
 }
 
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,
@@ -502,20 +544,18 @@ int sha1_object_info(const unsigned char *sha1, enum object_type *type,
 {
 	struct mapped_object m;
 	unsigned char hdr[MAX_HEADER_LEN];
+	const char *why;
 	size_t got;
 	z_stream s;
-	int ret = map_object(sha1, &m);
+	int ret = map_object(sha1, &m, &why);
 
-	if (ret == -2)
-		return missing_object(sha1);
-	if (ret < 0)
-		return -1;
+	if (ret)
+		return report_fault(sha1, ret, why);
 	ret = unpack_header(&s, &m, hdr, &got, type, size);
 	inflateEnd(&s);
 	unmap_object(&m);
 	if (ret < 0)
-		return error("object %s is corrupt: bad header",
-			     sha1_to_hex(sha1));
+		return report_fault(sha1, OBJECT_CORRUPT, "bad header");
 	return 0;
 }
 
@@ -544,41 +584,42 @@ static int inflate_to_end(z_stream *s)
 	return ret;
 }
 
+static const char *inflate_fault(const z_stream *s, int ret)
+{
+	if (ret == Z_NEED_DICT)
+		return "longer than its header says";
+	if (ret != Z_STREAM_END)
+		return "truncated or damaged zlib stream";
+	if (s->avail_out)
+		return "shorter than its header says";
+	if (s->avail_in)
+		return "garbage after the zlib stream";
+	return NULL;
+}
+
 static void *inflate_body(z_stream *s, const struct mapped_object *m,
 			  const unsigned char *hdr, size_t got, int hdrlen,
-			  size_t size, const unsigned char *sha1)
+			  size_t size, const char **why)
 {
 	size_t early = got - hdrlen;
-	const char *why = NULL;
 	unsigned char *buf;
-	int ret;
 
+	/* Refuse a lying size before allocating it: deflate has a ratio. */
 	if (early > size || size / MAX_INFLATE_RATIO > m->len ||
-	    size > UINT_MAX || size == SIZE_MAX) {
-		error("object %s is corrupt: header claims %zu bytes, more "
-		      "than its data can hold", sha1_to_hex(sha1), size);
+	    size > UINT_MAX - 1) {
+		*why = "header claims more bytes than its data can hold";
 		return NULL;
 	}
 	buf = malloc(size + 1);
 	if (!buf) {
-		error("object %s: out of memory for %zu bytes",
-		      sha1_to_hex(sha1), size);
+		*why = "out of memory";
 		return NULL;
 	}
 	memcpy(buf, hdr + hdrlen, early);
 	s->next_out = buf + early;
 	s->avail_out = size - early;
-	ret = inflate_to_end(s);
-	if (ret == Z_NEED_DICT)
-		why = "longer than its header says";
-	else if (ret != Z_STREAM_END)
-		why = "truncated or damaged zlib stream";
-	else if (s->avail_out)
-		why = "shorter than its header says";
-	else if (s->avail_in)
-		why = "garbage after the zlib stream";
-	if (why) {
-		error("object %s is corrupt: %s", sha1_to_hex(sha1), why);
+	*why = inflate_fault(s, inflate_to_end(s));
+	if (*why) {
 		free(buf);
 		return NULL;
 	}
@@ -586,39 +627,51 @@ static void *inflate_body(z_stream *s, const struct mapped_object *m,
 	return buf;
 }
 
-void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
-		     size_t *size)
+void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
+			   size_t *size, int *code, const char **why)
 {
 	struct mapped_object m;
-	unsigned char hdr[MAX_HEADER_LEN];
-	unsigned char check[20];
+	unsigned char hdr[MAX_HEADER_LEN], check[20];
 	void *buf = NULL;
 	size_t got;
 	z_stream s;
-	int hdrlen, ret = map_object(sha1, &m);
+	int hdrlen;
 
-	if (ret == -2) {
-		missing_object(sha1);
+	*code = map_object(sha1, &m, why);
+	if (*code)
 		return NULL;
-	}
-	if (ret < 0)
-		return NULL;
+	*code = OBJECT_CORRUPT;
 	hdrlen = unpack_header(&s, &m, hdr, &got, type, size);
 	if (hdrlen < 0)
-		error("object %s is corrupt: bad header", sha1_to_hex(sha1));
+		*why = "bad header";
 	else
-		buf = inflate_body(&s, &m, hdr, got, hdrlen, *size, sha1);
+		buf = inflate_body(&s, &m, hdr, got, hdrlen, *size, why);
 	inflateEnd(&s);
 	unmap_object(&m);
 	if (!buf)
 		return NULL;
 	hash_sha1_file(buf, *size, *type, check);
 	if (memcmp(check, sha1, 20)) {
-		error("hash mismatch %s: its content hashes to %s",
-		      sha1_to_hex(sha1), sha1_to_hex(check));
+		snprintf(fault_text, sizeof(fault_text),
+			 "its content hashes to %s", sha1_to_hex(check));
+		*why = fault_text;
+		*code = OBJECT_HASH_MISMATCH;
 		free(buf);
 		return NULL;
 	}
+	*code = 0;
+	return buf;
+}
+
+void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
+		     size_t *size)
+{
+	const char *why;
+	int code;
+	void *buf = read_sha1_file_quiet(sha1, type, size, &code, &why);
+
+	if (!buf)
+		report_fault(sha1, code, why);
 	return buf;
 }
 

@@ -1,0 +1,616 @@
+/*
+ * fsck-cache: prove the object store whole.  Every object file is
+ * read and verified (zlib stream complete with nothing after it, a
+ * well-formed header whose size is the inflated length, the SHA-1 of
+ * the content equal to the file's name), every tree and commit is
+ * parsed strictly, and the links between objects are followed from
+ * the given ids, or from HEAD, refs/ and the index, to find missing
+ * objects.  Problems are printed on stdout in git fsck's vocabulary
+ * ("missing blob <id>", "hash mismatch <id>", "error in tree <id>:
+ * duplicateEntries: ..."); the exit status is 1 when there are any.
+ *
+ * Objects are verified on all cores: inflating and hashing is the cost,
+ * and each object is independent of the others.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char fsck_usage[] =
+	"fsck-cache [--strict] [--verbose] [--unreachable] "
+	"[<commit-or-tree-id>...]";
+
+static int strict, verbose, show_unreachable;
+
+struct link {
+	unsigned char sha1[20];
+	signed char type;	/* what the referrer says it is */
+};
+
+#define F_PRESENT 1
+#define F_REACHABLE 2
+#define F_REFERENCED 4
+
+struct object {
+	unsigned char sha1[20];
+	signed char type;	/* OBJ_NONE when not in the store */
+	unsigned char flags;
+	char *problem;		/* lines to print, malloc'd */
+	struct link *links;
+	unsigned int nr_links;
+};
+
+static struct object *objects;
+static size_t nr_objects, alloc_objects;
+static int errors_found;
+
+/* ---- phase 1: list the store ---- */
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int parse_object_name(const char *dir, const char *file,
+			     unsigned char *sha1)
+{
+	char hex[41];
+	int i;
+
+	if (strlen(file) != 38)
+		return -1;
+	memcpy(hex, dir, 2);
+	memcpy(hex + 2, file, 38);
+	hex[40] = '\0';
+	for (i = 0; i < 40; i++)
+		if (hexval(hex[i]) < 0)
+			return -1;
+	return get_sha1_hex(hex, sha1);
+}
+
+static void list_subdir(const char *top, const char *sub)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", top, sub);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		struct object *o;
+
+		if (de->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
+		o = &objects[nr_objects];
+		memset(o, 0, sizeof(*o));
+		if (parse_object_name(sub, de->d_name, o->sha1) < 0) {
+			if (verbose || strncmp(de->d_name, "tmp_obj_", 8))
+				fprintf(stderr, "%s: garbage in the store: "
+					"%s/%s\n", progname(), path, de->d_name);
+			continue;
+		}
+		o->flags = F_PRESENT;
+		nr_objects++;
+	}
+	closedir(d);
+}
+
+static void list_objects(void)
+{
+	const char *top = get_object_directory();
+	char sub[3];
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		snprintf(sub, sizeof(sub), "%02x", i);
+		list_subdir(top, sub);
+	}
+}
+
+/* ---- phase 1: verify and parse each object (in parallel) ---- */
+
+static void add_problem(struct object *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_problem(struct object *o, const char *fmt, ...)
+{
+	size_t old = o->problem ? strlen(o->problem) : 0;
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	o->problem = xrealloc(o->problem, old + n + 2);
+	memcpy(o->problem + old, line, n);
+	o->problem[old + n] = '\n';
+	o->problem[old + n + 1] = '\0';
+}
+
+static void add_link(struct object *o, const unsigned char *sha1, int type,
+		     size_t *alloc)
+{
+	ALLOC_GROW(o->links, o->nr_links + 1, *alloc);
+	memcpy(o->links[o->nr_links].sha1, sha1, 20);
+	o->links[o->nr_links].type = type;
+	o->nr_links++;
+}
+
+static int is_warning_only(const char *msg)
+{
+	return !strncmp(msg, "zeroPaddedFilemode", 18) ||
+	       !strncmp(msg, "badFilemode", 11);
+}
+
+static void check_tree_object(struct object *o, const char *buf, size_t size)
+{
+	const char *bad = check_tree(buf, size);
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t alloc = 0;
+
+	if (bad) {
+		if (strict || !is_warning_only(bad))
+			add_problem(o, "error in tree %s: %s",
+				    sha1_to_hex(o->sha1), bad);
+		else
+			fprintf(stderr, "%s: warning in tree %s: %s\n",
+				progname(), sha1_to_hex(o->sha1), bad);
+	}
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0)
+		if (!S_ISGITLINK(e.mode))
+			add_link(o, e.sha1, object_type_of_mode(e.mode), &alloc);
+}
+
+/* "Name <email> 1112911993 -0700" up to the newline at end. */
+static const char *check_ident(const char *p, const char *end)
+{
+	const char *lt = memchr(p, '<', end - p), *gt;
+
+	if (!lt)
+		return "badEmail: invalid author/committer line - bad email";
+	if (lt == p || lt[-1] != ' ')
+		return "missingSpaceBeforeEmail: invalid author/committer "
+		       "line - missing space before email";
+	if (memchr(p, '>', lt - p))
+		return "badName: invalid author/committer line - bad name";
+	gt = memchr(lt, '>', end - lt);
+	if (!gt || memchr(lt + 1, '<', gt - lt - 1))
+		return "badEmail: invalid author/committer line - bad email";
+	p = gt + 1;
+	if (p >= end || *p++ != ' ')
+		return "missingSpaceBeforeDate: invalid author/committer line "
+		       "- missing space before date";
+	if (p >= end || *p < '0' || *p > '9')
+		return "badDate: invalid author/committer line - bad date";
+	if (*p == '0' && p + 1 < end && p[1] != ' ')
+		return "zeroPaddedDate: invalid author/committer line - "
+		       "zero-padded date";
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (end - p != 6 || p[0] != ' ' || (p[1] != '+' && p[1] != '-'))
+		return "badTimezone: invalid author/committer line - bad "
+		       "time zone";
+	for (p += 2; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return "badTimezone: invalid author/committer line - "
+			       "bad time zone";
+	return NULL;
+}
+
+/* The header line at *p that starts with key; NULL when it is not. */
+static const char *header_line(const char **p, const char *end,
+			       const char *key, const char **line_end)
+{
+	size_t klen = strlen(key);
+	const char *nl;
+
+	if ((size_t)(end - *p) < klen || memcmp(*p, key, klen))
+		return NULL;
+	nl = memchr(*p, '\n', end - *p);
+	if (!nl)
+		return NULL;
+	*line_end = nl;
+	nl = *p + klen;
+	*p = *line_end + 1;
+	return nl;
+}
+
+static const char *check_commit_header(struct object *o, const char *buf,
+				       size_t size)
+{
+	const char *p = buf, *end = buf + size, *v, *le;
+	const char *hdr_end = NULL;
+	unsigned char sha1[20];
+	size_t alloc = 0, i;
+
+	for (i = 0; i + 1 < size; i++) {
+		if (!buf[i])
+			return "nulInHeader: unterminated header: NUL in header";
+		if (buf[i] == '\n' && buf[i + 1] == '\n') {
+			hdr_end = buf + i + 1;
+			break;
+		}
+	}
+	if (!hdr_end && (!size || buf[size - 1] != '\n'))
+		return "unterminatedHeader: unterminated header";
+	end = hdr_end ? hdr_end : end;
+	v = header_line(&p, end, "tree ", &le);
+	if (!v)
+		return "missingTree: invalid format - expected 'tree' line";
+	if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
+		return "badTreeSha1: invalid 'tree' line format - bad sha1";
+	add_link(o, sha1, OBJ_TREE, &alloc);
+	while ((v = header_line(&p, end, "parent ", &le)) != NULL) {
+		if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
+			return "badParentSha1: invalid 'parent' line format "
+			       "- bad sha1";
+		add_link(o, sha1, OBJ_COMMIT, &alloc);
+	}
+	v = header_line(&p, end, "author ", &le);
+	if (!v)
+		return "missingAuthor: invalid format - expected 'author' line";
+	if ((v = check_ident(v, le)) != NULL)
+		return v;
+	v = header_line(&p, end, "committer ", &le);
+	if (!v)
+		return "missingCommitter: invalid format - expected "
+		       "'committer' line";
+	return check_ident(v, le);
+}
+
+static void check_commit_object(struct object *o, const char *buf,
+				size_t size)
+{
+	const char *bad = check_commit_header(o, buf, size);
+
+	if (bad)
+		add_problem(o, "error in commit %s: %s", sha1_to_hex(o->sha1),
+			    bad);
+}
+
+static void check_tag_object(struct object *o, const char *buf, size_t size)
+{
+	const char *p = buf, *end = buf + size, *v, *le;
+	unsigned char sha1[20];
+	enum object_type type;
+	size_t alloc = 0;
+
+	v = header_line(&p, end, "object ", &le);
+	if (!v || le - v != 40 || get_sha1_hex(v, sha1) < 0) {
+		add_problem(o, "error in tag %s: badObjectSha1: invalid "
+			    "'object' line format - bad sha1",
+			    sha1_to_hex(o->sha1));
+		return;
+	}
+	v = header_line(&p, end, "type ", &le);
+	type = v ? type_from_string(v, le - v) : OBJ_BAD;
+	if (type == OBJ_BAD) {
+		add_problem(o, "error in tag %s: badType: invalid 'type' "
+			    "value", sha1_to_hex(o->sha1));
+		return;
+	}
+	add_link(o, sha1, type, &alloc);
+}
+
+static void check_one_object(struct object *o)
+{
+	enum object_type type;
+	const char *why;
+	size_t size;
+	int code;
+	char *buf = read_sha1_file_quiet(o->sha1, &type, &size, &code, &why);
+
+	if (verbose)
+		fprintf(stderr, "%s: checking %s\n", progname(),
+			sha1_to_hex(o->sha1));
+	if (!buf) {
+		o->type = OBJ_BAD;
+		if (code == OBJECT_HASH_MISMATCH)
+			add_problem(o, "hash mismatch %s", sha1_to_hex(o->sha1));
+		else
+			add_problem(o, "error: object %s is corrupt: %s",
+				    sha1_to_hex(o->sha1), why);
+		return;
+	}
+	o->type = type;
+	if (type == OBJ_TREE)
+		check_tree_object(o, buf, size);
+	else if (type == OBJ_COMMIT)
+		check_commit_object(o, buf, size);
+	else if (type == OBJ_TAG)
+		check_tag_object(o, buf, size);
+	free(buf);
+}
+
+static size_t next_object;
+static pthread_mutex_t next_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CHUNK 64
+
+static void *check_worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		size_t i, end;
+
+		pthread_mutex_lock(&next_lock);
+		i = next_object;
+		next_object += CHUNK;
+		pthread_mutex_unlock(&next_lock);
+		if (i >= nr_objects)
+			return NULL;
+		end = i + CHUNK < nr_objects ? i + CHUNK : nr_objects;
+		for (; i < end; i++)
+			check_one_object(&objects[i]);
+	}
+}
+
+static void check_all_objects(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int nr_threads = cores < 1 ? 1 : cores > 16 ? 16 : cores, i;
+	pthread_t threads[16];
+
+	get_object_directory();	/* initialise before threads share it */
+	for (i = 1; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, check_worker, NULL))
+			die("unable to start a thread");
+	check_worker(NULL);
+	for (i = 1; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+}
+
+/* ---- phase 2: links and reachability ---- */
+
+static int compare_objects(const void *a, const void *b)
+{
+	return memcmp(((const struct object *)a)->sha1,
+		      ((const struct object *)b)->sha1, 20);
+}
+
+static struct object *find_object(const unsigned char *sha1)
+{
+	size_t lo = 0, hi = nr_objects;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = memcmp(sha1, objects[mid].sha1, 20);
+
+		if (!cmp)
+			return &objects[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Missing objects, each reported once however many refer to it. */
+struct missing {
+	unsigned char sha1[20];
+	int type;
+};
+static struct missing *missing;
+static size_t nr_missing, alloc_missing;
+
+static void note_missing(const unsigned char *sha1, int type)
+{
+	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
+	memcpy(missing[nr_missing].sha1, sha1, 20);
+	missing[nr_missing++].type = type;
+}
+
+static void check_links(void)
+{
+	size_t i;
+	unsigned int j;
+
+	for (i = 0; i < nr_objects; i++) {
+		struct object *o = &objects[i];
+
+		for (j = 0; j < o->nr_links; j++) {
+			struct link *l = &o->links[j];
+			struct object *t = find_object(l->sha1);
+
+			if (!t) {
+				note_missing(l->sha1, l->type);
+				continue;
+			}
+			t->flags |= F_REFERENCED;
+			if (t->type > 0 && t->type != l->type)
+				add_problem(o, "error in %s %s: broken link "
+					    "to %s %s, which is a %s",
+					    type_name(o->type),
+					    sha1_to_hex(o->sha1),
+					    type_name(l->type),
+					    sha1_to_hex(l->sha1),
+					    type_name(t->type));
+		}
+	}
+}
+
+static void mark_reachable(const unsigned char *sha1, int type)
+{
+	struct object **stack = NULL;
+	size_t nr = 0, alloc = 0;
+	struct object *o = find_object(sha1);
+	unsigned int j;
+
+	if (!o) {
+		note_missing(sha1, type);
+		return;
+	}
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = o;
+	while (nr) {
+		o = stack[--nr];
+		if (o->flags & F_REACHABLE)
+			continue;
+		o->flags |= F_REACHABLE;
+		for (j = 0; j < o->nr_links; j++) {
+			struct object *t = find_object(o->links[j].sha1);
+
+			if (t && !(t->flags & F_REACHABLE)) {
+				ALLOC_GROW(stack, nr + 1, alloc);
+				stack[nr++] = t;
+			}
+		}
+	}
+	free(stack);
+}
+
+static void mark_ref_file(const char *path)
+{
+	char buf[128];
+	unsigned char sha1[20];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && strlen(buf) >= 40 &&
+	    !get_sha1_hex(buf, sha1))
+		mark_reachable(sha1, OBJ_COMMIT);
+	fclose(f);
+}
+
+static void mark_refs_in(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			mark_refs_in(path);
+		else if (S_ISREG(st.st_mode))
+			mark_ref_file(path);
+	}
+	closedir(d);
+}
+
+static void mark_default_roots(void)
+{
+	char path[4096];
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/refs", get_git_dir());
+	mark_refs_in(path);
+	/* A detached HEAD holds an id; a symbolic one is among refs/. */
+	snprintf(path, sizeof(path), "%s/HEAD", get_git_dir());
+	mark_ref_file(path);
+	if (read_cache() < 0)
+		return;
+	for (i = 0; i < active_nr; i++)
+		if (!S_ISGITLINK(active_cache[i]->ce_mode))
+			mark_reachable(active_cache[i]->sha1, OBJ_BLOB);
+}
+
+/* ---- reporting ---- */
+
+static int compare_missing(const void *a, const void *b)
+{
+	return memcmp(((const struct missing *)a)->sha1,
+		      ((const struct missing *)b)->sha1, 20);
+}
+
+static void report(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_objects; i++) {
+		struct object *o = &objects[i];
+
+		if (o->problem) {
+			fputs(o->problem, stdout);
+			errors_found = 1;
+		}
+	}
+	qsort(missing, nr_missing, sizeof(*missing), compare_missing);
+	for (i = 0; i < nr_missing; i++) {
+		if (i && !memcmp(missing[i].sha1, missing[i - 1].sha1, 20))
+			continue;
+		printf("missing %s %s\n", type_name(missing[i].type),
+		       sha1_to_hex(missing[i].sha1));
+		errors_found = 1;
+	}
+	for (i = 0; i < nr_objects; i++) {
+		struct object *o = &objects[i];
+
+		if (o->flags & F_REACHABLE || o->type <= 0)
+			continue;
+		if (show_unreachable)
+			printf("unreachable %s %s\n", type_name(o->type),
+			       sha1_to_hex(o->sha1));
+		else if (!(o->flags & F_REFERENCED))
+			printf("dangling %s %s\n", type_name(o->type),
+			       sha1_to_hex(o->sha1));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int i, roots = 0;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, fsck_usage);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--strict"))
+			strict = 1;
+		else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+			verbose = 1;
+		else if (!strcmp(argv[i], "--unreachable"))
+			show_unreachable = 1;
+		else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else
+			usage(fsck_usage);
+	}
+
+	list_objects();
+	check_all_objects();
+	qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+	check_links();
+	for (; i < argc; i++, roots++) {
+		unsigned char sha1[20];
+
+		if (get_sha1(argv[i], sha1) < 0)
+			die("bad object name '%s'", argv[i]);
+		mark_reachable(sha1, OBJ_COMMIT);
+	}
+	if (!roots)
+		mark_default_roots();
+	report();
+	finish_stdout();
+	return errors_found;
+}
