@@ -70,6 +70,18 @@ void *grow_array(void *ptr, size_t nr, size_t *alloc, size_t elem);
 int write_in_full(int fd, const void *buf, size_t len);
 /* read(2) until len bytes or EOF; returns bytes read or -1. */
 ssize_t read_in_full(int fd, void *buf, size_t len);
+/*
+ * Progress on stderr for work on at least PROGRESS_MIN items, only
+ * when stderr is a terminal ("Adding files:  45% (34000/75000)").
+ * start_progress returns NULL (and the others do nothing) otherwise.
+ * Not thread-safe: call display_progress from one thread at a time.
+ */
+#define PROGRESS_MIN 2000
+struct progress;
+struct progress *start_progress(const char *title, size_t total);
+void display_progress(struct progress *p, size_t done);
+void stop_progress(struct progress **p);
+
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
 

@@ -309,10 +309,15 @@ fail:
 	return -1;
 }
 
+static void *read_loose(const unsigned char *sha1, enum object_type *type,
+			size_t *size, int *code, const char **why,
+			int verify_hash);
+
 /*
  * The collision defence: an object that already exists under this name
  * must hold exactly these bytes.  If it does not, either SHA-1 collided
  * or the store is corrupt; both are refused, and nothing is overwritten.
+ * Equal bytes hash to the name, so the stored copy is not rehashed.
  */
 static int check_existing_object(const unsigned char *sha1, const void *buf,
 				 size_t len, enum object_type type)
@@ -321,8 +326,7 @@ static int check_existing_object(const unsigned char *sha1, const void *buf,
 	const char *why;
 	size_t old_len;
 	int code, same;
-	void *old = read_sha1_file_quiet(sha1, &old_type, &old_len, &code,
-					 &why);
+	void *old = read_loose(sha1, &old_type, &old_len, &code, &why, 0);
 
 	if (!old)
 		return error("object %s exists but cannot be verified (%s); "
@@ -381,7 +385,7 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 	zbuf = deflate_object(hdr, hdrlen, buf, len, &zlen);
 	ret = write_loose_object(sha1, zbuf, zlen);
 	if (!ret)
-		objects_written++;
+		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
 	free(zbuf);
 	return ret;
 }
@@ -605,8 +609,11 @@ static void *inflate_body(z_stream *s, const struct mapped_object *m,
 	unsigned char *buf;
 
 	/* Refuse a lying size before allocating it: deflate has a ratio. */
-	if (early > size || size / MAX_INFLATE_RATIO > m->len ||
-	    size > UINT_MAX - 1) {
+	if (early > size) {
+		*why = "longer than its header says";
+		return NULL;
+	}
+	if (size / MAX_INFLATE_RATIO > m->len || size > UINT_MAX - 1) {
 		*why = "header claims more bytes than its data can hold";
 		return NULL;
 	}
@@ -627,8 +634,9 @@ static void *inflate_body(z_stream *s, const struct mapped_object *m,
 	return buf;
 }
 
-void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
-			   size_t *size, int *code, const char **why)
+static void *read_loose(const unsigned char *sha1, enum object_type *type,
+			size_t *size, int *code, const char **why,
+			int verify_hash)
 {
 	struct mapped_object m;
 	unsigned char hdr[MAX_HEADER_LEN], check[20];
@@ -650,6 +658,9 @@ void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
 	unmap_object(&m);
 	if (!buf)
 		return NULL;
+	*code = 0;
+	if (!verify_hash)
+		return buf;
 	hash_sha1_file(buf, *size, *type, check);
 	if (memcmp(check, sha1, 20)) {
 		snprintf(fault_text, sizeof(fault_text),
@@ -661,6 +672,12 @@ void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
 	}
 	*code = 0;
 	return buf;
+}
+
+void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
+			   size_t *size, int *code, const char **why)
+{
+	return read_loose(sha1, type, size, code, why, 1);
 }
 
 void *read_sha1_file(const unsigned char *sha1, enum object_type *type,

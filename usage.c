@@ -200,6 +200,55 @@ ssize_t read_in_full(int fd, void *buf, size_t len)
 	return got;
 }
 
+/*
+ * Progress for long work, like git's: only when stderr is a terminal,
+ * so that scripts see nothing new.  Redrawn when the percentage moves.
+ */
+struct progress {
+	const char *title;
+	size_t total;
+	int last_percent;
+};
+
+struct progress *start_progress(const char *title, size_t total)
+{
+	struct progress *p;
+
+	if (total < PROGRESS_MIN || !isatty(2))
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->title = title;
+	p->total = total;
+	p->last_percent = -1;
+	return p;
+}
+
+void display_progress(struct progress *p, size_t done)
+{
+	int percent;
+
+	if (!p)
+		return;
+	percent = done * 100 / p->total;
+	if (percent == p->last_percent)
+		return;
+	p->last_percent = percent;
+	fprintf(stderr, "\r%s: %3d%% (%zu/%zu)", p->title, percent, done,
+		p->total);
+}
+
+void stop_progress(struct progress **pp)
+{
+	struct progress *p = *pp;
+
+	if (!p)
+		return;
+	display_progress(p, p->total);
+	fprintf(stderr, ", done.\n");
+	free(p);
+	*pp = NULL;
+}
+
 void finish_stdout(void)
 {
 	if (fflush(stdout) || ferror(stdout))

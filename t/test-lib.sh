@@ -92,14 +92,14 @@ test_expect_failure() {
 # purpose, not a crash, a sanitizer report or a missing command.
 test_must_fail() {
 	"$@"
-	status=$?
-	if [ $status -eq 0 ]; then
+	_got_code=$?
+	if [ $_got_code -eq 0 ]; then
 		echo >&2 "test_must_fail: '$*' succeeded"
 		return 1
 	fi
-	if [ $status -gt 129 ] || [ $status -eq 120 ] ||
-	   [ $status -eq 126 ] || [ $status -eq 127 ]; then
-		echo >&2 "test_must_fail: '$*' died with status $status"
+	if [ $_got_code -gt 129 ] || [ $_got_code -eq 120 ] ||
+	   [ $_got_code -eq 126 ] || [ $_got_code -eq 127 ]; then
+		echo >&2 "test_must_fail: '$*' died with status $_got_code"
 		return 1
 	fi
 	return 0
@@ -107,12 +107,12 @@ test_must_fail() {
 
 # Exit status must be exactly $1.
 test_expect_code() {
-	want=$1
+	_want_code=$1
 	shift
 	"$@"
-	status=$?
-	if [ $status -ne "$want" ]; then
-		echo >&2 "test_expect_code: '$*' exited $status, want $want"
+	_got_code=$?
+	if [ $_got_code -ne "$_want_code" ]; then
+		echo >&2 "test_expect_code: '$*' exited $_got_code, want $_want_code"
 		return 1
 	fi
 	return 0

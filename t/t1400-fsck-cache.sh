@@ -1,0 +1,230 @@
+#!/bin/sh
+test_description='fsck-cache: clean and damaged stores, against git fsck'
+. "$(dirname "$0")/test-lib.sh"
+
+WO="python3 $TEST_DIRECTORY/write-object.py"
+
+obj_file() {
+	echo ".dircache/objects/$(echo "$1" | sed "s|^..|&/|")"
+}
+
+# Both fsck-cache and git fsck --strict must call the store damaged,
+# and fsck-cache must say $1.
+both_complain() {
+	test_expect_code 1 fsck-cache --strict >out 2>err &&
+	test_grep "$1" out &&
+	test_must_fail env GIT_DIR=.dircache git fsck --strict >/dev/null 2>&1
+}
+
+test_expect_success 'setup: a clean store with a commit' '
+	init-db 2>/dev/null &&
+	mkdir d && echo one >d/one && echo two >two && ln -s two link &&
+	update-cache --add d/one two link &&
+	tree=$(GIT_DIR=.dircache git write-tree) &&
+	commit=$(echo first | GIT_DIR=.dircache git commit-tree $tree) &&
+	echo $commit >.dircache/refs/heads/master &&
+	echo $tree >tree-id && echo $commit >commit-id &&
+	cp -a .dircache clean
+'
+
+test_expect_success 'a clean store: no output, exit 0, git agrees' '
+	fsck-cache --strict >out 2>err &&
+	test_must_fail test -s out &&
+	GIT_DIR=.dircache git fsck --strict
+'
+
+test_expect_success 'temporary files are not objects' '
+	: >.dircache/objects/tmp_obj_abc123 &&
+	mkdir -p .dircache/objects/ab && : >.dircache/objects/ab/tmp_obj_x &&
+	fsck-cache >out 2>err &&
+	test_must_fail test -s out
+'
+
+test_expect_success 'dangling and --unreachable' '
+	blob=$(echo lonely | $WO blob) &&
+	fsck-cache >out &&
+	echo "dangling blob $blob" >expect && test_cmp expect out &&
+	fsck-cache --unreachable >out &&
+	echo "unreachable blob $blob" >expect && test_cmp expect out &&
+	rm "$(obj_file $blob)"
+'
+
+test_expect_success 'given ids are the roots' '
+	fsck-cache --unreachable $(cat tree-id) >out &&
+	echo "unreachable commit $(cat commit-id)" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a flipped byte is caught' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) && f=$(obj_file $id) &&
+	chmod u+w $f &&
+	python3 -c "
+import sys; p = sys.argv[1]; b = bytearray(open(p, \"rb\").read())
+b[len(b) // 2] ^= 0x40; open(p, \"wb\").write(b)" $f &&
+	both_complain "$id"
+'
+
+test_expect_success 'a truncated object is caught' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	printf "two\n" | $WO --truncate 10 blob >/dev/null &&
+	both_complain "object $id is corrupt: truncated"
+'
+
+test_expect_success 'garbage after the zlib stream is caught' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	printf "two\n" | $WO --append 00ff blob >/dev/null &&
+	both_complain "object $id is corrupt: garbage after"
+'
+
+test_expect_success 'sizes that lie in either direction are caught' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	printf "two\n" | $WO --size 3 --name $id blob >/dev/null &&
+	both_complain "object $id is corrupt: longer than its header" &&
+	printf "two\n" | $WO --size 5 --name $id blob >/dev/null &&
+	both_complain "object $id is corrupt: shorter than its header"
+'
+
+test_expect_success 'a size that overflows or is absurd is refused unallocated' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	for size in 18446744073709551616 99999999999999999999999 \
+		    4294967296 1000000000000; do
+		printf "two\n" | $WO --size $size --name $id blob >/dev/null &&
+		test_expect_code 1 fsck-cache >out &&
+		test_grep "object $id is corrupt" out || return 1
+	done
+'
+
+test_expect_success 'a zero-padded size, a bad type, no zlib, an empty file' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	printf "two\n" | $WO --header "blob 04" --name $id blob >/dev/null &&
+	both_complain "object $id is corrupt: bad header" &&
+	printf "two\n" | $WO --header "blub 4" --name $id blob >/dev/null &&
+	both_complain "object $id is corrupt: bad header" &&
+	printf "two\n" | $WO --raw --name $id blob >/dev/null &&
+	both_complain "object $id is corrupt" &&
+	: >"$(obj_file $id)" &&
+	both_complain "object $id is corrupt: empty file"
+'
+
+test_expect_success 'an object under the wrong name is a hash mismatch' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object two) &&
+	printf "not two\n" | $WO --name $id blob >/dev/null &&
+	both_complain "^hash mismatch $id$"
+'
+
+test_expect_success 'a missing blob is reported with its type' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	id=$(git hash-object d/one) && rm -f "$(obj_file $id)" &&
+	both_complain "^missing blob $id$" &&
+	GIT_DIR=.dircache git fsck --strict 2>/dev/null | grep "missing blob $id"
+'
+
+test_expect_success 'a missing tree is reported' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	sub=$(GIT_DIR=.dircache git rev-parse $(cat tree-id):d) &&
+	rm -f "$(obj_file $sub)" &&
+	both_complain "^missing tree $sub$"
+'
+
+# A tree built from "mode name id" lines, named by its real hash.
+mktree_raw() {
+	$WO --tree-spec tree
+}
+
+test_expect_success 'trees: duplicate entries, also a blob and a tree' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	b=$(git hash-object two) && t=$EMPTY_TREE &&
+	printf "" | $WO tree >/dev/null &&
+	bad=$(printf "100644 a $b\n100644 a $b\n" | mktree_raw) &&
+	both_complain "error in tree $bad: duplicateEntries" &&
+	rm "$(obj_file $bad)" &&
+	bad=$(printf "100644 a $b\n100644 a.b $b\n40000 a $t\n" | mktree_raw) &&
+	both_complain "error in tree $bad: duplicateEntries"
+'
+
+test_expect_success 'trees: unsorted, bad names, bad modes' '
+	b=$(git hash-object two) &&
+	for spec in "100644 b $b|100644 a $b:treeNotSorted" \
+		    "100644 .. $b:hasDotdot" "100644 . $b:hasDot" \
+		    "100644 .git $b:hasDotgit" "100644 .GiT $b:hasDotgit" \
+		    "100644 .dircache $b:hasDotdircache" \
+		    "100644 a/b $b:fullPathname" \
+		    "100664 a $b:badFilemode" \
+		    "0100644 a $b:zeroPaddedFilemode"; do
+		rm -rf .dircache && cp -a clean .dircache &&
+		lines=${spec%:*} && want=${spec##*:} &&
+		bad=$(echo "$lines" | tr "|" "\n" | mktree_raw) &&
+		test_expect_code 1 fsck-cache --strict >out &&
+		test_grep "error in tree $bad: $want" out || return 1
+	done
+'
+
+test_expect_success 'zero-padded modes are only a warning without --strict' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	b=$(git hash-object two) &&
+	bad=$(echo "0100644 a $b" | mktree_raw) &&
+	fsck-cache >out 2>err &&
+	test_grep "warning in tree $bad: zeroPaddedFilemode" err &&
+	GIT_DIR=.dircache git fsck >/dev/null 2>&1
+'
+
+test_expect_success 'a tree entry pointing at the wrong type' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	bad=$(echo "100644 a $(cat tree-id)" | mktree_raw) &&
+	test_expect_code 1 fsck-cache >out &&
+	test_grep "error in tree $bad: broken link to blob $(cat tree-id), which is a tree" out
+'
+
+test_expect_success 'commits: missing tree line, bad author, NUL in header' '
+	t=$(cat tree-id) &&
+	for spec in "garbage:missingTree" \
+		    "tree $t|author A a@b 1 +0000|committer C <c@d> 1 +0000|:badEmail" \
+		    "tree $t|author A <a@b 1 +0000|committer C <c@d> 1 +0000|:badEmail" \
+		    "tree $t|author A <a@b> x +0000|committer C <c@d> 1 +0000|:badDate" \
+		    "tree $t|author A <a@b> 1 +00|committer C <c@d> 1 +0000|:badTimezone" \
+		    "tree $t|author A <a@b> 01 +0000|committer C <c@d> 1 +0000|:zeroPaddedDate" \
+		    "tree $t|committer C <c@d> 1 +0000|:missingAuthor" \
+		    "tree $t|author A <a@b> 1 +0000|:missingCommitter"; do
+		rm -rf .dircache && cp -a clean .dircache &&
+		body=${spec%:*} && want=${spec##*:} &&
+		bad=$(printf "%s\n\nmsg\n" "$body" | tr "|" "\n" | $WO commit) &&
+		test_expect_code 1 fsck-cache --strict >out &&
+		test_grep "error in commit $bad: $want" out &&
+		test_must_fail env GIT_DIR=.dircache git fsck --strict >/dev/null 2>&1 ||
+		return 1
+	done
+'
+
+test_expect_success 'a NUL in a commit header' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	bad=$(printf "tree $(cat tree-id)\nauthor A <a@b> 1 +0000\000x\ncommitter C <c@d> 1 +0000\n\nm\n" | $WO commit) &&
+	both_complain "error in commit $bad: nulInHeader"
+'
+
+test_expect_success 'the collision defence: different bytes under a name are refused' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	echo victim >victim && id=$(git hash-object victim) &&
+	echo impostor | $WO --name $id blob >/dev/null &&
+	f=$(obj_file $id) && cp "$f" saved && cp .dircache/index index.before &&
+	test_expect_code 128 update-cache --add victim 2>err &&
+	test_grep "object $id exists with different content: a SHA-1 collision or a corrupt store" err &&
+	cmp saved "$f" &&
+	cmp index.before .dircache/index
+'
+
+test_expect_success 'the collision defence: a corrupt existing object is refused too' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	echo victim2 >victim2 && id=$(git hash-object victim2) &&
+	echo victim2 | $WO --truncate 8 blob >/dev/null &&
+	test_expect_code 128 update-cache --add victim2 2>err &&
+	test_grep "object $id exists but cannot be verified" err
+'
+
+test_done
