@@ -150,6 +150,14 @@ void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
 #define OBJECT_UNREADABLE 4
 void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
 			   size_t *size, int *code, const char **why);
+/*
+ * Inflate and check a loose object's bytes (zbuf, len): header, size
+ * and stream as read_sha1_file does, without the hash.  NULL and *why
+ * when they are bad.  For fsck-cache and the fuzzers.
+ */
+void *unpack_object_buffer(const void *zbuf, size_t len,
+			   enum object_type *type, size_t *size,
+			   const char **why);
 /* As read_sha1_file, but also refuses an object of another type. */
 void *read_object_of_type(const unsigned char *sha1,
 			  enum object_type want, size_t *size);
@@ -225,6 +233,15 @@ struct commit_info {
 	unsigned char (*parents)[20];	/* malloc'd; free with the struct */
 	size_t nr_parents;
 };
+/*
+ * Check a commit as git fsck does: tree and parent lines with valid
+ * ids, author and committer as "Name <email> epoch +hhmm", no NUL in
+ * the header.  NULL when good, else a static "msgId: text".
+ */
+const char *check_commit(const void *buf, size_t size);
+/* The object line and type line of a tag; NULL when good. */
+const char *check_tag(const void *buf, size_t size, unsigned char *sha1,
+		      enum object_type *type);
 /* Parse the tree and parent lines of a commit; -1 when malformed. */
 int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci);
 void free_commit_info(struct commit_info *ci);
@@ -295,6 +312,8 @@ void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st);
  */
 int read_cache(void);
 void discard_cache(void);
+/* Load the index from an index file's bytes (name for messages). */
+int read_index_from_buffer(const void *buf, size_t size, const char *name);
 
 /* Compare names as the index sorts them: bytes, then length, then stage. */
 int cache_name_compare(const char *n1, size_t l1, unsigned int s1,

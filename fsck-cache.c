@@ -181,135 +181,37 @@ static void check_tree_object(struct object *o, const char *buf, size_t size)
 			add_link(o, e.sha1, object_type_of_mode(e.mode), &alloc);
 }
 
-/* "Name <email> 1112911993 -0700" up to the newline at end. */
-static const char *check_ident(const char *p, const char *end)
-{
-	const char *lt = memchr(p, '<', end - p), *gt;
-
-	if (!lt)
-		return "badEmail: invalid author/committer line - bad email";
-	if (lt == p || lt[-1] != ' ')
-		return "missingSpaceBeforeEmail: invalid author/committer "
-		       "line - missing space before email";
-	if (memchr(p, '>', lt - p))
-		return "badName: invalid author/committer line - bad name";
-	gt = memchr(lt, '>', end - lt);
-	if (!gt || memchr(lt + 1, '<', gt - lt - 1))
-		return "badEmail: invalid author/committer line - bad email";
-	p = gt + 1;
-	if (p >= end || *p++ != ' ')
-		return "missingSpaceBeforeDate: invalid author/committer line "
-		       "- missing space before date";
-	if (p >= end || *p < '0' || *p > '9')
-		return "badDate: invalid author/committer line - bad date";
-	if (*p == '0' && p + 1 < end && p[1] != ' ')
-		return "zeroPaddedDate: invalid author/committer line - "
-		       "zero-padded date";
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	if (end - p != 6 || p[0] != ' ' || (p[1] != '+' && p[1] != '-'))
-		return "badTimezone: invalid author/committer line - bad "
-		       "time zone";
-	for (p += 2; p < end; p++)
-		if (*p < '0' || *p > '9')
-			return "badTimezone: invalid author/committer line - "
-			       "bad time zone";
-	return NULL;
-}
-
-/* The header line at *p that starts with key; NULL when it is not. */
-static const char *header_line(const char **p, const char *end,
-			       const char *key, const char **line_end)
-{
-	size_t klen = strlen(key);
-	const char *nl;
-
-	if ((size_t)(end - *p) < klen || memcmp(*p, key, klen))
-		return NULL;
-	nl = memchr(*p, '\n', end - *p);
-	if (!nl)
-		return NULL;
-	*line_end = nl;
-	nl = *p + klen;
-	*p = *line_end + 1;
-	return nl;
-}
-
-static const char *check_commit_header(struct object *o, const char *buf,
-				       size_t size)
-{
-	const char *p = buf, *end = buf + size, *v, *le;
-	const char *hdr_end = NULL;
-	unsigned char sha1[20];
-	size_t alloc = 0, i;
-
-	for (i = 0; i + 1 < size; i++) {
-		if (!buf[i])
-			return "nulInHeader: unterminated header: NUL in header";
-		if (buf[i] == '\n' && buf[i + 1] == '\n') {
-			hdr_end = buf + i + 1;
-			break;
-		}
-	}
-	if (!hdr_end && (!size || buf[size - 1] != '\n'))
-		return "unterminatedHeader: unterminated header";
-	end = hdr_end ? hdr_end : end;
-	v = header_line(&p, end, "tree ", &le);
-	if (!v)
-		return "missingTree: invalid format - expected 'tree' line";
-	if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
-		return "badTreeSha1: invalid 'tree' line format - bad sha1";
-	add_link(o, sha1, OBJ_TREE, &alloc);
-	while ((v = header_line(&p, end, "parent ", &le)) != NULL) {
-		if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
-			return "badParentSha1: invalid 'parent' line format "
-			       "- bad sha1";
-		add_link(o, sha1, OBJ_COMMIT, &alloc);
-	}
-	v = header_line(&p, end, "author ", &le);
-	if (!v)
-		return "missingAuthor: invalid format - expected 'author' line";
-	if ((v = check_ident(v, le)) != NULL)
-		return v;
-	v = header_line(&p, end, "committer ", &le);
-	if (!v)
-		return "missingCommitter: invalid format - expected "
-		       "'committer' line";
-	return check_ident(v, le);
-}
-
 static void check_commit_object(struct object *o, const char *buf,
 				size_t size)
 {
-	const char *bad = check_commit_header(o, buf, size);
+	const char *bad = check_commit(buf, size);
+	struct commit_info ci;
+	size_t alloc = 0, i;
 
-	if (bad)
+	if (bad) {
 		add_problem(o, "error in commit %s: %s", sha1_to_hex(o->sha1),
 			    bad);
+		return;
+	}
+	if (parse_commit_buffer(buf, size, &ci) < 0)
+		return;
+	add_link(o, ci.tree, OBJ_TREE, &alloc);
+	for (i = 0; i < ci.nr_parents; i++)
+		add_link(o, ci.parents[i], OBJ_COMMIT, &alloc);
+	free_commit_info(&ci);
 }
 
 static void check_tag_object(struct object *o, const char *buf, size_t size)
 {
-	const char *p = buf, *end = buf + size, *v, *le;
 	unsigned char sha1[20];
 	enum object_type type;
 	size_t alloc = 0;
+	const char *bad = check_tag(buf, size, sha1, &type);
 
-	v = header_line(&p, end, "object ", &le);
-	if (!v || le - v != 40 || get_sha1_hex(v, sha1) < 0) {
-		add_problem(o, "error in tag %s: badObjectSha1: invalid "
-			    "'object' line format - bad sha1",
-			    sha1_to_hex(o->sha1));
-		return;
-	}
-	v = header_line(&p, end, "type ", &le);
-	type = v ? type_from_string(v, le - v) : OBJ_BAD;
-	if (type == OBJ_BAD) {
-		add_problem(o, "error in tag %s: badType: invalid 'type' "
-			    "value", sha1_to_hex(o->sha1));
-		return;
-	}
-	add_link(o, sha1, type, &alloc);
+	if (bad)
+		add_problem(o, "error in tag %s: %s", sha1_to_hex(o->sha1), bad);
+	else
+		add_link(o, sha1, type, &alloc);
 }
 
 static void check_one_object(struct object *o)

@@ -160,6 +160,116 @@ const char *check_tree(const void *buf, size_t size)
 	return bad;
 }
 
+/* "Name <email> 1112911993 -0700" up to the newline at end. */
+static const char *check_ident(const char *p, const char *end)
+{
+	const char *lt = memchr(p, '<', end - p), *gt;
+
+	if (!lt)
+		return "badEmail: invalid author/committer line - bad email";
+	if (lt == p || lt[-1] != ' ')
+		return "missingSpaceBeforeEmail: invalid author/committer "
+		       "line - missing space before email";
+	if (memchr(p, '>', lt - p))
+		return "badName: invalid author/committer line - bad name";
+	gt = memchr(lt, '>', end - lt);
+	if (!gt || memchr(lt + 1, '<', gt - lt - 1))
+		return "badEmail: invalid author/committer line - bad email";
+	p = gt + 1;
+	if (p >= end || *p++ != ' ')
+		return "missingSpaceBeforeDate: invalid author/committer line "
+		       "- missing space before date";
+	if (p >= end || *p < '0' || *p > '9')
+		return "badDate: invalid author/committer line - bad date";
+	if (*p == '0' && p + 1 < end && p[1] != ' ')
+		return "zeroPaddedDate: invalid author/committer line - "
+		       "zero-padded date";
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (end - p != 6 || p[0] != ' ' || (p[1] != '+' && p[1] != '-'))
+		return "badTimezone: invalid author/committer line - bad "
+		       "time zone";
+	for (p += 2; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return "badTimezone: invalid author/committer line - "
+			       "bad time zone";
+	return NULL;
+}
+
+/* The header line at *p that starts with key; NULL when it is not. */
+static const char *header_line(const char **p, const char *end,
+			       const char *key, const char **line_end)
+{
+	size_t klen = strlen(key);
+	const char *nl;
+
+	if ((size_t)(end - *p) < klen || memcmp(*p, key, klen))
+		return NULL;
+	nl = memchr(*p, '\n', end - *p);
+	if (!nl)
+		return NULL;
+	*line_end = nl;
+	nl = *p + klen;
+	*p = *line_end + 1;
+	return nl;
+}
+
+const char *check_commit(const void *data, size_t size)
+{
+	const char *buf = data;
+	const char *p = buf, *end = buf + size, *v, *le;
+	const char *hdr_end = NULL;
+	unsigned char sha1[20];
+	size_t i;
+
+	for (i = 0; i + 1 < size; i++) {
+		if (!buf[i])
+			return "nulInHeader: unterminated header: NUL in header";
+		if (buf[i] == '\n' && buf[i + 1] == '\n') {
+			hdr_end = buf + i + 1;
+			break;
+		}
+	}
+	if (!hdr_end && (!size || buf[size - 1] != '\n'))
+		return "unterminatedHeader: unterminated header";
+	end = hdr_end ? hdr_end : end;
+	v = header_line(&p, end, "tree ", &le);
+	if (!v)
+		return "missingTree: invalid format - expected 'tree' line";
+	if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
+		return "badTreeSha1: invalid 'tree' line format - bad sha1";
+	while ((v = header_line(&p, end, "parent ", &le)) != NULL) {
+		if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
+			return "badParentSha1: invalid 'parent' line format "
+			       "- bad sha1";
+	}
+	v = header_line(&p, end, "author ", &le);
+	if (!v)
+		return "missingAuthor: invalid format - expected 'author' line";
+	if ((v = check_ident(v, le)) != NULL)
+		return v;
+	v = header_line(&p, end, "committer ", &le);
+	if (!v)
+		return "missingCommitter: invalid format - expected "
+		       "'committer' line";
+	return check_ident(v, le);
+}
+
+const char *check_tag(const void *data, size_t size, unsigned char *sha1,
+		      enum object_type *type)
+{
+	const char *p = data, *end = p + size, *v, *le;
+
+	v = header_line(&p, end, "object ", &le);
+	if (!v || le - v != 40 || get_sha1_hex(v, sha1) < 0)
+		return "badObjectSha1: invalid 'object' line format - bad sha1";
+	v = header_line(&p, end, "type ", &le);
+	*type = v ? type_from_string(v, le - v) : OBJ_BAD;
+	if (*type == OBJ_BAD)
+		return "badType: invalid 'type' value";
+	return NULL;
+}
+
 static int parse_sha1_line(const char **p, const char *end,
 			   const char *key, unsigned char *sha1)
 {

@@ -607,6 +607,23 @@ static int verify_index_checksum(const unsigned char *map, size_t size,
 	return 0;
 }
 
+int read_index_from_buffer(const void *buf, size_t size, const char *name)
+{
+	int ret;
+
+	discard_cache();
+	if (size < HEADER_SIZE + 20)
+		return error("index '%s' is corrupt: too short", name);
+	ret = parse_index(buf, size, name);
+	if (!ret)
+		ret = verify_index_checksum(buf, size, name);
+	if (ret < 0) {
+		discard_cache();
+		return -1;
+	}
+	return active_nr;
+}
+
 int read_cache(void)
 {
 	const char *file = get_index_file();
@@ -636,14 +653,10 @@ int read_cache(void)
 	close(fd);
 	if (map == MAP_FAILED)
 		return error_errno("mmap index '%s'", file);
-	ret = parse_index(map, st.st_size, file);
-	if (!ret)
-		ret = verify_index_checksum(map, st.st_size, file);
+	ret = read_index_from_buffer(map, st.st_size, file);
 	munmap(map, st.st_size);
-	if (ret < 0) {
-		discard_cache();
+	if (ret < 0)
 		return -1;
-	}
 	index_mtime.sec = st.st_mtim.tv_sec;
 	index_mtime.nsec = st.st_mtim.tv_nsec;
 	return active_nr;

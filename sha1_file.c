@@ -634,30 +634,42 @@ static void *inflate_body(z_stream *s, const struct mapped_object *m,
 	return buf;
 }
 
-static void *read_loose(const unsigned char *sha1, enum object_type *type,
-			size_t *size, int *code, const char **why,
-			int verify_hash)
+void *unpack_object_buffer(const void *zbuf, size_t len,
+			   enum object_type *type, size_t *size,
+			   const char **why)
 {
-	struct mapped_object m;
-	unsigned char hdr[MAX_HEADER_LEN], check[20];
+	struct mapped_object m = { (void *)zbuf, len };
+	unsigned char hdr[MAX_HEADER_LEN];
 	void *buf = NULL;
 	size_t got;
 	z_stream s;
-	int hdrlen;
+	int hdrlen = unpack_header(&s, &m, hdr, &got, type, size);
 
-	*code = map_object(sha1, &m, why);
-	if (*code)
-		return NULL;
-	*code = OBJECT_CORRUPT;
-	hdrlen = unpack_header(&s, &m, hdr, &got, type, size);
 	if (hdrlen < 0)
 		*why = "bad header";
 	else
 		buf = inflate_body(&s, &m, hdr, got, hdrlen, *size, why);
 	inflateEnd(&s);
-	unmap_object(&m);
-	if (!buf)
+	return buf;
+}
+
+static void *read_loose(const unsigned char *sha1, enum object_type *type,
+			size_t *size, int *code, const char **why,
+			int verify_hash)
+{
+	struct mapped_object m;
+	unsigned char check[20];
+	void *buf;
+
+	*code = map_object(sha1, &m, why);
+	if (*code)
 		return NULL;
+	buf = unpack_object_buffer(m.map, m.len, type, size, why);
+	unmap_object(&m);
+	if (!buf) {
+		*code = OBJECT_CORRUPT;
+		return NULL;
+	}
 	*code = 0;
 	if (!verify_hash)
 		return buf;

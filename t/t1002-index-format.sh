@@ -126,7 +126,7 @@ test_expect_success 'duplicate entries are refused' '
 test_expect_success 'paths that break the rules are refused' '
 	for name in "../x" "/abs" ".git/x" ".DIRCACHE" "a//b" "x/./y"; do
 		rm -f .dircache/index &&
-		python3 "$TEST_DIRECTORY/make-index.py" .dircache/index <<-EOF &&
+		python3 "$TEST_DIRECTORY/make-index.py" -o .dircache/index <<-EOF &&
 		100644 $EMPTY_BLOB 0 $name
 		EOF
 		index_refused "invalid path" || return 1
