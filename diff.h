@@ -11,7 +11,9 @@
 
 /*
  * One side of a file pair.  mode 0 means the side does not exist (the
- * file was added or deleted).  data/size hold the content; sha1 its
+ * file was added or deleted).  data/size hold the content (data may be
+ * NULL for a missing side, and for a gitlink, whose text is made up
+ * from sha1 as git does: "Subproject commit <hex>").  sha1 is the
  * blob id, which the caller fills in (hash_sha1_file for work-tree
  * content).
  */
@@ -23,21 +25,37 @@ struct diff_side {
 	size_t size;
 };
 
+/* How print_patch writes; a NULL options pointer means all zero. */
+struct diff_options {
+	/*
+	 * Binary content as git's "GIT binary patch" (literal, forward
+	 * and reverse, full ids on the index line) that git apply can
+	 * apply, instead of "Binary files a/p and b/p differ".
+	 */
+	int binary;
+};
+
 /*
- * Print git's patch for one pair to out: "diff --git a/p b/p", mode,
- * "new file mode"/"deleted file mode" and "index" lines, "--- a/p",
- * "+++ b/p", hunks with 3 lines of context, "\ No newline at end of
- * file", or "Binary files a/p and b/p differ".  Returns 0, or -1 on an
+ * Print git's patch for one pair to out, byte for byte as git diff
+ * does: "diff --git a/p b/p", mode, "new file mode"/"deleted file
+ * mode" and "index" lines, "--- a/p", "+++ b/p", hunks with 3 lines of
+ * context and git's function-name hunk headers, "\ No newline at end
+ * of file", or "Binary files a/p and b/p differ".  The two sides
+ * should have the same type: the caller splits a file<->symlink change
+ * into a deletion and an addition, as git does.  Prints nothing when
+ * mode and sha1 are equal on both sides.  Returns 0, or -1 on an
  * output error.
  */
 int print_patch(FILE *out, const struct diff_side *one,
-		const struct diff_side *two);
+		const struct diff_side *two, const struct diff_options *opt);
 
 /*
- * The line diff itself: Myers' O(ND) algorithm in linear space.
- * Lines are compared by content; a hunk's callback receives ranges in
- * 0-based line numbers.  Exposed for later tools (patch application,
- * merges) that need edits rather than printed text.
+ * The line diff itself: Myers' O(ND) algorithm in linear space, with
+ * xdiff's speed-ups (common prefix/suffix trimmed, lines hashed into
+ * ids, lines with no match discarded, cost bounded on huge inputs).
+ * Lines are compared by content; edits hold 0-based line numbers.
+ * Exposed for later tools (patch application, merges) that need edits
+ * rather than printed text.
  */
 struct diff_line {
 	const char *start;
@@ -52,8 +70,9 @@ struct diff_edit {
 /* Split buf into lines; *nr gets their count.  Caller frees. */
 struct diff_line *split_lines(const char *buf, size_t size, size_t *nr);
 /*
- * Compute the edits turning a into b, in order; *nr gets their count.
- * Caller frees.  Time O((N+M) D), memory O(N+M).
+ * Compute the edits turning a into b, in order; *nr gets their count
+ * (0, and NULL returned, when a and b are equal).  Caller frees.
+ * Time about O((N+M) D) with D bounded, memory O(N+M).
  */
 struct diff_edit *diff_lines(const struct diff_line *a, size_t na,
 			     const struct diff_line *b, size_t nb,

@@ -317,7 +317,8 @@ static int compare_ce_ptr(const void *a, const void *b)
 
 void sort_cache_entries(struct cache_entry **ces, unsigned int nr)
 {
-	qsort(ces, nr, sizeof(*ces), compare_ce_ptr);
+	if (nr > 1)
+		qsort(ces, nr, sizeof(*ces), compare_ce_ptr);
 }
 
 /* Refuse, before anything changes, what add_cache_entry would refuse. */

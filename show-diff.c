@@ -1,0 +1,326 @@
+/*
+ * show-diff: what changed in the working tree since the index.
+ *
+ * Each index entry is lstat'ed first and its content looked at only
+ * when the stat data differs (or the entry is racily clean), and then
+ * a file counts as changed only when its content or mode does: a file
+ * that was merely touched is not a change.  The output is git's: a
+ * patch that git apply and patch -p1 apply to the indexed tree, or with
+ * -s the lines of git diff-files --name-status (-z: NUL-terminated).
+ * -z alone implies -s.  -q only answers, by the exit status, whether
+ * anything changed.  An unmerged path shows as "U" (plus the work tree
+ * against stage 2, as git), or "* Unmerged path p" in a patch: there is
+ * no single pair to diff.  Paths name files or directories to compare.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "diff.h"
+
+static const char show_diff_usage[] =
+	"show-diff [-q] [-s] [-z] [--binary] [--] [<path>...]";
+
+static int quiet, name_status, nul_terminate;
+static struct diff_options diff_opts;
+
+/* ---- which entries to look at ---- */
+
+static char **pathspec;
+static int nr_pathspec;
+
+static void setup_pathspec(char **argv, int argc)
+{
+	int i;
+
+	pathspec = xcalloc(argc ? argc : 1, sizeof(*pathspec));
+	for (i = 0; i < argc; i++) {
+		char *p = normalize_path(argv[i]);
+		size_t len = strlen(p);
+
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0';
+		pathspec[nr_pathspec++] = p;
+	}
+}
+
+/* A path names itself and, as a directory, everything below it. */
+static int path_wanted(const char *name)
+{
+	int i;
+
+	if (!nr_pathspec)
+		return 1;
+	for (i = 0; i < nr_pathspec; i++) {
+		const char *p = pathspec[i];
+		size_t len = strlen(p);
+
+		if (!*p || (!strncmp(name, p, len) &&
+			    (!name[len] || name[len] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- reading both sides ---- */
+
+/* The work tree's content of name: the file, or the symlink's target. */
+static char *read_work_file(const char *name, const struct stat *st,
+			    size_t *size)
+{
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	if (S_ISLNK(st->st_mode)) {
+		buf = xmalloc(st->st_size + 1);
+		n = readlink(name, buf, st->st_size + 1);
+		if (n < 0)
+			die_errno("readlink '%s'", name);
+		if (n > st->st_size)
+			die("readlink '%s': target changed while reading",
+			    name);
+		*size = n;
+		return buf;
+	}
+	fd = open(name, O_RDONLY);
+	if (fd < 0)
+		die_errno("open '%s'", name);
+	buf = xmalloc(st->st_size + 1);
+	n = read_in_full(fd, buf, st->st_size);
+	if (n < 0)
+		die_errno("read '%s'", name);
+	close(fd);
+	*size = n;
+	return buf;
+}
+
+static void *read_index_blob(const struct cache_entry *ce, size_t *size)
+{
+	void *buf = read_object_of_type(ce->sha1, OBJ_BLOB, size);
+
+	if (!buf)
+		die("cannot read the indexed content of '%s'", ce->name);
+	return buf;
+}
+
+/* ---- output ---- */
+
+static void show_status(char status, const char *name)
+{
+	putchar(status);
+	if (nul_terminate) {
+		putchar('\0');
+		fputs(name, stdout);
+		putchar('\0');
+	} else {
+		putchar('\t');
+		write_quoted_path(stdout, "", name, strlen(name));
+		putchar('\n');
+	}
+}
+
+static void patch_or_die(const struct diff_side *one,
+			 const struct diff_side *two)
+{
+	if (print_patch(stdout, one, two, &diff_opts) < 0)
+		die("cannot write the patch for '%s'", two->path);
+}
+
+static void side_from_entry(struct diff_side *s, const struct cache_entry *ce)
+{
+	s->path = ce->name;
+	s->mode = ce->ce_mode;
+	memcpy(s->sha1, ce->sha1, 20);
+	s->data = S_ISGITLINK(ce->ce_mode) ? NULL :
+		read_index_blob(ce, &s->size);
+}
+
+static void side_from_work(struct diff_side *s, const char *name,
+			   const struct stat *st)
+{
+	s->path = name;
+	s->mode = ce_mode_from_stat(st->st_mode);
+	s->data = read_work_file(name, st, &s->size);
+	hash_sha1_file(s->data, s->size, OBJ_BLOB, s->sha1);
+}
+
+/*
+ * Print the patch for one changed entry: status 'M', 'D' or 'T' (a
+ * type change is a deletion plus an addition, as git prints it).
+ */
+static void show_patch(char status, const struct cache_entry *ce,
+		       const struct stat *st)
+{
+	struct diff_side one, two, none;
+
+	memset(&one, 0, sizeof(one));
+	memset(&two, 0, sizeof(two));
+	memset(&none, 0, sizeof(none));
+	none.path = ce->name;
+	side_from_entry(&one, ce);
+	if (status != 'D')
+		side_from_work(&two, ce->name, st);
+	if (status == 'M') {
+		patch_or_die(&one, &two);
+	} else {
+		patch_or_die(&one, &none);
+		if (status == 'T')
+			patch_or_die(&none, &two);
+	}
+	free((char *)one.data);
+	free((char *)two.data);
+}
+
+/* ---- comparing ---- */
+
+/* lstat name; 0 when it exists, 1 when it is gone, die on other errors. */
+static int lstat_work(const char *name, struct stat *st)
+{
+	if (!lstat(name, st))
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 1;
+	die_errno("lstat '%s'", name);
+}
+
+/*
+ * How the work tree differs from ce: 0 (not at all), 'M', 'D' or 'T'.
+ * Content is hashed only when the stat data says it may have changed.
+ */
+static char compare_entry(const struct cache_entry *ce, struct stat *st)
+{
+	unsigned int changed;
+	unsigned char sha1[20];
+
+	if (lstat_work(ce->name, st))
+		return 'D';
+	if (S_ISGITLINK(ce->ce_mode))
+		return S_ISDIR(st->st_mode) ? 0 : 'T';
+	if (S_ISDIR(st->st_mode))
+		return 'D';	/* git: a directory where a file was */
+	changed = ce_match_stat(ce, st);
+	if (!changed)
+		return 0;
+	if (changed & TYPE_CHANGED)
+		return 'T';
+	if (changed & MODE_CHANGED)
+		return 'M';
+	if (index_path(ce->name, st, 0, sha1) < 0)
+		die("cannot hash '%s'", ce->name);
+	return memcmp(sha1, ce->sha1, 20) ? 'M' : 0;
+}
+
+/*
+ * An unmerged path (entries i.. with stages): "U", then the work tree
+ * against "our" side (stage 2) as git diff-files does, whose missing
+ * stat data always reads as a modification.
+ */
+static unsigned int show_unmerged(unsigned int i, int *differs)
+{
+	const char *name = active_cache[i]->name;
+	const struct cache_entry *ours = NULL;
+	struct stat st;
+	char status;
+
+	for (; i < active_nr && !strcmp(active_cache[i]->name, name); i++)
+		if (ce_stage(active_cache[i]) == 2)
+			ours = active_cache[i];
+	*differs = 1;
+	if (quiet)
+		return i;
+	if (!name_status) {
+		fputs("* Unmerged path ", stdout);
+		write_quoted_path(stdout, "", name, strlen(name));
+		putchar('\n');
+		return i;
+	}
+	show_status('U', name);
+	if (!ours)
+		return i;
+	if (lstat_work(name, &st) || S_ISDIR(st.st_mode))
+		status = 'D';
+	else if ((ce_mode_from_stat(st.st_mode) & S_IFMT) !=
+		 (ours->ce_mode & S_IFMT))
+		status = 'T';
+	else
+		status = 'M';
+	show_status(status, name);
+	return i;
+}
+
+/* Compare every wanted entry; returns 1 when something differs. */
+static int show_changes(void)
+{
+	unsigned int i = 0;
+	int differs = 0;
+
+	while (i < active_nr) {
+		const struct cache_entry *ce = active_cache[i];
+		struct stat st;
+		char status;
+
+		if (!path_wanted(ce->name)) {
+			i++;
+			continue;
+		}
+		if (ce_stage(ce)) {
+			i = show_unmerged(i, &differs);
+		} else {
+			i++;
+			status = compare_entry(ce, &st);
+			if (!status)
+				continue;
+			differs = 1;
+			if (quiet)
+				break;
+			if (name_status)
+				show_status(status, ce->name);
+			else
+				show_patch(status, ce, &st);
+		}
+		if (differs && quiet)
+			break;
+	}
+	return differs;
+}
+
+int main(int argc, char **argv)
+{
+	int i, differs;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, show_diff_usage);
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(arg, "-q"))
+			quiet = 1;
+		else if (!strcmp(arg, "-s"))
+			name_status = 1;
+		else if (!strcmp(arg, "-z"))
+			nul_terminate = 1;
+		else if (!strcmp(arg, "--binary"))
+			diff_opts.binary = 1;
+		else if (arg[0] == '-')
+			usage(show_diff_usage);
+		else
+			break;
+	}
+	if (nul_terminate)
+		name_status = 1;	/* -z is --name-status -z */
+	setup_pathspec(argv + i, argc - i);
+	if (read_cache() < 0)
+		die("cannot read the index");
+	differs = show_changes();
+	finish_stdout();
+	return quiet && differs ? 1 : 0;
+}
