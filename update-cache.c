@@ -298,10 +298,11 @@ int main(int argc, char **argv)
 	if (from_stdin)
 		read_stdin_paths();
 
-	if (read_cache() < 0)
-		die("unable to read the index");
+	/* Lock first: an index read before the lock could be stale. */
 	if (hold_index_lock() < 0)
 		exit(128);
+	if (read_cache() < 0)
+		die("unable to read the index");
 	if (refresh)
 		stale = refresh_cache();
 	for (i = 1; i < first; i++)

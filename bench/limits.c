@@ -1,0 +1,97 @@
+/*
+ * limits: the physical limits of operation 1 (adding a tree) on the
+ * same bytes, measured on one core: reading every file, lstat of every
+ * path, SHA-1 (OpenSSL) and zlib level-1 deflate throughput.  Paths
+ * come NUL-separated on stdin.  Prints "name seconds" lines.
+ */
+#define OPENSSL_API_COMPAT 0x10100000L
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/sha.h>
+#include <zlib.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char **read_paths(size_t *nr)
+{
+	char **paths = NULL, *line = NULL;
+	size_t alloc = 0, size = 0;
+	ssize_t len;
+
+	*nr = 0;
+	while ((len = getdelim(&line, &size, '\0', stdin)) > 0) {
+		if (*nr == alloc) {
+			alloc = alloc ? alloc * 2 : 1024;
+			paths = realloc(paths, alloc * sizeof(*paths));
+		}
+		paths[(*nr)++] = strdup(line);
+	}
+	free(line);
+	return paths;
+}
+
+int main(void)
+{
+	size_t nr, i, total, alloc = 1 << 20, off = 0;
+	char **paths = read_paths(&nr);
+	char *all = malloc(alloc);
+	unsigned char sha1[20];
+	struct stat st;
+	double t;
+	z_stream z;
+	unsigned char *out;
+
+	t = now();
+	for (i = 0; i < nr; i++)
+		lstat(paths[i], &st);
+	printf("lstat %.3f\n", now() - t);
+
+	t = now();
+	for (i = 0; i < nr; i++) {
+		int fd = open(paths[i], O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			continue;
+		fstat(fd, &st);
+		if (off + st.st_size + 1 > alloc) {
+			while (off + st.st_size + 1 > alloc)
+				alloc *= 2;
+			all = realloc(all, alloc);
+		}
+		while ((n = read(fd, all + off, st.st_size)) > 0)
+			off += n;
+		close(fd);
+	}
+	total = off;
+	printf("read %.3f\n", now() - t);
+
+	t = now();
+	SHA1((unsigned char *)all, total, sha1);
+	printf("sha1 %.3f\n", now() - t);
+
+	out = malloc(compressBound(total));
+	memset(&z, 0, sizeof(z));
+	deflateInit(&z, 1);
+	z.next_in = (unsigned char *)all;
+	z.avail_in = total;
+	z.next_out = out;
+	z.avail_out = compressBound(total);
+	t = now();
+	deflate(&z, Z_FINISH);
+	printf("deflate1 %.3f\n", now() - t);
+	printf("bytes %zu\n", total);
+	deflateEnd(&z);
+	return 0;
+}

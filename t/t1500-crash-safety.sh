@@ -1,0 +1,132 @@
+#!/bin/sh
+test_description='crash safety: kill -9, lock contention, full disks, rsync'
+. "$(dirname "$0")/test-lib.sh"
+
+# The index is whole: its trailer checks and git reads it.
+index_is_whole() {
+	python3 -c "
+import hashlib, sys
+b = open(sys.argv[1], \"rb\").read()
+sys.exit(0 if len(b) >= 32 and hashlib.sha1(b[:-20]).digest() == b[-20:] else 1)
+" "$1"
+}
+
+test_expect_success 'setup: a tree of 3000 files' '
+	init-db 2>/dev/null &&
+	for d in 0 1 2 3 4 5 6 7 8 9; do
+		mkdir -p d$d &&
+		seq 1 300 | sed "s|^|d$d/f|" | while read -r f; do
+			echo "$f" >"$f"
+		done || return 1
+	done &&
+	seq 1 200000 >big &&
+	find . -path ./.dircache -prune -o -type f -print >list &&
+	update-cache --add --stdin <list
+'
+
+test_expect_success 'kill -9 of update-cache --add: index old or new, store clean' '
+	i=0 &&
+	while [ $i -lt 20 ]; do
+		for f in d$((i % 10))/f1 d$((i % 10))/f2 big; do
+			echo "round $i" >>"$f"
+		done &&
+		cp .dircache/index old-index &&
+		{ update-cache --add --stdin <list & } &&
+		pid=$! &&
+		sleep 0.0$((i % 10))$((i * 7 % 10)) &&
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		rm -f .dircache/index.lock &&
+		index_is_whole .dircache/index &&
+		GIT_DIR=.dircache git ls-files >/dev/null &&
+		fsck-cache >fsck.out 2>&1 &&
+		! grep -v "^dangling" fsck.out &&
+		i=$((i + 1)) || return 1
+	done
+'
+
+test_expect_success 'no temporary file is ever left under an object name' '
+	find .dircache/objects -type f | grep -v "/tmp_obj_" |
+		sed -n "s|.*/objects/\(..\)/\(.*\)|\1\2|p" >names &&
+	! grep -v "^[0-9a-f]\{40\}$" names
+'
+
+test_expect_success 'after the kills, one more run brings the index up to date' '
+	update-cache --add --stdin <list &&
+	GIT_DIR=.dircache git diff-files --quiet
+'
+
+test_expect_success 'two writers on disjoint files, retrying on the lock, lose nothing' '
+	rm -rf two && mkdir two && cd two && init-db 2>/dev/null &&
+	for n in $(seq 1 40); do echo a$n >a$n; echo b$n >b$n; done &&
+	writer() {
+		for n in $(seq 1 40); do
+			until update-cache --add $1$n 2>/dev/null; do
+				sleep 0.01
+			done
+		done
+	} &&
+	{ writer a & } && pa=$! &&
+	{ writer b & } && pb=$! &&
+	wait $pa && wait $pb &&
+	GIT_DIR=.dircache git ls-files >actual &&
+	test $(wc -l <actual) = 80
+'
+
+test_expect_success 'a write that fails for lack of space: message, no temp file, index kept' '
+	rm -rf full && mkdir full && cd full && init-db 2>/dev/null &&
+	echo small >small && update-cache --add small &&
+	cp .dircache/index before &&
+	head -c 3000000 /dev/urandom >huge &&
+	(
+		trap "" XFSZ &&
+		ulimit -f 100 &&
+		test_expect_code 128 update-cache --add huge 2>../full.err
+	) &&
+	test_grep "update-cache: write object [0-9a-f]*: File too large" ../full.err &&
+	test_grep "unable to add .huge." ../full.err &&
+	! find .dircache/objects -name "tmp_obj_*" | grep . &&
+	cmp before .dircache/index &&
+	! test -f .dircache/index.lock
+'
+
+test_expect_success 'an index write that fails keeps the old index' '
+	cd full &&
+	seq 1 3000 | sed "s/^/file/" >names &&
+	while read -r f; do : >"$f"; done <names &&
+	cp .dircache/index before &&
+	(
+		trap "" XFSZ &&
+		ulimit -f 64 &&
+		test_expect_code 128 update-cache --add --stdin <names 2>../full2.err
+	) &&
+	test_grep "write .*index.lock.*File too large" ../full2.err &&
+	cmp before .dircache/index &&
+	! test -f .dircache/index.lock
+'
+
+test_expect_success 'rsync during update-cache copies only whole objects' '
+	command -v rsync >/dev/null || { echo "rsync missing"; return 1; }
+	rm -rf src dst && mkdir src dst && cd src && init-db 2>/dev/null &&
+	for d in 0 1 2 3 4 5 6 7 8 9; do
+		mkdir -p d$d && seq 1 200 | while read -r n; do
+			seq 1 $((n * 20)) >d$d/f$n
+		done || return 1
+	done &&
+	find . -path ./.dircache -prune -o -type f -print >list &&
+	{ update-cache --add --stdin <list & } && pid=$! &&
+	rounds=0 &&
+	while kill -0 $pid 2>/dev/null && [ $rounds -lt 50 ]; do
+		{ rsync -a --ignore-existing --exclude "tmp_*" \
+			.dircache/objects/ ../dst/ || test $? = 24; } &&
+		rounds=$((rounds + 1)) || return 1
+	done &&
+	wait $pid &&
+	test $rounds -ge 1 &&
+	cd ../dst &&
+	{ SHA1_FILE_DIRECTORY=$PWD fsck-cache --unreachable >out 2>&1 || :; } &&
+	test_grep "^unreachable blob" out &&
+	! grep -v "^unreachable\|^dangling" out
+'
+
+test_done
