@@ -457,7 +457,8 @@ static void report(void)
 			errors_found = 1;
 		}
 	}
-	qsort(missing, nr_missing, sizeof(*missing), compare_missing);
+	if (nr_missing > 1)
+		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
 	for (i = 0; i < nr_missing; i++) {
 		if (i && !memcmp(missing[i].sha1, missing[i - 1].sha1, 20))
 			continue;
@@ -501,7 +502,8 @@ int main(int argc, char **argv)
 
 	list_objects();
 	check_all_objects();
-	qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+	if (nr_objects > 1)
+		qsort(objects, nr_objects, sizeof(*objects), compare_objects);
 	check_links();
 	for (; i < argc; i++, roots++) {
 		unsigned char sha1[20];

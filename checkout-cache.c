@@ -1,0 +1,416 @@
+/*
+ * checkout-cache: write files from the index into the working tree.
+ * Regular files get mode 0666 or 0777 (less the umask), symlinks are
+ * made as symlinks, gitlinks as empty directories, and leading
+ * directories are created as needed.
+ *
+ * Nothing is ever written outside the work tree, even from a hostile
+ * index: each path is checked again with verify_path, and every
+ * leading component is checked with lstat, so a symlink is never
+ * followed (only the directories of --prefix are trusted).
+ *
+ * A file that exists and differs from the index is kept unless -f, as
+ * git checkout-index does: "'f' already exists, no checkout" and exit
+ * 1 at the end (-q drops that message and "not in the cache", as in
+ * git).  With -f, a file or symlink where a directory must go is
+ * replaced by a directory, and a directory where a file must go is
+ * removed with all it holds.  Errors on one entry are reported and the
+ * others are still checked out; the exit status is 1 when any failed.
+ *
+ * Each file is written under a temporary name in its own directory,
+ * ".<name>.tmp-<pid>-<n>", and renamed into place, so an interrupted
+ * checkout leaves a file either complete or absent under its real name.
+ *
+ * -u records the stat data of what was written in the index, so that
+ * show-diff is clean right after a checkout.  --prefix=<string> puts
+ * <string> before every path (to export a tree; "export/" makes a
+ * directory); it cannot be used with -u, as the files are not the
+ * ones the index describes.  -a checks out every entry; otherwise the
+ * paths name index entries.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char checkout_cache_usage[] =
+	"checkout-cache [-a] [-f] [-q] [-u] [--prefix=<string>] [--] "
+	"<path>...";
+
+/* Room the temporary name keeps for the file's own name (NAME_MAX 255). */
+#define TMP_NAME_ROOM 200
+
+static int force, quiet, update_index;
+static const char *prefix = "";
+/* Bytes of the prefix up to its last '/': trusted, symlinks followed. */
+static size_t base_len;
+
+/* A directory (full path) whose index-controlled components are real. */
+static char *verified;
+static size_t verified_len, verified_alloc;
+
+static int dir_is_verified(const char *dir, size_t len)
+{
+	return verified_len >= len && !memcmp(verified, dir, len) &&
+	       (verified_len == len || verified[len] == '/');
+}
+
+static void remember_verified(const char *dir, size_t len)
+{
+	ALLOC_GROW(verified, len + 1, verified_alloc);
+	memcpy(verified, dir, len);
+	verified[len] = '\0';
+	verified_len = len;
+}
+
+/* Make dir a real directory; a link or file there goes only with -f. */
+static int make_one_dir(const char *dir, const char *name)
+{
+	struct stat st;
+
+	if (!lstat(dir, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		if (!force)
+			return error("'%s': leading path '%s' is a %s, not a "
+				     "directory; not checked out", name, dir,
+				     S_ISLNK(st.st_mode) ? "symbolic link" :
+				     "file");
+		if (unlink(dir) < 0)
+			return error_errno("unlink '%s'", dir);
+	} else if (errno != ENOENT) {
+		return error_errno("lstat '%s'", dir);
+	}
+	if (mkdir(dir, 0777) < 0)
+		return error_errno("mkdir '%s'", dir);
+	return 0;
+}
+
+/* Create and check the leading directories of full (a writable copy). */
+static int make_leading_dirs(char *full, size_t len, const char *name)
+{
+	char *end = full + len, *s = full + base_len, *slash;
+	size_t last = 0;
+
+	while ((slash = memchr(s, '/', end - s)) != NULL) {
+		size_t dlen = slash - full;
+		int ret = 0;
+
+		if (!dir_is_verified(full, dlen)) {
+			*slash = '\0';
+			ret = make_one_dir(full, name);
+			*slash = '/';
+		}
+		if (ret < 0)
+			return -1;
+		last = dlen;
+		s = slash + 1;
+	}
+	if (last)
+		remember_verified(full, last);
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP ? rmdir(path) : unlink(path))
+		return error_errno("remove '%s'", path);
+	return 0;
+}
+
+/* Remove a directory and all it holds, never following a symlink. */
+static int remove_tree(const char *dir)
+{
+	verified_len = 0;
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		return error("cannot remove directory '%s' in the way", dir);
+	return 0;
+}
+
+/*
+ * A temporary name beside full: ".<name>.tmp-<pid>-<n>" (malloc'd).
+ * Created with O_EXCL (or symlink), so it never replaces anything.
+ */
+static char *temp_name(const char *full, size_t len)
+{
+	static unsigned int counter;
+	const char *slash = memrchr(full, '/', len);
+	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
+	size_t baselen = len - dirlen;
+	char *tmp = xmalloc(dirlen + TMP_NAME_ROOM + 64);
+
+	if (baselen > TMP_NAME_ROOM)
+		baselen = TMP_NAME_ROOM;
+	snprintf(tmp, dirlen + TMP_NAME_ROOM + 64, "%.*s.%.*s.tmp-%x-%x",
+		 (int)dirlen, full, (int)baselen, full + dirlen,
+		 (unsigned int)getpid(), counter++);
+	return tmp;
+}
+
+static int write_temp_file(const char *tmp, const void *buf, size_t size,
+			   unsigned int mode)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+
+	if (fd < 0)
+		return -1;
+	if (write_in_full(fd, buf, size) < 0) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return -2;
+	}
+	if (close(fd) < 0) {
+		int err = errno;
+
+		unlink(tmp);
+		errno = err;
+		return -2;
+	}
+	return 0;
+}
+
+/* Write the blob under a fresh temporary name; returns it (malloc'd). */
+static char *write_temp(const struct cache_entry *ce, const char *full,
+			size_t len, const char *buf, size_t size)
+{
+	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
+	int tries, ret;
+
+	for (tries = 0; tries < 100; tries++) {
+		char *tmp = temp_name(full, len);
+
+		if (S_ISLNK(ce->ce_mode))
+			ret = symlink(buf, tmp);
+		else
+			ret = write_temp_file(tmp, buf, size, mode);
+		if (!ret)
+			return tmp;
+		if (ret == -1 && errno == EEXIST) {
+			free(tmp);
+			continue;
+		}
+		error_errno("write '%s'", tmp);
+		free(tmp);
+		return NULL;
+	}
+	error("cannot find a free temporary name beside '%s'", full);
+	return NULL;
+}
+
+static int write_entry(const struct cache_entry *ce, const char *full,
+		       size_t len)
+{
+	char *buf, *tmp;
+	size_t size;
+	int ret = 0;
+
+	if (S_ISGITLINK(ce->ce_mode)) {
+		if (mkdir(full, 0777) < 0 && errno != EEXIST)
+			return error_errno("mkdir '%s'", full);
+		return 0;
+	}
+	buf = read_object_of_type(ce->sha1, OBJ_BLOB, &size);
+	if (!buf)
+		return error("'%s' not checked out", ce->name);
+	if (S_ISLNK(ce->ce_mode) && (!size || memchr(buf, '\0', size))) {
+		free(buf);
+		return error("'%s': blob %s is not a valid symlink target",
+			     ce->name, sha1_to_hex(ce->sha1));
+	}
+	tmp = write_temp(ce, full, len, buf, size);
+	free(buf);
+	if (!tmp)
+		return -1;
+	if (rename(tmp, full) < 0) {
+		ret = error_errno("rename '%s' to '%s'", tmp, full);
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Clear the way for ce at full: 1 when the file there is already the
+ * entry's, 0 when ce may be written, -1 when it must not be.
+ */
+static int clear_the_way(const struct cache_entry *ce, const char *full)
+{
+	struct stat st;
+
+	if (lstat(full, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error_errno("lstat '%s'", full);
+	}
+	if (S_ISGITLINK(ce->ce_mode) && S_ISDIR(st.st_mode))
+		return 1;
+	/* With a prefix the stat data describe another file. */
+	if (!*prefix && !ce_match_stat(ce, &st))
+		return 1;
+	if (!force) {
+		if (!quiet)
+			error("'%s' already exists, no checkout", full);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return remove_tree(full);
+	if (S_ISGITLINK(ce->ce_mode) && unlink(full) < 0)
+		return error_errno("unlink '%s'", full);
+	return 0;
+}
+
+static int record_stat(struct cache_entry *ce, const char *full)
+{
+	unsigned int mode = ce->ce_mode;
+	struct stat st;
+
+	if (S_ISGITLINK(mode))
+		return 0;
+	if (lstat(full, &st) < 0)
+		return error_errno("lstat '%s'", full);
+	fill_stat_cache_info(ce, &st);
+	ce->ce_mode = mode;	/* the index keeps what the tree says */
+	return 0;
+}
+
+static int checkout_entry(struct cache_entry *ce)
+{
+	static char *full;
+	static size_t full_alloc;
+	size_t plen = strlen(prefix), len = plen + ce->ce_namelen;
+	int ret;
+
+	if (!verify_path(ce->name, ce->ce_namelen))
+		return error("invalid path '%s' in the index", ce->name);
+	ALLOC_GROW(full, len + 1, full_alloc);
+	memcpy(full, prefix, plen);
+	memcpy(full + plen, ce->name, ce->ce_namelen + 1);
+	if (make_leading_dirs(full, len, ce->name) < 0)
+		return -1;
+	ret = clear_the_way(ce, full);
+	if (ret > 0)
+		return 0;
+	if (ret < 0 || write_entry(ce, full, len) < 0)
+		return -1;
+	if (update_index)
+		return record_stat(ce, full);
+	return 0;
+}
+
+static int checkout_all(void)
+{
+	unsigned int i;
+	int errs = 0;
+
+	for (i = 0; i < active_nr; i++) {
+		/* Unmerged entries are skipped, as git does. */
+		if (ce_stage(active_cache[i]))
+			continue;
+		if (checkout_entry(active_cache[i]) < 0)
+			errs++;
+	}
+	return errs;
+}
+
+static int checkout_path(const char *arg)
+{
+	char *name = normalize_path(arg);
+	size_t len = strlen(name);
+	int pos = cache_name_pos(name, len), ret;
+
+	if (pos >= 0) {
+		ret = checkout_entry(active_cache[pos]);
+	} else {
+		pos = -pos - 1;
+		if ((unsigned int)pos < active_nr &&
+		    active_cache[pos]->ce_namelen == len &&
+		    !memcmp(active_cache[pos]->name, name, len))
+			ret = error("'%s' is unmerged, not checked out", arg);
+		else if (quiet)
+			ret = -1;
+		else
+			ret = error("'%s' is not in the cache", arg);
+	}
+	free(name);
+	return ret;
+}
+
+/* The directories of the prefix are the user's: made like mkdir -p. */
+static void make_prefix_dirs(void)
+{
+	char *dirs;
+
+	if (!base_len)
+		return;
+	dirs = xstrdup(prefix);
+	dirs[base_len] = '\0';
+	if (create_leading_dirs(dirs) < 0)
+		die_errno("create directories of prefix '%s'", prefix);
+	free(dirs);
+}
+
+int main(int argc, char **argv)
+{
+	int all = 0, errs = 0, i;
+	const char *slash;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, checkout_cache_usage);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(arg, "-a"))
+			all = 1;
+		else if (!strcmp(arg, "-f"))
+			force = 1;
+		else if (!strcmp(arg, "-q"))
+			quiet = 1;
+		else if (!strcmp(arg, "-u"))
+			update_index = 1;
+		else if (!strncmp(arg, "--prefix=", 9))
+			prefix = arg + 9;
+		else
+			usage(checkout_cache_usage);
+	}
+	if (all && i < argc) {
+		error("-a cannot be used with paths");
+		usage(checkout_cache_usage);
+	}
+	if (update_index && *prefix) {
+		error("-u cannot be used with --prefix");
+		usage(checkout_cache_usage);
+	}
+	slash = strrchr(prefix, '/');
+	base_len = slash ? (size_t)(slash - prefix) + 1 : 0;
+
+	if (update_index && hold_index_lock() < 0)
+		die("cannot lock the index");
+	if (read_cache() < 0)
+		die("cannot read the index");
+	make_prefix_dirs();
+	if (all)
+		errs = checkout_all();
+	for (; i < argc; i++)
+		if (checkout_path(argv[i]) < 0)
+			errs++;
+	if (update_index && commit_index() < 0)
+		die("cannot write the index");
+	finish_stdout();
+	return errs ? 1 : 0;
+}
