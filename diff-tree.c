@@ -1,0 +1,432 @@
+/*
+ * diff-tree: show how two trees differ, in git's raw format (or as a
+ * patch with -p), byte for byte what `git diff-tree` prints, so that
+ * scripts written for either can read both.
+ *
+ * The two trees' entries are walked in parallel in git's tree order
+ * (base_name_compare: a directory sorts as "name/"), and an entry whose
+ * mode and id are the same on both sides is skipped without reading
+ * it: the cost grows with the size of the change, not of the trees.
+ * A blob and a tree of the same name are different entries in that
+ * order, so one is reported deleted and the other added, where the
+ * order puts them, as git does.  Without -r a changed subtree is one
+ * line of mode 040000; -r descends and shows only files, symlinks and
+ * gitlinks; -p prints a patch that git apply accepts and implies -r,
+ * and --binary (binary content in the patch) implies -p, as in git.
+ *
+ * Arguments are tree-ishes: a commit stands for its tree.  Paths after
+ * them limit the output as git's plain pathspecs do: a path names a
+ * file or a directory and everything under it; "dir/" names only a
+ * directory; "." names everything.  A path below a subtree makes that
+ * subtree interesting, so without -r it is shown as a whole.  Glob
+ * characters have no special meaning.  The "--" that ends the options
+ * may also come after the two tree-ishes, where git puts it.
+ *
+ * Every tree read is checked with check_tree(), and a hostile or
+ * missing one stops the command (exit 128) naming the tree.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "diff.h"
+
+/*
+ * Deeper trees are refused rather than recursed into: a hostile store
+ * could otherwise nest trees until the stack overflows.  Newer git
+ * has a limit of the same kind (core.maxTreeDepth).
+ */
+#define MAX_TREE_DEPTH 4096
+
+static const char diff_tree_usage[] =
+	"diff-tree [-r] [-z] [-p] [--binary] [--] <tree-ish> <tree-ish> "
+	"[<path>...]";
+
+static int recursive;
+static int nul_terminate;
+static int show_patch;
+static struct diff_options patch_opts;
+
+/* A plain pathspec, normalized; dir_only when it was given as "dir/". */
+struct pathspec {
+	char *path;
+	size_t len;
+	int dir_only;
+};
+
+static struct pathspec *pathspecs;
+static size_t nr_pathspecs;
+static int match_all;	/* no paths given, or "." among them */
+
+/* The path of the tree being walked, with a trailing '/' unless root. */
+struct path_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+/* How much of an entry the pathspecs select. */
+enum interest {
+	NOT_INTERESTING = 0,
+	ALL_INTERESTING = 1,	/* the entry and everything below it */
+	SOME_INTERESTING = 2,	/* a directory with a selected path below */
+};
+
+/* git knows the empty tree without storing it; so do we. */
+static int is_missing_empty_tree(const unsigned char *sha1)
+{
+	static const unsigned char empty_tree[20] = {
+		0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
+		0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
+	};
+
+	return !memcmp(sha1, empty_tree, 20) && !has_sha1_file(sha1);
+}
+
+/* Read the subtree at path; die on a missing or hostile one. */
+static void *read_tree_checked(const unsigned char *sha1, size_t *size,
+			       const char *path)
+{
+	void *buf;
+	const char *bad;
+
+	if (is_missing_empty_tree(sha1)) {
+		*size = 0;
+		return xmalloc(1);
+	}
+	buf = read_object_of_type(sha1, OBJ_TREE, size);
+	if (!buf)
+		die("unable to read tree %s of '%s'", sha1_to_hex(sha1), path);
+	bad = check_tree(buf, *size);
+	if (bad)
+		die("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,
+		    bad);
+	return buf;
+}
+
+static enum interest match_one(const struct pathspec *ps, const char *path,
+			       size_t len, int is_dir)
+{
+	if (len == ps->len)
+		return !memcmp(path, ps->path, len) &&
+		       (is_dir || !ps->dir_only) ? ALL_INTERESTING :
+		       NOT_INTERESTING;
+	if (len > ps->len)
+		return path[ps->len] == '/' &&
+		       !memcmp(path, ps->path, ps->len) ? ALL_INTERESTING :
+		       NOT_INTERESTING;
+	return is_dir && ps->path[len] == '/' &&
+	       !memcmp(path, ps->path, len) ? SOME_INTERESTING :
+	       NOT_INTERESTING;
+}
+
+static enum interest path_interest(const char *path, size_t len, int is_dir)
+{
+	enum interest best = NOT_INTERESTING;
+	size_t i;
+
+	for (i = 0; i < nr_pathspecs && best != ALL_INTERESTING; i++) {
+		enum interest in = match_one(&pathspecs[i], path, len, is_dir);
+
+		if (in != NOT_INTERESTING)
+			best = in;
+	}
+	return best;
+}
+
+static void path_push(struct path_buf *pb, const char *name, size_t len)
+{
+	ALLOC_GROW(pb->buf, pb->len + len + 2, pb->alloc);
+	memcpy(pb->buf + pb->len, name, len);
+	pb->len += len;
+	pb->buf[pb->len] = '\0';
+}
+
+static void print_raw(const struct path_buf *pb, const struct name_entry *one,
+		      const struct name_entry *two, char status)
+{
+	static const unsigned char null_sha1[20];
+
+	printf(":%06o %06o %s %s %c", one ? one->mode : 0,
+	       two ? two->mode : 0,
+	       sha1_to_hex(one ? one->sha1 : null_sha1),
+	       sha1_to_hex(two ? two->sha1 : null_sha1), status);
+	if (nul_terminate) {
+		putchar('\0');
+		fwrite(pb->buf, 1, pb->len, stdout);
+		putchar('\0');
+	} else {
+		putchar('\t');
+		write_quoted_path(stdout, "", pb->buf, pb->len);
+		putchar('\n');
+	}
+}
+
+/* Fill one side of a patch; a NULL entry is a missing side. */
+static void fill_side(struct diff_side *side, const char *path,
+		      const struct name_entry *e)
+{
+	memset(side, 0, sizeof(*side));
+	side->path = path;
+	if (!e)
+		return;
+	side->mode = e->mode;
+	memcpy(side->sha1, e->sha1, 20);
+	if (S_ISGITLINK(e->mode))
+		return;
+	side->data = read_object_of_type(e->sha1, OBJ_BLOB, &side->size);
+	if (!side->data)
+		die("cannot read blob %s for '%s'", sha1_to_hex(e->sha1),
+		    path);
+}
+
+static void patch_pair(const char *path, const struct name_entry *one,
+		       const struct name_entry *two)
+{
+	struct diff_side a, b;
+
+	fill_side(&a, path, one);
+	fill_side(&b, path, two);
+	if (print_patch(stdout, &a, &b, &patch_opts) < 0)
+		die("cannot write the patch for '%s'", path);
+	free((void *)a.data);
+	free((void *)b.data);
+}
+
+/*
+ * Show one changed non-tree pair (or a tree without -r).  A change of
+ * type (file, symlink, gitlink) is one "T" line, but two patches, as
+ * git prints it.
+ */
+static void show_pair(const struct path_buf *pb, const struct name_entry *one,
+		      const struct name_entry *two)
+{
+	char status = !one ? 'A' : !two ? 'D' : 'M';
+
+	if (one && two && (one->mode & S_IFMT) != (two->mode & S_IFMT))
+		status = 'T';
+	if (!show_patch) {
+		print_raw(pb, one, two, status);
+	} else if (status == 'T') {
+		patch_pair(pb->buf, one, NULL);
+		patch_pair(pb->buf, NULL, two);
+	} else {
+		patch_pair(pb->buf, one, two);
+	}
+}
+
+static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
+			   size_t size1, const void *buf2, size_t size2,
+			   int all);
+
+/* Recurse into a subtree present on one side or both. */
+static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
+			  const struct name_entry *two, int all)
+{
+	static unsigned int depth;
+	void *buf1 = NULL, *buf2 = NULL;
+	size_t size1 = 0, size2 = 0;
+
+	/* The top tree is level 1, so this subtree is level depth + 1. */
+	if (++depth >= MAX_TREE_DEPTH)
+		die("refusing trees nested deeper than %d levels at '%.64s...'",
+		    MAX_TREE_DEPTH, pb->buf);
+
+	if (one)
+		buf1 = read_tree_checked(one->sha1, &size1, pb->buf);
+	if (two)
+		buf2 = read_tree_checked(two->sha1, &size2, pb->buf);
+	pb->buf[pb->len++] = '/';
+	pb->buf[pb->len] = '\0';
+	diff_tree_bufs(pb, buf1, size1, buf2, size2, all);
+	free(buf1);
+	free(buf2);
+	depth--;
+}
+
+/*
+ * One entry of the merged walk: one or two may be NULL (only on the
+ * other side), never both.  Both given means same name and kind.
+ */
+static void diff_entry(struct path_buf *pb, const struct name_entry *one,
+		       const struct name_entry *two, int all)
+{
+	const struct name_entry *e = one ? one : two;
+	size_t base = pb->len;
+	int is_dir = S_ISDIR(e->mode);
+	enum interest in = ALL_INTERESTING;
+
+	if (one && two && one->mode == two->mode &&
+	    !memcmp(one->sha1, two->sha1, 20))
+		return;
+	path_push(pb, e->path, e->pathlen);
+	if (!all)
+		in = path_interest(pb->buf, pb->len, is_dir);
+	if (in != NOT_INTERESTING) {
+		if (is_dir && recursive)
+			diff_subtrees(pb, one, two, in == ALL_INTERESTING);
+		else
+			show_pair(pb, one, two);
+	}
+	pb->len = base;
+	pb->buf[base] = '\0';
+}
+
+static int next_entry(struct tree_desc *desc, struct name_entry *e)
+{
+	int ret = tree_entry_next(desc, e);
+
+	if (ret < 0)	/* check_tree passed it: cannot happen */
+		die("malformed tree entry");
+	return ret;
+}
+
+/* Walk two checked trees (either may be empty) in parallel. */
+static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
+			   size_t size1, const void *buf2, size_t size2,
+			   int all)
+{
+	struct tree_desc t1, t2;
+	struct name_entry e1, e2;
+	int have1, have2;
+
+	init_tree_desc(&t1, buf1, size1);
+	init_tree_desc(&t2, buf2, size2);
+	have1 = next_entry(&t1, &e1);
+	have2 = next_entry(&t2, &e2);
+	while (have1 || have2) {
+		int cmp = !have1 ? 1 : !have2 ? -1 :
+			base_name_compare(e1.path, e1.pathlen, e1.mode,
+					  e2.path, e2.pathlen, e2.mode);
+
+		if (!cmp)
+			diff_entry(pb, &e1, &e2, all);
+		else if (cmp < 0)
+			diff_entry(pb, &e1, NULL, all);
+		else
+			diff_entry(pb, NULL, &e2, all);
+		if (cmp <= 0)
+			have1 = next_entry(&t1, &e1);
+		if (cmp >= 0)
+			have2 = next_entry(&t2, &e2);
+	}
+}
+
+/* Does a normalized path climb out of the tree ("/x", "..", "a/../..")? */
+static int outside_tree(const char *path)
+{
+	const char *p = path;
+
+	if (*p == '/')
+		return 1;
+	for (;;) {
+		if (p[0] == '.' && p[1] == '.' && (!p[2] || p[2] == '/'))
+			return 1;
+		p = strchr(p, '/');
+		if (!p)
+			return 0;
+		p++;
+	}
+}
+
+static void add_pathspec(const char *arg)
+{
+	size_t len = strlen(arg);
+	struct pathspec *ps;
+	char *path;
+
+	if (!len)
+		die("empty string is not a valid path; use . for all paths");
+	path = normalize_path(arg);
+	if (outside_tree(path))
+		die("path '%s' is outside the tree", arg);
+	if (!*path) {	/* "." and the like */
+		match_all = 1;
+		free(path);
+		return;
+	}
+	pathspecs = xrealloc(pathspecs, (nr_pathspecs + 1) * sizeof(*ps));
+	ps = &pathspecs[nr_pathspecs++];
+	ps->path = path;
+	ps->len = strlen(path);
+	ps->dir_only = arg[len - 1] == '/';
+}
+
+static void *read_arg_tree(const char *arg, size_t *size)
+{
+	unsigned char sha1[20], tree_sha1[20];
+	void *buf;
+	const char *bad;
+
+	if (get_sha1(arg, sha1) < 0)
+		exit(128);
+	if (is_missing_empty_tree(sha1)) {
+		*size = 0;
+		return xmalloc(1);
+	}
+	buf = read_tree_ish(sha1, size, tree_sha1);
+	if (!buf)
+		exit(128);
+	bad = check_tree(buf, *size);
+	if (bad)
+		die("refusing tree %s: %s", sha1_to_hex(tree_sha1), bad);
+	return buf;
+}
+
+/* Take the options; returns the index of the first tree-ish. */
+static int parse_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1;
+		if (!strcmp(argv[i], "-r"))
+			recursive = 1;
+		else if (!strcmp(argv[i], "-z"))
+			nul_terminate = 1;
+		else if (!strcmp(argv[i], "-p"))
+			show_patch = recursive = 1;
+		else if (!strcmp(argv[i], "--binary"))
+			patch_opts.binary = show_patch = recursive = 1;
+		else
+			usage(diff_tree_usage);
+	}
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	struct path_buf pb = { NULL, 0, 0 };
+	void *buf1, *buf2;
+	size_t size1, size2, n;
+	int i;
+
+	set_progname(argv[0]);
+	handle_help(argc, argv, diff_tree_usage);
+	i = parse_options(argc, argv);
+	if (argc - i < 2)
+		usage(diff_tree_usage);
+	buf1 = read_arg_tree(argv[i], &size1);
+	buf2 = read_arg_tree(argv[i + 1], &size2);
+	/* git's place for "--" is after the trees: "A B -- paths" */
+	if (i + 2 < argc && !strcmp(argv[i + 2], "--") &&
+	    strcmp(argv[i - 1], "--"))
+		i++;
+	for (i += 2; i < argc; i++)
+		add_pathspec(argv[i]);
+
+	ALLOC_GROW(pb.buf, 1, pb.alloc);
+	pb.buf[0] = '\0';
+	diff_tree_bufs(&pb, buf1, size1, buf2, size2,
+		       match_all || !nr_pathspecs);
+	free(buf1);
+	free(buf2);
+	free(pb.buf);
+	for (n = 0; n < nr_pathspecs; n++)
+		free(pathspecs[n].path);
+	free(pathspecs);
+	finish_stdout();
+	return 0;
+}
