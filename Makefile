@@ -41,8 +41,12 @@ $(LIB): $(LIB_OBJS)
 $(PROGRAMS): %: %.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# VALGRIND=1 runs every tool under valgrind (slow).
 test: all
-	$(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
+	TEST_VALGRIND=$(VALGRIND) $(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
+
+print-programs:
+	@echo $(PROGRAMS)
 
 demo: all
 	@sh t/demo.sh
@@ -81,6 +85,6 @@ install: all
 
 clean:
 	rm -f $(PROGRAMS) *.o $(LIB) BUILD-FLAGS BUILD-FLAGS.new
-	rm -rf t/trash-* $(FUZZERS) fuzz/work-*
+	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
-.PHONY: all test demo bench install clean fuzz fuzz-run FORCE
+.PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE

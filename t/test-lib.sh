@@ -45,6 +45,20 @@ export LANG LC_ALL TZ HOME PATH GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_CEILING_DIRECTORIES \
 	DIRCACHE_NO_SYNC ASAN_OPTIONS UBSAN_OPTIONS
 
+# make test VALGRIND=1: every tool runs under valgrind; any memory
+# error makes it exit 120, which test_must_fail and && chains catch.
+if [ -n "$TEST_VALGRIND" ] && [ "$TEST_VALGRIND" != 0 ]; then
+	vg_bin="$TEST_DIRECTORY/valgrind-bin"
+	mkdir -p "$vg_bin"
+	for tool in $(make -s -C "$TOP" print-programs); do
+		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=120 --leak-check=no "%s" "$@"\n' \
+			"$TOP/$tool" >"$vg_bin/.$tool.$$" &&
+		chmod +x "$vg_bin/.$tool.$$" &&
+		mv "$vg_bin/.$tool.$$" "$vg_bin/$tool" || exit 1
+	done
+	PATH="$vg_bin:$PATH"
+fi
+
 # Ids that git itself defines.
 EMPTY_TREE=4b825dc642cb6eb9a060e54bf8d69288fbee4904
 EMPTY_BLOB=e69de29bb2d1d6434b8b29ae775ad8c2e48c5391
