@@ -51,8 +51,8 @@ int print_patch(FILE *out, const struct diff_side *one,
 
 /*
  * The line diff itself: Myers' O(ND) algorithm in linear space, with
- * xdiff's speed-ups (common prefix/suffix trimmed, lines hashed into
- * ids, lines with no match discarded, cost bounded on huge inputs).
+ * the usual speed-ups (common ends trimmed, lines hashed into ids,
+ * unmatched lines dropped, a cost budget per split).
  * Lines are compared by content; edits hold 0-based line numbers.
  * Exposed for later tools (patch application, merges) that need edits
  * rather than printed text.

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='the diff engine: patches byte for byte as git prints them'
+test_description='the diff engine: shortest diffs, in git'"'"'s patch format'
 . "$(dirname "$0")/test-lib.sh"
 
 # git apply in a trash subdirectory must not find the project's own
@@ -22,6 +22,30 @@ check_pair() {
 	check_apply "$1" "$2"
 }
 
+# check_ambiguous OLD NEW: several shortest diffs turn OLD into NEW,
+# and ours may place a change elsewhere than git does (git lines
+# changes up by its own heuristics, we push them down).  Our patch must
+# still apply, and be no longer than git's.
+check_ambiguous() {
+	rm -rf repo applied &&
+	test_create_repo repo &&
+	cp "$1" repo/f &&
+	(cd repo && update-cache --add f) &&
+	cp "$2" repo/f &&
+	(cd repo && show-diff >../actual &&
+	 GIT_DIR=.dircache git diff >../expect) &&
+	check_apply "$1" "$2" &&
+	test $(count_changes actual) -le $(count_changes expect)
+}
+
+# count_changes PATCH: lines removed or added by the hunks.
+count_changes() {
+	awk '/^diff --git / { hunk = 0 }
+	     /^@@ / { hunk = 1; next }
+	     hunk && /^[-+]/ { n++ }
+	     END { print n + 0 }' "$1"
+}
+
 # check_apply OLD NEW: ./actual applied to a copy of OLD gives NEW.
 check_apply() {
 	mkdir applied &&
@@ -30,6 +54,68 @@ check_apply() {
 		(cd applied && git apply ../actual)
 	fi &&
 	cmp "$2" applied/f
+}
+
+# diff-pairs.py SEED NU NA: NU unambiguous pairs as old/u/N and
+# new/u/N, NA ambiguous ones as old/a/N and new/a/N (see the test).
+cat >diff-pairs.py <<\EOF
+import os, random, sys
+
+seed, nu, na = map(int, sys.argv[1:4])
+rnd = random.Random(seed)
+serial = [0]
+
+def fresh(kind):
+    serial[0] += 1
+    return '%s %d' % (kind, serial[0])
+
+def write(path, lines):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    data = ''.join(l + '\n' for l in lines)
+    if data and rnd.random() < 0.1:
+        data = data[:-1]
+    with open(path, 'w') as f:
+        f.write(data)
+
+def mutate(old, new_line):
+    new = []
+    for l in old:
+        r = rnd.random()
+        if r < 0.1:
+            continue
+        if r < 0.2:
+            new.append(new_line())
+            continue
+        if r < 0.3:
+            new.append(new_line())
+        new.append(l)
+    if rnd.random() < 0.2:
+        new.append(new_line())
+    return new
+
+for i in range(nu):
+    old = [fresh('line') for _ in range(rnd.randint(0, 40))]
+    new = mutate(old, lambda: fresh('new'))
+    if new == old:
+        new.append(fresh('new'))
+    write('old/u/%03d' % i, old)
+    write('new/u/%03d' % i, new)
+
+alphabet = ['a', 'b', '{', '}', '', 'x y']
+for i in range(na):
+    old = [rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))]
+    new = mutate(old, lambda: rnd.choice(alphabet))
+    write('old/a/%03d' % i, old)
+    write('new/a/%03d' % i, new)
+EOF
+
+# per_file_changes PATCH: "path count" for each file, sorted.
+per_file_changes() {
+	awk '/^diff --git / { if (f != "") print f, n; f = $3; n = 0;
+			      hunk = 0; next }
+	     /^@@ / { hunk = 1; next }
+	     hunk && /^[-+]/ { n++ }
+	     END { if (f != "") print f, n }' "$1" | sort
 }
 
 lines() {
@@ -142,7 +228,7 @@ test_expect_success 'hunk headers name the function line above, as git' '
 	test_grep "^@@ .* @@ _underscore(void)$" actual
 '
 
-test_expect_success 'ambiguous changes slide as git slides them' '
+test_expect_success 'an insertion between blank-separated blocks, as git' '
 	cat >slide.c <<-\EOF &&
 	int f(void)
 	{
@@ -170,10 +256,34 @@ test_expect_success 'ambiguous changes slide as git slides them' '
 		return 2;
 	}
 	EOF
-	check_pair slide.c slide2.c &&
+	check_pair slide.c slide2.c
+'
+
+test_expect_success 'an ambiguous change is pushed as far down as it goes' '
+	lines P x a b a Q >amb1 &&
+	lines R x a Q >amb2 &&
+	check_ambiguous amb1 amb2 &&
+	sed 1,4d actual >hunks &&
+	cat >expect-hunks <<-\EOF &&
+	@@ -1,6 +1,4 @@
+	-P
+	+R
+	 x
+	 a
+	-b
+	-a
+	 Q
+	EOF
+	test_cmp expect-hunks hunks &&
 	lines a x a x a x >rep &&
 	lines a x a x a x a x >rep2 &&
-	check_pair rep rep2
+	check_ambiguous rep rep2 &&
+	test_grep "^@@ -4,3 +4,5 @@ a$" actual &&
+	lines a "" "" b >blank1 &&
+	lines a "" b >blank2 &&
+	check_ambiguous blank1 blank2 &&
+	test_grep "^@@ -1,4 +1,3 @@$" actual &&
+	test $(count_changes actual) = 1
 '
 
 test_expect_success 'paths with spaces and quoted bytes' '
@@ -228,14 +338,55 @@ test_expect_success '100,000 lines with every other line changed' '
 	test $(grep -c "^-changed\|^+changed" actual) = 50000
 '
 
-# lines drawn from a small set all match somewhere: the search has to
-# give up at its cost limit, and still git agrees and the patch applies
-test_expect_success 'many repeated lines: the cost limit, as git' '
+# lines drawn from a small set all match somewhere: the search gives
+# up at its cost limit, so the patch need not be the shortest, but it
+# must apply, and stay close to git's (which has a cost limit too)
+test_expect_success 'many repeated lines: the cost limit' '
 	awk "BEGIN { srand(7); for (i = 0; i < 30000; i++)
 		print \"tok \" int(rand() * 300) }" >rep1 &&
 	awk "BEGIN { srand(8) } { if (rand() < 0.3)
 		print \"tok \" int(rand() * 300); else print }" rep1 >rep2 &&
-	check_pair rep1 rep2
+	rm -rf repo applied &&
+	test_create_repo repo &&
+	cp rep1 repo/f &&
+	(cd repo && update-cache --add f) &&
+	cp rep2 repo/f &&
+	(cd repo && show-diff >../actual &&
+	 GIT_DIR=.dircache git diff >../expect) &&
+	check_apply rep1 rep2 &&
+	ours=$(count_changes actual) && theirs=$(count_changes expect) &&
+	echo "changed lines: ours $ours, git $theirs" &&
+	test $ours -le $((theirs + theirs / 20))
+'
+
+# Random pairs, made by diff-pairs.py (above): in u/ every line of a file is
+# distinct and the new file keeps the old lines it keeps in order, so
+# there is one shortest diff and it must be git's byte for byte; in a/
+# lines come from a handful of values, so many shortest diffs exist:
+# each must apply and be no longer than git's.
+test_expect_success 'random pairs: unambiguous ones as git, all apply' '
+	rm -rf repo old new &&
+	python3 diff-pairs.py 4000 150 150 &&
+	test_create_repo repo &&
+	cp -R old/. repo/ &&
+	(cd repo && find u a -type f | sort >../files &&
+	 update-cache --add $(cat ../files)) &&
+	cp -R new/. repo/ &&
+	(cd repo && show-diff -- u >../actual &&
+	 GIT_DIR=.dircache git diff -- u >../expect) &&
+	test_cmp expect actual &&
+	test $(grep -c "^diff --git" actual) -ge 140 &&
+	(cd repo && show-diff -- a >../actual &&
+	 GIT_DIR=.dircache git diff -- a >../expect) &&
+	rm -rf applied && cp -R old applied &&
+	(cd applied && git apply ../actual) &&
+	diff -r new/a applied/a &&
+	per_file_changes actual >ours &&
+	per_file_changes expect >theirs &&
+	join ours theirs >both &&
+	test $(wc -l <both) = $(wc -l <theirs) &&
+	awk "\$2 > \$3 { print \"longer than git:\", \$0; bad = 1 }
+	     END { exit bad }" both
 '
 
 test_done
