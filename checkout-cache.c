@@ -21,6 +21,13 @@
  * ".<name>.tmp-<pid>-<n>", and renamed into place, so an interrupted
  * checkout leaves a file either complete or absent under its real name.
  *
+ * With -a, the directories are made and every path is checked first,
+ * in index order; then the files are inflated and written on every
+ * core, as nothing but whole files renamed into checked directories
+ * is left to do.  A rename never replaces a directory, so even a
+ * hostile index that names "a" and "a/x" cannot make a write go
+ * through anything but a checked directory.
+ *
  * -u records the stat data of what was written in the index, so that
  * show-diff is clean right after a checkout.  --prefix=<string> puts
  * <string> before every path (to export a tree; "export/" makes a
@@ -32,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +151,7 @@ static int remove_tree(const char *dir)
 static char *temp_name(const char *full, size_t len)
 {
 	static unsigned int counter;
+	unsigned int n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
 	const char *slash = memrchr(full, '/', len);
 	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
 	size_t baselen = len - dirlen;
@@ -152,7 +161,7 @@ static char *temp_name(const char *full, size_t len)
 		baselen = TMP_NAME_ROOM;
 	snprintf(tmp, dirlen + TMP_NAME_ROOM + 64, "%.*s.%.*s.tmp-%x-%x",
 		 (int)dirlen, full, (int)baselen, full + dirlen,
-		 (unsigned int)getpid(), counter++);
+		 (unsigned int)getpid(), n);
 	return tmp;
 }
 
@@ -285,43 +294,153 @@ static int record_stat(struct cache_entry *ce, const char *full)
 	return 0;
 }
 
-static int checkout_entry(struct cache_entry *ce)
+/*
+ * Check ce's path and make its directories: 1 with the full path in
+ * *fullp (malloc'd) when the file must be written, 0 when it is
+ * already there, -1 when it must not be written.
+ */
+static int prepare_entry(const struct cache_entry *ce, char **fullp)
 {
-	static char *full;
-	static size_t full_alloc;
 	size_t plen = strlen(prefix), len = plen + ce->ce_namelen;
+	char *full;
 	int ret;
 
+	*fullp = NULL;
 	if (!verify_path(ce->name, ce->ce_namelen))
 		return error("invalid path '%s' in the index", ce->name);
-	ALLOC_GROW(full, len + 1, full_alloc);
+	full = xmalloc(len + 1);
 	memcpy(full, prefix, plen);
 	memcpy(full + plen, ce->name, ce->ce_namelen + 1);
 	if (make_leading_dirs(full, len, ce->name) < 0)
-		return -1;
-	ret = clear_the_way(ce, full);
-	if (ret > 0)
-		return 0;
-	if (ret < 0 || write_entry(ce, full, len) < 0)
+		ret = -1;
+	else
+		ret = clear_the_way(ce, full);
+	if (ret) {
+		free(full);
+		return ret < 0 ? -1 : 0;
+	}
+	*fullp = full;
+	return 1;
+}
+
+static int finish_entry(struct cache_entry *ce, const char *full)
+{
+	if (write_entry(ce, full, strlen(full)) < 0)
 		return -1;
 	if (update_index)
 		return record_stat(ce, full);
 	return 0;
 }
 
+static int checkout_entry(struct cache_entry *ce)
+{
+	char *full;
+	int ret = prepare_entry(ce, &full);
+
+	if (ret <= 0)
+		return ret;
+	ret = finish_entry(ce, full);
+	free(full);
+	return ret;
+}
+
+/* Files to write once their paths are checked and directories made. */
+struct write_job {
+	struct cache_entry *ce;
+	char *full;
+};
+
+static struct write_job *jobs;
+static size_t nr_jobs, next_job, jobs_done;
+static unsigned int failed_jobs;
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct progress *progress;
+
+static void *write_worker(void *arg)
+{
+	size_t i;
+
+	(void)arg;
+	while ((i = __atomic_fetch_add(&next_job, 1, __ATOMIC_RELAXED)) <
+	       nr_jobs) {
+		if (finish_entry(jobs[i].ce, jobs[i].full) < 0)
+			__atomic_fetch_add(&failed_jobs, 1, __ATOMIC_RELAXED);
+		free(jobs[i].full);
+		if (progress) {
+			pthread_mutex_lock(&progress_lock);
+			display_progress(progress, ++jobs_done);
+			pthread_mutex_unlock(&progress_lock);
+		}
+	}
+	return NULL;
+}
+
+/* Write the queued files (jobs[next_job .. nr_jobs)) on every core. */
+static void run_write_jobs(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t pending = nr_jobs - next_job;
+	int nr_threads = pending < 64 || cores < 2 ? 1 : cores > 8 ? 8 : cores;
+	pthread_t threads[8];
+	int i;
+
+	get_object_directory();	/* initialise before threads share it */
+	for (i = 1; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, write_worker, NULL))
+			die("unable to start a thread");
+	write_worker(NULL);
+	for (i = 1; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	next_job = nr_jobs;
+}
+
+/*
+ * Is a leading directory of ce also an entry of the index?  Only a
+ * hostile index has that; its files are then written in index order,
+ * so the entry's directory check sees what the earlier ones made.
+ */
+static int clashes_with_entry(const struct cache_entry *ce)
+{
+	const char *slash = ce->name;
+
+	while ((slash = strchr(slash, '/')) != NULL) {
+		if (cache_name_pos(ce->name, slash - ce->name) >= 0)
+			return 1;
+		slash++;
+	}
+	return 0;
+}
+
 static int checkout_all(void)
 {
+	size_t alloc = 0;
 	unsigned int i;
 	int errs = 0;
 
+	progress = start_progress("Checking out files", active_nr);
 	for (i = 0; i < active_nr; i++) {
+		struct cache_entry *ce = active_cache[i];
+		char *full;
+		int ret;
+
 		/* Unmerged entries are skipped, as git does. */
-		if (ce_stage(active_cache[i]))
+		if (ce_stage(ce))
 			continue;
-		if (checkout_entry(active_cache[i]) < 0)
+		if (clashes_with_entry(ce))
+			run_write_jobs();
+		ret = prepare_entry(ce, &full);
+		if (ret < 0)
 			errs++;
+		if (ret <= 0)
+			continue;
+		ALLOC_GROW(jobs, nr_jobs + 1, alloc);
+		jobs[nr_jobs].ce = ce;
+		jobs[nr_jobs++].full = full;
 	}
-	return errs;
+	run_write_jobs();
+	stop_progress(&progress);
+	free(jobs);
+	return errs + failed_jobs;
 }
 
 static int checkout_path(const char *arg)

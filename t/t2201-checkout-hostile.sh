@@ -215,10 +215,10 @@ check_interrupted() {
 }
 
 test_expect_success 'kill -9 during checkout-cache -a -f: no partial file' '
-	for i in 1 2 3 4 5 6 7 8; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		(cd k && find . -mindepth 1 -maxdepth 1 ! -name .dircache \
 			-exec rm -rf {} + ) &&
-		ms=$(( $(od -An -N2 -tu2 /dev/urandom) % 900 )) &&
+		ms=$(( $(od -An -N2 -tu2 /dev/urandom) % 250 )) &&
 		{ (cd k && exec checkout-cache -a -f 2>/dev/null) & } &&
 		pid=$! &&
 		sleep $(printf "0.%03d" $ms) &&
