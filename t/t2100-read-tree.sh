@@ -3,26 +3,16 @@ test_description='read-tree: trees into the index, refusals, -m keeps stat data'
 . "$(dirname "$0")/test-lib.sh"
 
 # write-tree is ours once it exists; git writes the same tree until then.
-write_tree() {
-	if test -x "$TOP/write-tree"; then
-		write-tree
-	else
-		GIT_DIR=.dircache git write-tree
-	fi
-}
-
 git_ls() {
 	GIT_DIR=.dircache git ls-files -s
 }
 
 # The work tree matches the index: git's view (stat data included), and
-# show-diff's once it exists (it must print nothing).
+# show-diff's (it must print nothing).
 assert_clean() {
 	GIT_DIR=.dircache git diff-files --quiet &&
-	if test -x "$TOP/show-diff"; then
-		show-diff >"$TRASH_DIRECTORY/sd.out" &&
-		test ! -s "$TRASH_DIRECTORY/sd.out"
-	fi
+	show-diff >"$TRASH_DIRECTORY/sd.out" &&
+	test ! -s "$TRASH_DIRECTORY/sd.out"
 }
 
 # mktree_raw "<mode> <name> <hex>"...: store a tree of exactly these
@@ -50,7 +40,7 @@ test_expect_success 'setup: a tree of every kind of entry' '
 	echo a >foo.c && echo b >foo/x && echo c >foo-bar && echo d >foo0 &&
 	update-cache --add file exe link deep/er/and/deeper/leaf \
 		"with space" "$cafe" foo.c foo/x foo-bar foo0 &&
-	tree=$(write_tree) &&
+	tree=$(write-tree) &&
 	echo "$tree" >tree &&
 	commit=$(GIT_DIR=.dircache git commit-tree "$tree" -m one) &&
 	echo "$commit" >commit &&
@@ -292,7 +282,7 @@ test_expect_success '-m keeps stat data only for unchanged path, mode and id' '
 	echo changed >file &&
 	chmod -x exe &&
 	update-cache file exe &&
-	t2=$(write_tree) &&
+	t2=$(write-tree) &&
 	update-cache --refresh &&
 	cp .dircache/index index2 &&
 	read-tree -m "$(cat tree)" &&

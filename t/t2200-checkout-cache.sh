@@ -2,22 +2,12 @@
 test_description='checkout-cache: round trip, existing files, clashes, prefix'
 . "$(dirname "$0")/test-lib.sh"
 
-write_tree() {
-	if test -x "$TOP/write-tree"; then
-		write-tree
-	else
-		GIT_DIR=.dircache git write-tree
-	fi
-}
-
-# The work tree matches the index: git's view, and show-diff's once it
-# exists (it must print nothing).
+# The work tree matches the index: git's view, and show-diff's (it must
+# print nothing).
 assert_clean() {
 	GIT_DIR=.dircache git diff-files --quiet &&
-	if test -x "$TOP/show-diff"; then
-		show-diff >"$TRASH_DIRECTORY/sd.out" &&
-		test ! -s "$TRASH_DIRECTORY/sd.out"
-	fi
+	show-diff >"$TRASH_DIRECTORY/sd.out" &&
+	test ! -s "$TRASH_DIRECTORY/sd.out"
 }
 
 # Every file's mode bits, link targets and content, for comparing trees.
@@ -54,7 +44,7 @@ test_expect_success 'setup: a tree of every kind of entry' '
 		echo g >d/g && : >empty &&
 		update-cache --add file exe link dangling deep/er/and/deeper/leaf \
 			deep/er/script "with space" "$cafe" d/g empty &&
-		write_tree >../tree
+		write-tree >../tree
 	)
 '
 

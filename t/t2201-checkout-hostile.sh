@@ -2,14 +2,6 @@
 test_description='checkout-cache: hostile indexes, symlinks in the way, kill -9'
 . "$(dirname "$0")/test-lib.sh"
 
-write_tree() {
-	if test -x "$TOP/write-tree"; then
-		write-tree
-	else
-		GIT_DIR=.dircache git write-tree
-	fi
-}
-
 make_index() {
 	python3 "$TEST_DIRECTORY/make-index.py" "$@"
 }
@@ -133,12 +125,12 @@ test_expect_success 'a symlink checked out first is not followed by a later tree
 		init-db 2>/dev/null &&
 		ln -s ../outside link &&
 		update-cache --add link &&
-		write_tree >.dircache/tree1 &&
+		write-tree >.dircache/tree1 &&
 		rm link &&
 		update-cache --remove link &&
 		mkdir link && echo inside >link/keep &&
 		update-cache --add link/keep &&
-		write_tree >.dircache/tree2 &&
+		write-tree >.dircache/tree2 &&
 		rm -r link &&
 		read-tree "$(cat .dircache/tree1)" &&
 		checkout-cache -a &&
