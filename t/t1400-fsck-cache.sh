@@ -227,4 +227,31 @@ test_expect_success 'the collision defence: a corrupt existing object is refused
 	test_grep "object $id exists but cannot be verified" err
 '
 
+# A big object is compared in pieces: a difference far into the last
+# piece, a stored copy one byte longer, a copy of another type, and a
+# whole copy with bytes after its zlib stream must all be caught.
+test_expect_success 'the collision defence compares every byte of a big object' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	awk "BEGIN { for (i = 0; i < 40000; i++) print \"line\", i }" >big &&
+	id=$(git hash-object big) && f=$(obj_file $id) &&
+	sed "\$s/line/LINE/" big | $WO --name $id blob >/dev/null &&
+	cp "$f" saved &&
+	test_expect_code 128 update-cache --add big 2>err &&
+	test_grep "object $id exists with different content" err &&
+	cmp saved "$f" &&
+	{ cat big && echo; } | $WO --name $id --size $(wc -c <big) blob \
+		>/dev/null &&
+	test_expect_code 128 update-cache --add big 2>err &&
+	test_grep "object $id exists" err &&
+	$WO --name $id tree <big >/dev/null &&
+	test_expect_code 128 update-cache --add big 2>err &&
+	test_grep "object $id exists with different content" err &&
+	$WO --name $id --append 00ff blob <big >/dev/null &&
+	test_expect_code 128 update-cache --add big 2>err &&
+	test_grep "object $id exists but cannot be verified (garbage after the zlib stream)" err &&
+	$WO blob <big >/dev/null &&
+	update-cache --add big &&
+	cat-file blob $id | cmp - big
+'
+
 test_done
