@@ -161,6 +161,14 @@ void *unpack_object_buffer(const void *zbuf, size_t len,
 /* As read_sha1_file, but also refuses an object of another type. */
 void *read_object_of_type(const unsigned char *sha1,
 			  enum object_type want, size_t *size);
+/*
+ * Write blob sha1 into fd (path names it in messages) a piece at a
+ * time, hashing as it goes, so memory stays flat whatever the blob's
+ * size.  The checks of read_sha1_file are all made, the hash when the
+ * stream ends: on -1 (reported) the bytes already written are not the
+ * blob and the caller must throw them away.
+ */
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
 /* The type and size from the header only (cheap); -1 on error. */
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,
 		     size_t *size);

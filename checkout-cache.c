@@ -165,20 +165,22 @@ static char *temp_name(const char *full, size_t len)
 	return tmp;
 }
 
-static int write_temp_file(const char *tmp, const void *buf, size_t size,
+/*
+ * Stream the blob into a new file tmp.  -1 with errno when tmp cannot
+ * be created, -2 with errno when it cannot be closed, -3 when the blob
+ * could not be written (already reported); tmp is gone on failure.
+ */
+static int write_temp_file(const char *tmp, const struct cache_entry *ce,
 			   unsigned int mode)
 {
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
 
 	if (fd < 0)
 		return -1;
-	if (write_in_full(fd, buf, size) < 0) {
-		int err = errno;
-
+	if (stream_blob_to_fd(fd, tmp, ce->sha1) < 0) {
 		close(fd);
 		unlink(tmp);
-		errno = err;
-		return -2;
+		return -3;
 	}
 	if (close(fd) < 0) {
 		int err = errno;
@@ -190,39 +192,64 @@ static int write_temp_file(const char *tmp, const void *buf, size_t size,
 	return 0;
 }
 
-/* Write the blob under a fresh temporary name; returns it (malloc'd). */
+/* A symlink's target: a blob that is not empty and holds no NUL. */
+static char *read_link_target(const struct cache_entry *ce)
+{
+	size_t size;
+	char *buf = read_object_of_type(ce->sha1, OBJ_BLOB, &size);
+
+	if (buf && (!size || memchr(buf, '\0', size))) {
+		error("'%s': blob %s is not a valid symlink target", ce->name,
+		      sha1_to_hex(ce->sha1));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * Write the entry under a fresh temporary name; returns it (malloc'd),
+ * or NULL after reporting why it could not.
+ */
 static char *write_temp(const struct cache_entry *ce, const char *full,
-			size_t len, const char *buf, size_t size)
+			size_t len)
 {
 	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
+	char *target = NULL;
 	int tries, ret;
 
+	if (S_ISLNK(ce->ce_mode) && !(target = read_link_target(ce)))
+		return NULL;
 	for (tries = 0; tries < 100; tries++) {
 		char *tmp = temp_name(full, len);
 
-		if (S_ISLNK(ce->ce_mode))
-			ret = symlink(buf, tmp);
+		if (target)
+			ret = symlink(target, tmp);
 		else
-			ret = write_temp_file(tmp, buf, size, mode);
-		if (!ret)
+			ret = write_temp_file(tmp, ce, mode);
+		if (!ret) {
+			free(target);
 			return tmp;
+		}
 		if (ret == -1 && errno == EEXIST) {
 			free(tmp);
 			continue;
 		}
-		error_errno("write '%s'", tmp);
+		if (ret != -3)
+			error_errno("write '%s'", tmp);
 		free(tmp);
+		free(target);
 		return NULL;
 	}
 	error("cannot find a free temporary name beside '%s'", full);
+	free(target);
 	return NULL;
 }
 
 static int write_entry(const struct cache_entry *ce, const char *full,
 		       size_t len)
 {
-	char *buf, *tmp;
-	size_t size;
+	char *tmp;
 	int ret = 0;
 
 	if (S_ISGITLINK(ce->ce_mode)) {
@@ -230,18 +257,9 @@ static int write_entry(const struct cache_entry *ce, const char *full,
 			return error_errno("mkdir '%s'", full);
 		return 0;
 	}
-	buf = read_object_of_type(ce->sha1, OBJ_BLOB, &size);
-	if (!buf)
-		return error("'%s' not checked out", ce->name);
-	if (S_ISLNK(ce->ce_mode) && (!size || memchr(buf, '\0', size))) {
-		free(buf);
-		return error("'%s': blob %s is not a valid symlink target",
-			     ce->name, sha1_to_hex(ce->sha1));
-	}
-	tmp = write_temp(ce, full, len, buf, size);
-	free(buf);
+	tmp = write_temp(ce, full, len);
 	if (!tmp)
-		return -1;
+		return error("'%s' not checked out", ce->name);
 	if (rename(tmp, full) < 0) {
 		ret = error_errno("rename '%s' to '%s'", tmp, full);
 		unlink(tmp);

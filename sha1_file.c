@@ -791,6 +791,103 @@ void *read_object_of_type(const unsigned char *sha1,
 	return buf;
 }
 
+/* One piece of a streamed blob: inflate it, hash it, write it. */
+static int stream_piece(z_stream *s, SHA_CTX *c, int fd, size_t *left,
+			const char **why)
+{
+	unsigned char chunk[65536];
+	size_t got;
+	int z;
+
+	s->next_out = chunk;
+	s->avail_out = sizeof(chunk);
+	z = inflate(s, Z_NO_FLUSH);
+	got = sizeof(chunk) - s->avail_out;
+	if (got > *left) {
+		*why = "longer than its header says";
+		return -1;
+	}
+	*left -= got;
+	if (VERIFY_READ_HASH)
+		SHA1_Update(c, chunk, got);
+	if (write_in_full(fd, chunk, got) < 0)
+		return -2;
+	if (z == Z_STREAM_END)
+		return 1;
+	if (z != Z_OK) {
+		*why = "truncated or damaged zlib stream";
+		return -1;
+	}
+	return 0;
+}
+
+/* The stream has ended with left bytes still owed: is the blob whole? */
+static int stream_end_fault(const z_stream *s, size_t left, SHA_CTX *c,
+			    const unsigned char *sha1, const char **why)
+{
+	unsigned char check[20];
+
+	if (left)
+		return fault(why, "shorter than its header says", OBJECT_CORRUPT);
+	if (s->avail_in)
+		return fault(why, "garbage after the zlib stream",
+			     OBJECT_CORRUPT);
+	if (!VERIFY_READ_HASH)
+		return 0;
+	SHA1_Final(check, c);
+	if (!memcmp(check, sha1, 20))
+		return 0;
+	snprintf(fault_text, sizeof(fault_text), "its content hashes to %s",
+		 sha1_to_hex(check));
+	return fault(why, fault_text, OBJECT_HASH_MISMATCH);
+}
+
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+{
+	unsigned char hdr[MAX_HEADER_LEN];
+	struct mapped_object m;
+	enum object_type type;
+	size_t got, size, early = 0;
+	const char *why = NULL;
+	int hdrlen, ret, code = OBJECT_CORRUPT;
+	z_stream s;
+	SHA_CTX c;
+
+	ret = map_object(sha1, &m, &why);
+	if (ret)
+		return report_fault(sha1, ret, why);
+	hdrlen = unpack_header(&s, &m, hdr, &got, &type, &size);
+	if (hdrlen >= 0)
+		early = got - hdrlen;
+	if (hdrlen < 0)
+		why = "bad header";
+	else if (type != OBJ_BLOB)
+		ret = error("object %s is a %s, not a blob", sha1_to_hex(sha1),
+			    type_name(type));
+	else if (early > size)
+		why = "longer than its header says";
+	else if (size / MAX_INFLATE_RATIO > m.len)
+		why = "header claims more bytes than its data can hold";
+	if (why || ret)
+		goto out;
+	SHA1_Init(&c);
+	SHA1_Update(&c, hdr, got);
+	size -= early;
+	ret = write_in_full(fd, hdr + hdrlen, early) < 0 ? -2 : 0;
+	while (!ret)
+		ret = stream_piece(&s, &c, fd, &size, &why);
+	if (ret == -2)
+		ret = error_errno("write '%s'", path);
+	else if (ret == 1)
+		ret = code = stream_end_fault(&s, size, &c, sha1, &why);
+out:
+	inflateEnd(&s);
+	unmap_object(&m);
+	if (why)
+		return report_fault(sha1, code, why);
+	return ret ? -1 : 0;
+}
+
 void *read_tree_ish(const unsigned char *sha1, size_t *size,
 		    unsigned char *tree_sha1)
 {

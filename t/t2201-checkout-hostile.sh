@@ -229,4 +229,52 @@ test_expect_success 'after an interruption checkout-cache -a -f completes the tr
 	test $(wc -l <kill.real) = 901
 '
 
+# A blob is written a piece at a time and its hash known only at the
+# end: damage past the first piece must still leave no file behind,
+# under its name or a temporary one.
+test_expect_success 'a big blob damaged late is refused, nothing left' '
+	rm -rf b && mkdir b && (
+		cd b && init-db 2>/dev/null &&
+		awk "BEGIN { for (i = 0; i < 30000; i++) print \"row\", i }" >big &&
+		id=$(GIT_DIR=.dircache git hash-object -w big) &&
+		update-cache --add big && cp .dircache/index index.good &&
+		f=.dircache/objects/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-) &&
+		for how in wrong truncated garbage long; do
+			echo "== $how" && rm -f "$f" &&
+			case $how in
+			wrong) sed "\$s/row/ROW/" big |
+				python3 "$TEST_DIRECTORY/write-object.py" --name $id blob ;;
+			truncated) python3 "$TEST_DIRECTORY/write-object.py" \
+				blob <big && n=$(( $(wc -c <"$f") / 2 )) &&
+				head -c $n "$f" >half && rm -f "$f" && mv half "$f" ;;
+			garbage) python3 "$TEST_DIRECTORY/write-object.py" \
+				--append 0a0b blob <big ;;
+			long) { cat big && echo more; } |
+				python3 "$TEST_DIRECTORY/write-object.py" --name $id \
+				--size $(wc -c <big) blob ;;
+			esac >/dev/null &&
+			rm -rf out && mkdir out &&
+			test_expect_code 1 checkout-cache --prefix=out/ big 2>../err &&
+			test_grep "$id" ../err &&
+			test_grep "'\''big'\'' not checked out" ../err &&
+			test -z "$(ls -A out)" &&
+			rm -f big.copy && mv big big.copy &&
+			test_expect_code 1 checkout-cache -a 2>../err &&
+			! test -e big && test -z "$(ls -A | grep tmp)" &&
+			mv big.copy big || return 1
+		done
+	)
+'
+
+test_expect_success 'a tree named as a file is refused, nothing left' '
+	(
+		cd b && tree=$(write-tree 2>/dev/null || GIT_DIR=.dircache git write-tree) &&
+		echo "100644 $tree 0 t" |
+			python3 "$TEST_DIRECTORY/make-index.py" -o .dircache/index &&
+		test_expect_code 1 checkout-cache -a 2>../err &&
+		test_grep "object $tree is a tree, not a blob" ../err &&
+		! test -e t && test -z "$(ls -A | grep tmp)"
+	)
+'
+
 test_done
