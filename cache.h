@@ -148,6 +148,7 @@ void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
 #define OBJECT_CORRUPT 2
 #define OBJECT_HASH_MISMATCH 3
 #define OBJECT_UNREADABLE 4
+#define OBJECT_NOT_BLOB 5
 void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
 			   size_t *size, int *code, const char **why);
 /*
@@ -169,6 +170,13 @@ void *read_object_of_type(const unsigned char *sha1,
  * blob and the caller must throw them away.
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+/*
+ * Its quiet core, for fsck-cache: fd < 0 only checks the blob.  Returns
+ * 0, an OBJECT_* fault with *why, OBJECT_NOT_BLOB (nothing read past
+ * the header, *type says what it is) or -2 when a write failed.
+ */
+int stream_blob_quiet(const unsigned char *sha1, int fd,
+		      enum object_type *type, const char **why);
 /* The type and size from the header only (cheap); -1 on error. */
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,
 		     size_t *size);

@@ -214,24 +214,42 @@ static void check_tag_object(struct object *o, const char *buf, size_t size)
 		add_link(o, sha1, type, &alloc);
 }
 
+static void report_bad_object(struct object *o, int code, const char *why)
+{
+	o->type = OBJ_BAD;
+	if (code == OBJECT_HASH_MISMATCH)
+		add_problem(o, "hash mismatch %s", sha1_to_hex(o->sha1));
+	else
+		add_problem(o, "error: object %s is corrupt: %s",
+			    sha1_to_hex(o->sha1), why);
+}
+
+/*
+ * Blobs, nearly all of a store, are checked as a stream and never held
+ * whole; only trees, commits and tags are read into memory to parse.
+ */
 static void check_one_object(struct object *o)
 {
 	enum object_type type;
 	const char *why;
 	size_t size;
 	int code;
-	char *buf = read_sha1_file_quiet(o->sha1, &type, &size, &code, &why);
+	char *buf;
 
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
 			sha1_to_hex(o->sha1));
-	if (!buf) {
-		o->type = OBJ_BAD;
-		if (code == OBJECT_HASH_MISMATCH)
-			add_problem(o, "hash mismatch %s", sha1_to_hex(o->sha1));
+	code = stream_blob_quiet(o->sha1, -1, &type, &why);
+	if (code != OBJECT_NOT_BLOB) {
+		if (code)
+			report_bad_object(o, code, why);
 		else
-			add_problem(o, "error: object %s is corrupt: %s",
-				    sha1_to_hex(o->sha1), why);
+			o->type = OBJ_BLOB;
+		return;
+	}
+	buf = read_sha1_file_quiet(o->sha1, &type, &size, &code, &why);
+	if (!buf) {
+		report_bad_object(o, code, why);
 		return;
 	}
 	o->type = type;

@@ -810,7 +810,7 @@ static int stream_piece(z_stream *s, SHA_CTX *c, int fd, size_t *left,
 	*left -= got;
 	if (VERIFY_READ_HASH)
 		SHA1_Update(c, chunk, got);
-	if (write_in_full(fd, chunk, got) < 0)
+	if (fd >= 0 && write_in_full(fd, chunk, got) < 0)
 		return -2;
 	if (z == Z_STREAM_END)
 		return 1;
@@ -842,50 +842,76 @@ static int stream_end_fault(const z_stream *s, size_t left, SHA_CTX *c,
 	return fault(why, fault_text, OBJECT_HASH_MISMATCH);
 }
 
-int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+/* The checks of the header before a blob's body is streamed. */
+static int stream_header_fault(int hdrlen, enum object_type type,
+			       size_t early, size_t size,
+			       const struct mapped_object *m, const char **why)
+{
+	if (hdrlen < 0)
+		return fault(why, "bad header", OBJECT_CORRUPT);
+	if (type != OBJ_BLOB)
+		return OBJECT_NOT_BLOB;
+	if (early > size)
+		return fault(why, "longer than its header says", OBJECT_CORRUPT);
+	if (size / MAX_INFLATE_RATIO > m->len)
+		return fault(why, "header claims more bytes than its data "
+			     "can hold", OBJECT_CORRUPT);
+	return 0;
+}
+
+int stream_blob_quiet(const unsigned char *sha1, int fd,
+		      enum object_type *type, const char **why)
 {
 	unsigned char hdr[MAX_HEADER_LEN];
 	struct mapped_object m;
-	enum object_type type;
-	size_t got, size, early = 0;
-	const char *why = NULL;
-	int hdrlen, ret, code = OBJECT_CORRUPT;
+	size_t got = 0, size = 0, early = 0;
+	int hdrlen, ret;
 	z_stream s;
 	SHA_CTX c;
 
-	ret = map_object(sha1, &m, &why);
+	*type = OBJ_BAD;
+	ret = map_object(sha1, &m, why);
 	if (ret)
-		return report_fault(sha1, ret, why);
-	hdrlen = unpack_header(&s, &m, hdr, &got, &type, &size);
+		return ret;
+	hdrlen = unpack_header(&s, &m, hdr, &got, type, &size);
 	if (hdrlen >= 0)
 		early = got - hdrlen;
-	if (hdrlen < 0)
-		why = "bad header";
-	else if (type != OBJ_BLOB)
-		ret = error("object %s is a %s, not a blob", sha1_to_hex(sha1),
-			    type_name(type));
-	else if (early > size)
-		why = "longer than its header says";
-	else if (size / MAX_INFLATE_RATIO > m.len)
-		why = "header claims more bytes than its data can hold";
-	if (why || ret)
+	ret = stream_header_fault(hdrlen, *type, early, size, &m, why);
+	if (ret)
 		goto out;
 	SHA1_Init(&c);
 	SHA1_Update(&c, hdr, got);
 	size -= early;
-	ret = write_in_full(fd, hdr + hdrlen, early) < 0 ? -2 : 0;
+	if (fd >= 0 && write_in_full(fd, hdr + hdrlen, early) < 0)
+		ret = -2;
 	while (!ret)
-		ret = stream_piece(&s, &c, fd, &size, &why);
-	if (ret == -2)
-		ret = error_errno("write '%s'", path);
+		ret = stream_piece(&s, &c, fd, &size, why);
+	if (ret == -1)
+		ret = OBJECT_CORRUPT;
 	else if (ret == 1)
-		ret = code = stream_end_fault(&s, size, &c, sha1, &why);
+		ret = stream_end_fault(&s, size, &c, sha1, why);
 out:
+	hdrlen = errno;		/* a failed write's, for the caller */
 	inflateEnd(&s);
 	unmap_object(&m);
-	if (why)
-		return report_fault(sha1, code, why);
-	return ret ? -1 : 0;
+	errno = hdrlen;
+	return ret;
+}
+
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+{
+	enum object_type type;
+	const char *why;
+	int code = stream_blob_quiet(sha1, fd, &type, &why);
+
+	if (!code)
+		return 0;
+	if (code == -2)
+		return error_errno("write '%s'", path);
+	if (code == OBJECT_NOT_BLOB)
+		return error("object %s is a %s, not a blob", sha1_to_hex(sha1),
+			     type_name(type));
+	return report_fault(sha1, code, why);
 }
 
 void *read_tree_ish(const unsigned char *sha1, size_t *size,

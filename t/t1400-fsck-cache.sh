@@ -119,6 +119,20 @@ test_expect_success 'an object under the wrong name is a hash mismatch' '
 	both_complain "^hash mismatch $id$"
 '
 
+# Blobs are checked as a stream: damage past the first 64 KiB piece.
+test_expect_success 'a big blob changed or cut short late is caught' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	awk "BEGIN { for (i = 0; i < 30000; i++) print \"row\", i }" >big &&
+	id=$(GIT_DIR=.dircache git hash-object -w big) &&
+	update-cache --add big && f=$(obj_file $id) &&
+	rm -f "$f" && sed "\$s/row/ROW/" big | $WO --name $id blob >/dev/null &&
+	both_complain "^hash mismatch $id$" &&
+	rm -f "$f" && $WO blob <big >/dev/null &&
+	n=$(( $(wc -c <"$f") / 2 )) && head -c $n "$f" >half &&
+	rm -f "$f" && mv half "$f" &&
+	both_complain "object $id is corrupt: truncated or damaged zlib stream"
+'
+
 test_expect_success 'a missing blob is reported with its type' '
 	rm -rf .dircache && cp -a clean .dircache &&
 	id=$(git hash-object d/one) && rm -f "$(obj_file $id)" &&
