@@ -39,7 +39,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,44 +370,22 @@ struct write_job {
 static struct write_job *jobs;
 static size_t nr_jobs, next_job, jobs_done;
 static unsigned int failed_jobs;
-static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct progress *progress;
 
-static void *write_worker(void *arg)
+static void write_one_job(void *data, size_t i)
 {
-	size_t i;
+	struct write_job *job = (struct write_job *)data + i;
 
-	(void)arg;
-	while ((i = __atomic_fetch_add(&next_job, 1, __ATOMIC_RELAXED)) <
-	       nr_jobs) {
-		if (finish_entry(jobs[i].ce, jobs[i].full) < 0)
-			__atomic_fetch_add(&failed_jobs, 1, __ATOMIC_RELAXED);
-		free(jobs[i].full);
-		if (progress) {
-			pthread_mutex_lock(&progress_lock);
-			display_progress(progress, ++jobs_done);
-			pthread_mutex_unlock(&progress_lock);
-		}
-	}
-	return NULL;
+	if (finish_entry(job->ce, job->full) < 0)
+		__atomic_fetch_add(&failed_jobs, 1, __ATOMIC_RELAXED);
+	free(job->full);
 }
 
 /* Write the queued files (jobs[next_job .. nr_jobs)) on every core. */
 static void run_write_jobs(void)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t pending = nr_jobs - next_job;
-	int nr_threads = pending < 64 || cores < 2 ? 1 : cores > 8 ? 8 : cores;
-	pthread_t threads[8];
-	int i;
-
-	get_object_directory();	/* initialise before threads share it */
-	for (i = 1; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, write_worker, NULL))
-			die("unable to start a thread");
-	write_worker(NULL);
-	for (i = 1; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
+	jobs_done = run_parallel(next_job, nr_jobs, write_one_job, jobs,
+				 progress, jobs_done);
 	next_job = nr_jobs;
 }
 

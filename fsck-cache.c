@@ -14,7 +14,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,42 +261,14 @@ static void check_one_object(struct object *o)
 	free(buf);
 }
 
-static size_t next_object;
-static pthread_mutex_t next_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHUNK 64
-
-static void *check_worker(void *arg)
+static void check_nth_object(void *data, size_t i)
 {
-	(void)arg;
-	for (;;) {
-		size_t i, end;
-
-		pthread_mutex_lock(&next_lock);
-		i = next_object;
-		next_object += CHUNK;
-		pthread_mutex_unlock(&next_lock);
-		if (i >= nr_objects)
-			return NULL;
-		end = i + CHUNK < nr_objects ? i + CHUNK : nr_objects;
-		for (; i < end; i++)
-			check_one_object(&objects[i]);
-	}
+	check_one_object((struct object *)data + i);
 }
 
 static void check_all_objects(void)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int nr_threads = cores < 1 ? 1 : cores > 16 ? 16 : cores, i;
-	pthread_t threads[16];
-
-	get_object_directory();	/* initialise before threads share it */
-	for (i = 1; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, check_worker, NULL))
-			die("unable to start a thread");
-	check_worker(NULL);
-	for (i = 1; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
+	run_parallel(0, nr_objects, check_nth_object, objects, NULL, 0);
 }
 
 /* ---- phase 2: links and reachability ---- */

@@ -15,7 +15,6 @@
  * the whole cost of adding a tree, and each file is independent.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +45,7 @@ struct hash_job {
 };
 
 static struct hash_job *jobs;
-static size_t nr_jobs, alloc_jobs, next_job, jobs_done;
-static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct progress *progress;
+static size_t nr_jobs, alloc_jobs;
 
 static void add_path(const char *path)
 {
@@ -116,51 +113,23 @@ static void update_path(const char *path)
 	queue_entry(ce);
 }
 
-static void *hash_worker(void *arg)
+static void hash_one_job(void *data, size_t i)
 {
-	size_t i;
+	struct hash_job *job = (struct hash_job *)data + i;
 
-	(void)arg;
-	while ((i = __atomic_fetch_add(&next_job, 1, __ATOMIC_RELAXED)) <
-	       nr_jobs) {
-		struct hash_job *job = &jobs[i];
-
-		if (index_path(job->ce->name, &job->st, 1, job->ce->sha1) < 0)
-			job->failed = 1;
-		if (progress) {
-			pthread_mutex_lock(&progress_lock);
-			display_progress(progress, ++jobs_done);
-			pthread_mutex_unlock(&progress_lock);
-		}
-	}
-	return NULL;
-}
-
-static int count_threads(void)
-{
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (nr_jobs < 64 || cores < 2)
-		return 1;
-	return cores > 8 ? 8 : cores;
+	if (index_path(job->ce->name, &job->st, 1, job->ce->sha1) < 0)
+		job->failed = 1;
 }
 
 /* Hash and store every queued file; die naming the first failure. */
 static void hash_jobs(void)
 {
-	int i, nr_threads = count_threads();
-	pthread_t threads[8];
+	struct progress *progress = start_progress("Adding files", nr_jobs);
+	size_t i;
 
-	progress = start_progress("Adding files", nr_jobs);
-	get_object_directory();	/* initialise before threads share it */
-	for (i = 1; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, hash_worker, NULL))
-			die("unable to start a thread");
-	hash_worker(NULL);
-	for (i = 1; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
+	run_parallel(0, nr_jobs, hash_one_job, jobs, progress, 0);
 	stop_progress(&progress);
-	for (i = 0; (size_t)i < nr_jobs; i++)
+	for (i = 0; i < nr_jobs; i++)
 		if (jobs[i].failed)
 			die("unable to add '%s' to the object store",
 			    jobs[i].ce->name);

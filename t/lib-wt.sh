@@ -2,11 +2,6 @@
 # cat-file tests (t1100, t1200, t1300).  Source it after test-lib.sh.
 # Scratch output goes to the trash directory, outside every work tree.
 
-# The loose object file of id $1.
-wt_object_file() {
-	echo .dircache/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)
-}
-
 # Every object file in the store, sorted: to show nothing was written.
 wt_objects() {
 	find .dircache/objects -type f | sort

@@ -2,10 +2,6 @@
 test_description='the object store: git loose format, atomic writes, env'
 . "$(dirname "$0")/test-lib.sh"
 
-obj_path() {
-	echo "$1/$(echo "$2" | sed "s|^..|&/|")"
-}
-
 test_expect_success 'setup' '
 	init-db 2>/dev/null &&
 	printf "hello\n" >h && : >empty &&
@@ -19,22 +15,22 @@ import zlib, hashlib, sys
 raw = zlib.decompress(open(sys.argv[1], \"rb\").read())
 assert raw == b\"blob 6\0hello\n\", raw
 assert hashlib.sha1(raw).hexdigest() == sys.argv[2]
-" "$(obj_path .dircache/objects $id)" "$id"
+" "$(obj_file $id)" "$id"
 '
 
 test_expect_success 'the empty blob has git id e69de29' '
-	test -f "$(obj_path .dircache/objects $EMPTY_BLOB)"
+	test -f "$(obj_file $EMPTY_BLOB)"
 '
 
 test_expect_success 'objects are read-only and no temporary file is left' '
 	id=$(git hash-object h) &&
-	test "$(stat -c %a "$(obj_path .dircache/objects $id)")" = 444 &&
+	test "$(stat -c %a "$(obj_file $id)")" = 444 &&
 	! find .dircache/objects -name "tmp_*" | grep .
 '
 
 test_expect_success 'an existing object is not rewritten' '
 	id=$(git hash-object h) &&
-	f=$(obj_path .dircache/objects $id) &&
+	f=$(obj_file $id) &&
 	touch -d 2001-01-01 "$f" && before=$(stat -c %Y "$f") &&
 	update-cache h && touch h && update-cache h &&
 	test "$(stat -c %Y "$f")" = "$before"
@@ -48,7 +44,7 @@ import zlib, sys
 data = open(sys.argv[1], \"rb\").read()
 raw = zlib.decompress(data)
 assert data == zlib.compress(raw, 1), \"not level 1\"
-" "$(obj_path .dircache/objects $id)"
+" "$(obj_file $id)"
 '
 
 # Objects are deflated 64 KiB at a time; the bytes must not depend on
@@ -59,8 +55,8 @@ test_expect_success 'big objects are byte-identical to git'\''s loose objects' '
 	git init -q oracle &&
 	for f in text noise; do
 		id=$(git --git-dir=oracle/.git hash-object -w $f) &&
-		cmp "$(obj_path .dircache/objects $id)" \
-			"$(obj_path oracle/.git/objects $id)" || return 1
+		cmp "$(obj_file $id)" \
+			"$(obj_file $id oracle/.git/objects)" || return 1
 	done
 '
 
@@ -69,9 +65,9 @@ test_expect_success 'GIT_OBJECT_DIRECTORY moves the store, GIT_INDEX_FILE the in
 	echo s >s &&
 	GIT_OBJECT_DIRECTORY=$PWD/shared GIT_INDEX_FILE=$PWD/other-index \
 		update-cache --add s &&
-	test -f "$(obj_path shared $(git hash-object s))" &&
+	test -f "$(obj_file $(git hash-object s) shared)" &&
 	test -f other-index &&
-	! test -f "$(obj_path .dircache/objects $(git hash-object s))" &&
+	! test -f "$(obj_file $(git hash-object s))" &&
 	GIT_INDEX_FILE=$PWD/other-index GIT_DIR=.dircache git ls-files >actual &&
 	echo s >expect && test_cmp expect actual
 '
@@ -80,7 +76,7 @@ test_expect_success 'SHA1_FILE_DIRECTORY wins over GIT_OBJECT_DIRECTORY' '
 	mkdir -p first second && echo w >w &&
 	SHA1_FILE_DIRECTORY=$PWD/first GIT_OBJECT_DIRECTORY=$PWD/second \
 		GIT_INDEX_FILE=$PWD/idx2 update-cache --add w &&
-	test -f "$(obj_path first $(git hash-object w))" &&
+	test -f "$(obj_file $(git hash-object w) first)" &&
 	! test -d second/$(git hash-object w | cut -c1-2)
 '
 

@@ -141,7 +141,7 @@ test_expect_success 'an entry naming a missing object is refused' '
 	echo gone >sub/gone &&
 	update-cache --add keep sub/gone &&
 	gone=$(git hash-object sub/gone) &&
-	rm -f $(wt_object_file $gone) &&
+	rm -f $(obj_file $gone) &&
 	wt_objects >../before &&
 	test_expect_code 128 write-tree >../out 2>../err &&
 	test ! -s ../out &&

@@ -153,7 +153,7 @@ test_expect_success 'a corrupt object is an error, naming the id' '
 	cd repo &&
 	id=$(echo "to be corrupted, with enough text to flip a byte" |
 		git hash-object -w --stdin) &&
-	file=$(wt_object_file $id) &&
+	file=$(obj_file $id) &&
 	wt_flip_byte $file 20 &&
 	for opt in -p -e blob; do
 		test_expect_code 128 cat-file $opt $id >../out 2>../err &&
@@ -166,7 +166,7 @@ test_expect_success 'a truncated object is an error, naming the id' '
 	cd repo &&
 	id=$(echo "to be truncated, with enough text to cut in half" |
 		git hash-object -w --stdin) &&
-	file=$(wt_object_file $id) &&
+	file=$(obj_file $id) &&
 	chmod u+w $file &&
 	size=$(wc -c <$file) &&
 	truncate -s $((size / 2)) $file &&

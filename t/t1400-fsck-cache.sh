@@ -2,12 +2,6 @@
 test_description='fsck-cache: clean and damaged stores, against git fsck'
 . "$(dirname "$0")/test-lib.sh"
 
-WO="python3 $TEST_DIRECTORY/write-object.py"
-
-obj_file() {
-	echo ".dircache/objects/$(echo "$1" | sed "s|^..|&/|")"
-}
-
 # Both fsck-cache and git fsck --strict must call the store damaged,
 # and fsck-cache must say $1.
 both_complain() {

@@ -2,12 +2,6 @@
 test_description='hostile input: every tool refuses it, nothing changes'
 . "$(dirname "$0")/test-lib.sh"
 
-WO="python3 $TEST_DIRECTORY/write-object.py"
-
-obj_file() {
-	echo ".dircache/objects/$(echo "$1" | sed "s|^..|&/|")"
-}
-
 # Snapshot of everything outside .dircache/objects plus the index, to
 # show that a refusal changed nothing.  Scratch output goes to .s/.
 snapshot() {

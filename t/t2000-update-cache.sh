@@ -259,4 +259,26 @@ test_expect_success 'works on a repository made by git init and git add' '
 	git fsck --strict 2>err && ! grep -v "^notice" err
 '
 
+# Progress only on a terminal; script(1) gives the tools one.
+test_expect_success 'progress on a terminal, nothing on a pipe' '
+	rm -rf pg && mkdir pg && (
+		cd pg && init-db 2>/dev/null &&
+		for i in $(seq 1 2500); do echo $i >f$i; done &&
+		update-cache --add f* 2>err && ! test -s err &&
+		rm .dircache/index &&
+		script -qec "update-cache --add f*" /dev/null >tty.out &&
+		tr "\r" "\n" <tty.out >lines &&
+		test_grep "^Adding files: 100% (2500/2500), done\.$" lines &&
+		test_grep -q "^Adding files:  *[0-9]% ([0-9]*/2500)$" lines &&
+		mkdir co && cd co &&
+		export GIT_INDEX_FILE=../.dircache/index &&
+		export SHA1_FILE_DIRECTORY=../.dircache/objects &&
+		checkout-cache -a 2>err && ! test -s err && rm f* &&
+		script -qec "checkout-cache -a" /dev/null >tty.out &&
+		tr "\r" "\n" <tty.out >lines &&
+		test_grep "^Checking out files: 100% (2500/2500), done\.$" lines &&
+		test $(ls f* | wc -l) = 2500
+	)
+'
+
 test_done

@@ -238,19 +238,19 @@ test_expect_success 'a big blob damaged late is refused, nothing left' '
 		awk "BEGIN { for (i = 0; i < 30000; i++) print \"row\", i }" >big &&
 		id=$(GIT_DIR=.dircache git hash-object -w big) &&
 		update-cache --add big && cp .dircache/index index.good &&
-		f=.dircache/objects/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-) &&
+		f=$(obj_file $id) &&
 		for how in wrong truncated garbage long; do
 			echo "== $how" && rm -f "$f" &&
 			case $how in
 			wrong) sed "\$s/row/ROW/" big |
-				python3 "$TEST_DIRECTORY/write-object.py" --name $id blob ;;
-			truncated) python3 "$TEST_DIRECTORY/write-object.py" \
+				$WO --name $id blob ;;
+			truncated) $WO \
 				blob <big && n=$(( $(wc -c <"$f") / 2 )) &&
 				head -c $n "$f" >half && rm -f "$f" && mv half "$f" ;;
-			garbage) python3 "$TEST_DIRECTORY/write-object.py" \
+			garbage) $WO \
 				--append 0a0b blob <big ;;
 			long) { cat big && echo more; } |
-				python3 "$TEST_DIRECTORY/write-object.py" --name $id \
+				$WO --name $id \
 				--size $(wc -c <big) blob ;;
 			esac >/dev/null &&
 			rm -rf out && mkdir out &&

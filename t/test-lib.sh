@@ -135,6 +135,15 @@ test_expect_code() {
 	return 0
 }
 
+# obj_file ID [DIR]: the loose object file of ID in DIR (default the
+# store of the repository we are in).
+obj_file() {
+	echo "${2:-.dircache/objects}/$(echo "$1" | sed "s|^..|&/|")"
+}
+
+# Writes a loose object from stdin, hostile if asked: see the script.
+WO="python3 $TEST_DIRECTORY/write-object.py"
+
 test_cmp() {
 	diff -u "$@"
 }

@@ -1,0 +1,72 @@
+/*
+ * parallel.c: the one way the tools spread work over the cores.
+ *
+ * Items are handed out one at a time from an atomic counter, so a big
+ * file on one thread does not hold up the rest; every thread of the
+ * pool, the caller's included, takes the next item until none is left.
+ */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+#define MAX_THREADS 8
+/* Below this many items a thread costs more than it brings. */
+#define MIN_PARALLEL 64
+
+struct pool {
+	size_t next, end;
+	void (*fn)(void *data, size_t i);
+	void *data;
+	struct progress *progress;
+	size_t done;
+	pthread_mutex_t progress_lock;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *pool = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) <
+	       pool->end) {
+		pool->fn(pool->data, i);
+		if (pool->progress) {
+			pthread_mutex_lock(&pool->progress_lock);
+			display_progress(pool->progress, ++pool->done);
+			pthread_mutex_unlock(&pool->progress_lock);
+		}
+	}
+	return NULL;
+}
+
+static int count_threads(size_t nr)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (nr < MIN_PARALLEL || cores < 2)
+		return 1;
+	return cores > MAX_THREADS ? MAX_THREADS : cores;
+}
+
+size_t run_parallel(size_t start, size_t end,
+		    void (*fn)(void *data, size_t i), void *data,
+		    struct progress *progress, size_t done)
+{
+	struct pool pool = {
+		.next = start, .end = end, .fn = fn, .data = data,
+		.progress = progress, .done = done,
+		.progress_lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	int i, nr_threads = count_threads(end > start ? end - start : 0);
+	pthread_t threads[MAX_THREADS];
+
+	get_object_directory();	/* initialise before threads share it */
+	for (i = 1; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, pool_worker, &pool))
+			die("unable to start a thread");
+	pool_worker(&pool);
+	for (i = 1; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	return pool.done;
+}
