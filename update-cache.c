@@ -113,20 +113,36 @@ static void update_path(const char *path)
 	queue_entry(ce);
 }
 
+/* Set by the first failure, so a broken store gives one message. */
+static int hash_failed;
+
 static void hash_one_job(void *data, size_t i)
 {
 	struct hash_job *job = (struct hash_job *)data + i;
 
-	if (index_path(job->ce->name, &job->st, 1, job->ce->sha1) < 0)
+	if (__atomic_load_n(&hash_failed, __ATOMIC_RELAXED))
+		return;
+	if (index_path(job->ce->name, &job->st, 1, job->ce->sha1) < 0) {
 		job->failed = 1;
+		__atomic_store_n(&hash_failed, 1, __ATOMIC_RELAXED);
+	}
 }
 
 /* Hash and store every queued file; die naming the first failure. */
 static void hash_jobs(void)
 {
-	struct progress *progress = start_progress("Adding files", nr_jobs);
+	const char *dir = get_object_directory();
+	struct progress *progress;
+	struct stat st;
 	size_t i;
 
+	if (!nr_jobs)
+		return;
+	if (stat(dir, &st) < 0)
+		die_errno("object directory '%s'", dir);
+	if (!S_ISDIR(st.st_mode))
+		die("object directory '%s' is not a directory", dir);
+	progress = start_progress("Adding files", nr_jobs);
 	run_parallel(0, nr_jobs, hash_one_job, jobs, progress, 0);
 	stop_progress(&progress);
 	for (i = 0; i < nr_jobs; i++)

@@ -90,6 +90,31 @@ test_expect_success 'a write that fails for lack of space: message, no temp file
 	! test -f .dircache/index.lock
 '
 
+test_expect_success 'a full disk stops the add: a few messages, not one a file' '
+	cd full &&
+	for i in $(seq 1 300); do head -c 300000 /dev/urandom >big$i; done &&
+	cp .dircache/index before &&
+	(
+		trap "" XFSZ &&
+		ulimit -f 100 &&
+		test_expect_code 128 update-cache --add big* 2>../full3.err
+	) &&
+	test $(grep -c "write object" ../full3.err) -le 8 &&
+	test_grep "unable to add .big[0-9]*. to the object store" ../full3.err &&
+	! find .dircache/objects -name "tmp_obj_*" | grep . &&
+	cmp before .dircache/index && rm -f big*
+'
+
+test_expect_success 'a missing object directory: one message, nothing written' '
+	cd full && echo a >big-a && echo b >big-b &&
+	cp .dircache/index before &&
+	test_expect_code 128 env SHA1_FILE_DIRECTORY=$PWD/nowhere \
+		update-cache --add big-a big-b 2>../nodir.err &&
+	echo "update-cache: object directory '\''$PWD/nowhere'\'': No such file or directory" >expect &&
+	test_cmp expect ../nodir.err &&
+	cmp before .dircache/index && ! test -e nowhere
+'
+
 test_expect_success 'an index write that fails keeps the old index' '
 	cd full &&
 	seq 1 3000 | sed "s/^/file/" >names &&
