@@ -396,6 +396,12 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
  */
 unsigned int ce_match_stat(const struct cache_entry *ce,
 			   const struct stat *st);
+/*
+ * lstat the stage-0 entries that wanted() accepts (every one when it
+ * is NULL) on every core, and mark CE_UPTODATE those whose stat data
+ * match and are not racy: the rest is all a caller need look at.
+ */
+void preload_index(int (*wanted)(const char *name));
 
 /*
  * Writing: take index.lock (O_CREAT|O_EXCL), write, then commit it

@@ -432,6 +432,34 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
 	return changed;
 }
 
+static int (*preload_wanted)(const char *name);
+
+static void preload_entry(void *data, size_t i)
+{
+	struct cache_entry *ce = ((struct cache_entry **)data)[i];
+	struct stat st;
+
+	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
+	    (preload_wanted && !preload_wanted(ce->name)))
+		return;
+	if (lstat(ce->name, &st) || ce_match_stat_basic(ce, &st) ||
+	    ce_is_racy(ce))
+		return;
+	ce->ce_state |= CE_UPTODATE;
+}
+
+/* Worth threads only past a few thousand entries, as git's preload. */
+#define PRELOAD_MIN 1000
+
+void preload_index(int (*wanted)(const char *name))
+{
+	if (active_nr < PRELOAD_MIN)
+		return;
+	preload_wanted = wanted;
+	run_parallel(0, active_nr, preload_entry, active_cache, NULL, 0);
+	preload_wanted = NULL;
+}
+
 /*
  * Before a write: a racy entry whose content no longer matches gets
  * size 0, so that it shows as changed however late it is looked at.

@@ -197,6 +197,8 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st)
 	unsigned int changed;
 	unsigned char sha1[20];
 
+	if (ce->ce_state & CE_UPTODATE)
+		return 0;	/* preload_index saw it unchanged */
 	if (lstat_work(ce->name, st))
 		return 'D';
 	if (S_ISGITLINK(ce->ce_mode))
@@ -320,6 +322,7 @@ int main(int argc, char **argv)
 	setup_pathspec(argv + i, argc - i);
 	if (read_cache() < 0)
 		die("cannot read the index");
+	preload_index(nr_pathspec ? path_wanted : NULL);
 	differs = show_changes();
 	finish_stdout();
 	return quiet && differs ? 1 : 0;
