@@ -187,6 +187,10 @@ int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
  */
 int stream_blob_quiet(const unsigned char *sha1, int fd,
 		      enum object_type *type, const char **why);
+/* The same on an object file's bytes (zbuf, len), for the fuzzer. */
+int stream_blob_buffer(const void *zbuf, size_t len,
+		       const unsigned char *sha1, int fd,
+		       enum object_type *type, const char **why);
 /* The type and size from the header only (cheap); -1 on error. */
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,
 		     size_t *size);

@@ -859,20 +859,17 @@ static int stream_header_fault(int hdrlen, enum object_type type,
 	return 0;
 }
 
-int stream_blob_quiet(const unsigned char *sha1, int fd,
-		      enum object_type *type, const char **why)
+int stream_blob_buffer(const void *zbuf, size_t len,
+		       const unsigned char *sha1, int fd,
+		       enum object_type *type, const char **why)
 {
+	struct mapped_object m = { (void *)zbuf, len };
 	unsigned char hdr[MAX_HEADER_LEN];
-	struct mapped_object m;
 	size_t got = 0, size = 0, early = 0;
 	int hdrlen, ret;
 	z_stream s;
 	SHA_CTX c;
 
-	*type = OBJ_BAD;
-	ret = map_object(sha1, &m, why);
-	if (ret)
-		return ret;
 	hdrlen = unpack_header(&s, &m, hdr, &got, type, &size);
 	if (hdrlen >= 0)
 		early = got - hdrlen;
@@ -893,8 +890,24 @@ int stream_blob_quiet(const unsigned char *sha1, int fd,
 out:
 	hdrlen = errno;		/* a failed write's, for the caller */
 	inflateEnd(&s);
-	unmap_object(&m);
 	errno = hdrlen;
+	return ret;
+}
+
+int stream_blob_quiet(const unsigned char *sha1, int fd,
+		      enum object_type *type, const char **why)
+{
+	struct mapped_object m;
+	int ret, err;
+
+	*type = OBJ_BAD;
+	ret = map_object(sha1, &m, why);
+	if (ret)
+		return ret;
+	ret = stream_blob_buffer(m.map, m.len, sha1, fd, type, why);
+	err = errno;
+	unmap_object(&m);
+	errno = err;
 	return ret;
 }
 
