@@ -85,6 +85,13 @@ test_expect_success 'an unwritable store is an error and the index is kept' '
 	cp .dircache/index before &&
 	SHA1_FILE_DIRECTORY=$PWD/ro/missing/deeper test_must_fail \
 		update-cache --add r 2>err &&
+	test_grep "update-cache: object directory .*ro/missing/deeper.: No such file or directory" err &&
+	cmp before .dircache/index &&
+	# A file where the fan-out directory of the object must go.
+	mkdir -p ro/objects && id=$(git hash-object r) &&
+	: >ro/objects/$(echo $id | cut -c1-2) &&
+	SHA1_FILE_DIRECTORY=$PWD/ro/objects test_must_fail \
+		update-cache --add r 2>err &&
 	test_grep "update-cache: unable to create temporary object" err &&
 	cmp before .dircache/index
 '
