@@ -315,6 +315,8 @@ fail:
 
 static int compare_loose(const unsigned char *sha1, const void *buf,
 			 size_t len, enum object_type type, const char **why);
+static int compare_object_files(const char *a, const char *b,
+				const char **why);
 
 /*
  * The collision defence: an object that already exists under this name
@@ -454,11 +456,11 @@ static int fault_errno(const char **why, const char *what)
 	return OBJECT_UNREADABLE;
 }
 
-static int map_object(const unsigned char *sha1, struct mapped_object *m,
-		      const char **why)
+static int map_path(const char *path, struct mapped_object *m,
+		    const char **why)
 {
 	struct stat st;
-	int fd = open(sha1_file_name(sha1), O_RDONLY);
+	int fd = open(path, O_RDONLY);
 
 	m->map = NULL;
 	m->len = 0;
@@ -481,6 +483,12 @@ static int map_object(const unsigned char *sha1, struct mapped_object *m,
 		return fault_errno(why, "mmap");
 	}
 	return 0;
+}
+
+static int map_object(const unsigned char *sha1, struct mapped_object *m,
+		      const char **why)
+{
+	return map_path(sha1_file_name(sha1), m, why);
 }
 
 static void unmap_object(struct mapped_object *m)
@@ -725,6 +733,100 @@ out:
 	return ret;
 }
 
+/* An object file inflated a piece at a time. */
+struct object_stream {
+	struct mapped_object m;
+	z_stream s;
+	int ended;
+};
+
+static int open_object_stream(struct object_stream *o, const char *path,
+			      const char **why)
+{
+	memset(o, 0, sizeof(*o));
+	if (map_path(path, &o->m, why))
+		return -1;
+	o->s.next_in = o->m.map;
+	o->s.avail_in = o->m.len > UINT_MAX ? UINT_MAX : o->m.len;
+	if (inflateInit(&o->s) != Z_OK) {
+		unmap_object(&o->m);
+		*why = "zlib: inflateInit failed";
+		return -1;
+	}
+	return 0;
+}
+
+/* Fill buf (n bytes) unless the stream ends first; the count, or -1. */
+static ssize_t fill_from_stream(struct object_stream *o, unsigned char *buf,
+				size_t n, const char **why)
+{
+	o->s.next_out = buf;
+	o->s.avail_out = n;
+	while (o->s.avail_out && !o->ended) {
+		int z = inflate(&o->s, Z_NO_FLUSH);
+
+		if (z == Z_STREAM_END) {
+			o->ended = 1;
+			if (o->s.avail_in) {
+				*why = "garbage after the zlib stream";
+				return -1;
+			}
+		} else if (z != Z_OK) {
+			*why = "truncated or damaged zlib stream";
+			return -1;
+		}
+	}
+	return n - o->s.avail_out;
+}
+
+static void close_object_stream(struct object_stream *o)
+{
+	inflateEnd(&o->s);
+	unmap_object(&o->m);
+}
+
+/*
+ * The collision check for a streamed object: do the stored object a
+ * and the new one b (both object files) inflate to the same bytes,
+ * header included?  0 yes, 1 no, -1 (why) when one cannot be read.
+ */
+static int compare_object_files(const char *a, const char *b,
+				const char **why)
+{
+	struct object_stream sa, sb;
+	unsigned char *ca, *cb;
+	int ret = -1;
+
+	if (open_object_stream(&sa, a, why))
+		return -1;
+	if (open_object_stream(&sb, b, why)) {
+		close_object_stream(&sa);
+		return -1;
+	}
+	ca = xmalloc(65536);
+	cb = xmalloc(65536);
+	for (;;) {
+		ssize_t na = fill_from_stream(&sa, ca, 65536, why);
+		ssize_t nb = fill_from_stream(&sb, cb, 65536, why);
+
+		if (na < 0 || nb < 0)
+			break;
+		if (na != nb || memcmp(ca, cb, na)) {
+			ret = 1;
+			break;
+		}
+		if (sa.ended && sb.ended) {
+			ret = 0;
+			break;
+		}
+	}
+	free(ca);
+	free(cb);
+	close_object_stream(&sa);
+	close_object_stream(&sb);
+	return ret;
+}
+
 static void *read_loose(const unsigned char *sha1, enum object_type *type,
 			size_t *size, int *code, const char **why,
 			int verify_hash)
@@ -959,68 +1061,230 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 
 /* ---- hashing files from the working tree ---- */
 
-static void *read_path_content(const char *path, const struct stat *st,
-			       size_t *len, int *mapped)
+/*
+ * Files up to this size are read whole; bigger ones are hashed and
+ * deflated as they are read, so memory stays flat (the kernel's
+ * biggest file is 24 MB, and two threads may hold one each).
+ */
+#define STREAM_MIN (1024 * 1024)
+
+/* Read exactly len bytes of fd; a file that changed size is refused. */
+static int read_exactly(int fd, const char *path, void *buf, size_t len)
 {
-	void *buf;
-	int fd;
+	unsigned char extra;
+	ssize_t n = read_in_full(fd, buf, len);
 
-	*mapped = 0;
-	if (S_ISLNK(st->st_mode)) {
-		ssize_t n;
+	if (n < 0)
+		return error_errno("read '%s'", path);
+	if ((size_t)n != len || read_in_full(fd, &extra, 1) != 0)
+		return error("'%s' changed size while it was read", path);
+	return 0;
+}
 
-		buf = xmalloc(st->st_size + 1);
-		n = readlink(path, buf, st->st_size + 1);
-		if (n < 0 || n > st->st_size) {
-			error_errno("readlink '%s'", path);
-			free(buf);
-			return NULL;
-		}
-		*len = n;
-		return buf;
-	}
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		error_errno("open '%s'", path);
+static void *read_link(const char *path, const struct stat *st,
+		       size_t *len)
+{
+	char *buf = xmalloc(st->st_size + 1);
+	ssize_t n = readlink(path, buf, st->st_size + 1);
+
+	if (n < 0 || n > st->st_size) {
+		error_errno("readlink '%s'", path);
+		free(buf);
 		return NULL;
 	}
-	*len = st->st_size;
-	if (!*len) {
-		close(fd);
-		return xmalloc(1);
-	}
-	buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (buf == MAP_FAILED) {
-		error_errno("mmap '%s'", path);
-		return NULL;
-	}
-	*mapped = 1;
+	*len = n;
 	return buf;
 }
 
-static void release_path_content(void *buf, size_t len, int mapped)
+/* Read the next n bytes of a big file into in, and hash them. */
+static int stream_in(int fd, const char *path, unsigned char *in,
+		     size_t n, SHA_CTX *c)
 {
-	if (mapped)
-		munmap(buf, len);
+	ssize_t got = read_in_full(fd, in, n);
+
+	if (got < 0)
+		return error_errno("read '%s'", path);
+	if ((size_t)got != n)
+		return error("'%s' changed size while it was read", path);
+	SHA1_Update(c, in, n);
+	return 0;
+}
+
+/* Deflate what is in s->next_in into out, writing each piece to ofd. */
+static int deflate_pending(z_stream *s, int flush, int ofd)
+{
+	unsigned char out[65536];
+	int ret;
+
+	do {
+		s->next_out = out;
+		s->avail_out = sizeof(out);
+		ret = deflate(s, flush);
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+			die("zlib: deflate failed (%d)", ret);
+		if (write_in_full(ofd, out, sizeof(out) - s->avail_out) < 0)
+			return -1;
+	} while (!s->avail_out || (flush == Z_FINISH && ret != Z_STREAM_END));
+	return 0;
+}
+
+/*
+ * Hash a big file a piece at a time; with ofd >= 0 deflate it into ofd
+ * too (header first, as git and deflate_to_fd do, so the bytes match).
+ */
+static int stream_file(int fd, const char *path, size_t size, int ofd,
+		       unsigned char *sha1)
+{
+	char hdr[MAX_HEADER_LEN];
+	int hdrlen = format_header(hdr, OBJ_BLOB, size), ret = 0;
+	unsigned char *in = xmalloc(65536), extra;
+	size_t left = size;
+	z_stream s;
+	SHA_CTX c;
+
+	memset(&s, 0, sizeof(s));
+	if (ofd >= 0 && deflateInit(&s, 1) != Z_OK)
+		die("zlib: deflateInit failed");
+	SHA1_Init(&c);
+	SHA1_Update(&c, hdr, hdrlen);
+	s.next_in = (unsigned char *)hdr;
+	s.avail_in = hdrlen;
+	if (ofd >= 0 && deflate_pending(&s, Z_NO_FLUSH, ofd) < 0)
+		ret = error_errno("write object for '%s'", path);
+	while (!ret && left) {
+		size_t n = left < 65536 ? left : 65536;
+
+		ret = stream_in(fd, path, in, n, &c);
+		left -= n;
+		s.next_in = in;
+		s.avail_in = n;
+		if (!ret && ofd >= 0 &&
+		    deflate_pending(&s, left ? Z_NO_FLUSH : Z_FINISH, ofd) < 0)
+			ret = error_errno("write object for '%s'", path);
+	}
+	if (!ret && read_in_full(fd, &extra, 1) != 0)
+		ret = error("'%s' changed size while it was read", path);
+	if (ofd >= 0)
+		deflateEnd(&s);
+	free(in);
+	SHA1_Final(sha1, &c);
+	return ret;
+}
+
+/* Move a finished temporary object to its name, or drop it if there. */
+static int place_object(const char *tmp, int fd, const unsigned char *sha1)
+{
+	const char *filename = sha1_file_name(sha1);
+	const char *why;
+	char *dir;
+	int ret;
+
+	if (has_sha1_file(sha1)) {
+		close(fd);
+		ret = VERIFY_EXISTING ? compare_object_files(filename, tmp,
+							      &why) : 0;
+		unlink(tmp);
+		if (ret < 0)
+			return error("object %s exists but cannot be verified "
+				     "(%s); not overwriting it",
+				     sha1_to_hex(sha1), why);
+		if (ret)
+			return error("object %s exists with different "
+				     "content: a SHA-1 collision or a corrupt "
+				     "store; not overwriting it",
+				     sha1_to_hex(sha1));
+		return 0;
+	}
+	if ((fchmod(fd, 0444) < 0 && errno != EPERM) || close(fd) < 0) {
+		error_errno("write object %s", sha1_to_hex(sha1));
+		unlink(tmp);
+		return -1;
+	}
+	dir = xstrdup(filename);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		ret = error_errno("mkdir '%s'", dir);
+	else if (rename(tmp, filename) < 0)
+		ret = error_errno("rename object into '%s'", filename);
 	else
-		free(buf);
+		ret = 0;
+	free(dir);
+	if (ret)
+		unlink(tmp);
+	else
+		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+/* Store a big file: deflate it into objects/tmp_obj_*, name it after. */
+static int write_big_file(int fd, const char *path, size_t size,
+			  unsigned char *sha1)
+{
+	char *tmp = path_join(get_object_directory(), "tmp_obj_XXXXXX");
+	int ofd = mkstemp(tmp), ret;
+
+	if (ofd < 0) {
+		ret = error_errno("unable to create temporary object in '%s'",
+				  get_object_directory());
+	} else if (stream_file(fd, path, size, ofd, sha1) < 0) {
+		close(ofd);
+		unlink(tmp);
+		ret = -1;
+	} else {
+		ret = place_object(tmp, ofd, sha1);
+	}
+	free(tmp);
+	return ret;
+}
+
+static int index_regular_file(const char *path, size_t size,
+			      int write_object, unsigned char *sha1)
+{
+	int fd = open(path, O_RDONLY), ret;
+	void *buf;
+
+	if (fd < 0)
+		return error_errno("open '%s'", path);
+	if (size > STREAM_MIN) {
+		if (size > UINT_MAX - MAX_HEADER_LEN)
+			ret = error("object of %zu bytes is too large "
+				    "(4 GiB at most)", size);
+		else if (write_object)
+			ret = write_big_file(fd, path, size, sha1);
+		else
+			ret = stream_file(fd, path, size, -1, sha1);
+		close(fd);
+		return ret;
+	}
+	buf = xmalloc(size + 1);
+	ret = read_exactly(fd, path, buf, size);
+	close(fd);
+	if (!ret && write_object)
+		ret = write_sha1_file(buf, size, OBJ_BLOB, sha1);
+	else if (!ret)
+		hash_sha1_file(buf, size, OBJ_BLOB, sha1);
+	free(buf);
+	return ret;
 }
 
 int index_path(const char *path, const struct stat *st, int write_object,
 	       unsigned char *sha1)
 {
 	size_t len;
-	int mapped, ret = 0;
-	void *buf = read_path_content(path, st, &len, &mapped);
+	int ret = 0;
+	void *buf;
 
+	if (!S_ISLNK(st->st_mode))
+		return index_regular_file(path, st->st_size, write_object,
+					  sha1);
+	buf = read_link(path, st, &len);
 	if (!buf)
 		return -1;
 	if (write_object)
 		ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
 	else
 		hash_sha1_file(buf, len, OBJ_BLOB, sha1);
-	release_path_content(buf, len, mapped);
+	free(buf);
 	return ret;
 }
 
