@@ -131,6 +131,13 @@ int get_sha1(const char *name, unsigned char *sha1);
 /* objects/xx/yyyy... (static buffer, per thread). */
 const char *sha1_file_name(const unsigned char *sha1);
 int has_sha1_file(const unsigned char *sha1);
+/*
+ * The same for many lookups in a row: each fan-out directory is listed
+ * once and searched, instead of one stat per object (write-tree checks
+ * every blob of the index).  A name not listed is looked for again with
+ * stat, as it may have come since.  Not thread-safe.
+ */
+int has_sha1_file_listed(const unsigned char *sha1);
 
 /* SHA-1 of "<type> <len>\0" followed by buf. */
 void hash_sha1_file(const void *buf, size_t len, enum object_type type,

@@ -176,6 +176,62 @@ int has_sha1_file(const unsigned char *sha1)
 	return !stat(sha1_file_name(sha1), &st);
 }
 
+/* The names in one fan-out directory, the 19 bytes after the first. */
+struct fanout_listing {
+	unsigned char (*names)[19];
+	size_t nr;
+	int loaded;
+};
+
+static struct fanout_listing fanout[256];
+
+static int compare_suffix(const void *a, const void *b)
+{
+	return memcmp(a, b, 19);
+}
+
+static void list_fanout(unsigned int first, struct fanout_listing *l)
+{
+	char hex[3], name[41];
+	char *dir;
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d;
+
+	l->loaded = 1;
+	snprintf(hex, sizeof(hex), "%02x", first);
+	dir = path_join(get_object_directory(), hex);
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return;
+	memcpy(name, hex, 2);
+	while ((de = readdir(d)) != NULL) {
+		unsigned char sha1[20];
+
+		if (strlen(de->d_name) != 38)
+			continue;
+		memcpy(name + 2, de->d_name, 39);
+		if (get_sha1_hex(name, sha1) < 0)
+			continue;
+		ALLOC_GROW(l->names, l->nr + 1, alloc);
+		memcpy(l->names[l->nr++], sha1 + 1, 19);
+	}
+	closedir(d);
+	qsort(l->names, l->nr, 19, compare_suffix);
+}
+
+int has_sha1_file_listed(const unsigned char *sha1)
+{
+	struct fanout_listing *l = &fanout[sha1[0]];
+
+	if (!l->loaded)
+		list_fanout(sha1[0], l);
+	if (l->nr && bsearch(sha1 + 1, l->names, l->nr, 19, compare_suffix))
+		return 1;
+	return has_sha1_file(sha1);	/* it may have come since */
+}
+
 static int format_header(char *hdr, enum object_type type, size_t len)
 {
 	return snprintf(hdr, MAX_HEADER_LEN, "%s %zu", type_name(type),

@@ -164,7 +164,7 @@ static void check_index(void)
 				bad = error("'%s' is unmerged", ce->name);
 			continue;
 		}
-		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file(ce->sha1))
+		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file_listed(ce->sha1))
 			continue;
 		bad = error("'%s' names object %s, which does not exist",
 			    ce->name, sha1_to_hex(ce->sha1));

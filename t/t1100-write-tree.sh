@@ -150,6 +150,25 @@ test_expect_success 'an entry naming a missing object is refused' '
 	test_cmp ../before ../after
 '
 
+# The blobs are looked up in a listing of each fan-out directory: one
+# missing among its neighbours, and names there that are not objects.
+test_expect_success 'a missing object among many is found by the listing' '
+	test_create_repo listed &&
+	(cd listed &&
+	 for i in $(seq 1 400); do echo $i >f$i; done &&
+	 update-cache --add f* &&
+	 gone=$(git hash-object f123) && dir=$(dirname $(obj_file $gone)) &&
+	 ls $dir | wc -l >../neighbours &&
+	 rm -f $(obj_file $gone) &&
+	 : >$dir/$(printf "z%.0s" $(seq 1 38)) && : >$dir/tmp_obj_abcdef &&
+	 test_expect_code 128 write-tree >../out 2>../err &&
+	 test_grep "^write-tree: .f123. names object $gone, which does not exist" ../err &&
+	 test $(grep -c "which does not exist" ../err) = 1 &&
+	 echo 123 >f123 && update-cache f123 && write-tree >../out &&
+	 test "$(cat ../out)" = "$(GIT_DIR=.dircache git write-tree)") &&
+	test $(cat neighbours) -gt 1
+'
+
 # An index git would never write: a file and a directory of one name,
 # with other names sorting between them.
 write_index() {
