@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -625,27 +626,46 @@ static int parse_index(const unsigned char *map, size_t size, const char *file)
 	return check_extensions(p, end - p, file);
 }
 
-static int verify_index_checksum(const unsigned char *map, size_t size,
-				 const char *file)
-{
+/* The index checksum, computed beside the parse when the index is big. */
+struct index_hash {
+	const unsigned char *buf;
+	size_t len;
 	unsigned char sha1[20];
+};
 
-	SHA1(map, size - 20, sha1);
-	if (memcmp(sha1, map + size - 20, 20))
-		return error("index '%s' is corrupt: bad checksum", file);
-	return 0;
+static void *hash_index(void *arg)
+{
+	struct index_hash *h = arg;
+
+	SHA1(h->buf, h->len, h->sha1);
+	return NULL;
 }
+
+/*
+ * Hashing a kernel's 8 MB index takes as long as parsing it twice, so
+ * past this size a second thread hashes while this one parses.
+ */
+#define PARALLEL_HASH_MIN (256 * 1024)
 
 int read_index_from_buffer(const void *buf, size_t size, const char *name)
 {
-	int ret;
+	struct index_hash h = { buf, 0, { 0 } };
+	int threaded = 0, ret;
+	pthread_t thread;
 
 	discard_cache();
 	if (size < HEADER_SIZE + 20)
 		return error("index '%s' is corrupt: too short", name);
+	h.len = size - 20;
+	if (size >= PARALLEL_HASH_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = !pthread_create(&thread, NULL, hash_index, &h);
 	ret = parse_index(buf, size, name);
-	if (!ret)
-		ret = verify_index_checksum(buf, size, name);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (!ret)
+		hash_index(&h);
+	if (!ret && memcmp(h.sha1, h.buf + h.len, 20))
+		ret = error("index '%s' is corrupt: bad checksum", name);
 	if (ret < 0) {
 		discard_cache();
 		return -1;

@@ -99,6 +99,26 @@ test_expect_success 'a bad checksum is refused' '
 	index_refused "bad checksum"
 '
 
+# Past 256 KiB the checksum is computed on a second thread while the
+# entries are parsed: a byte wrong in the first entry or in the checksum must count.
+test_expect_success 'a big index: a bad checksum is refused, a good one read' '
+	cp good .dircache/index &&
+	mkdir -p many && for i in $(seq 1 4000); do echo $i >many/file-$i; done &&
+	update-cache --add many/* &&
+	test $(wc -c <.dircache/index) -gt 262144 &&
+	cp .dircache/index big-good &&
+	show-diff -s many >out && ! test -s out &&
+	patch_index 52 ff nofix &&
+	index_refused "bad checksum" &&
+	cp big-good .dircache/index &&
+	size=$(wc -c <.dircache/index) &&
+	patch_index $((size - 1)) $(tail -c 1 big-good | od -An -tx1 |
+		tr -d " " | tr 0-9a-f 1-9a-f0) nofix &&
+	index_refused "bad checksum" &&
+	cp big-good .dircache/index && show-diff -s many >out &&
+	! test -s out
+'
+
 test_expect_success 'a truncated index is refused' '
 	cp good .dircache/index &&
 	head -c 50 good >.dircache/index &&
