@@ -121,6 +121,10 @@ const char *get_index_file(void);
  */
 char *sha1_to_hex(const unsigned char *sha1);
 int get_sha1_hex(const char *hex, unsigned char *sha1);
+/* The value of one hex digit, or -1. */
+int hexval(int c);
+/* dir, a slash and file (malloc'd). */
+char *path_join(const char *dir, const char *file);
 /*
  * A command-line id: 40 hex digits, a unique abbreviation of at least
  * four, HEAD, or a ref name (refs/heads/x, heads/x, x).  Prints an
@@ -138,6 +142,11 @@ int has_sha1_file(const unsigned char *sha1);
  * stat, as it may have come since.  Not thread-safe.
  */
 int has_sha1_file_listed(const unsigned char *sha1);
+/*
+ * The id of the loose object file dir/file (dir "xx", file 38 digits,
+ * all lowercase hex, as the store names them), or -1 for any other name.
+ */
+int parse_loose_name(const char *dir, const char *file, unsigned char *sha1);
 
 /* SHA-1 of "<type> <len>\0" followed by buf. */
 void hash_sha1_file(const void *buf, size_t len, enum object_type type,

@@ -51,32 +51,6 @@ static int errors_found;
 
 /* ---- phase 1: list the store ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static int parse_object_name(const char *dir, const char *file,
-			     unsigned char *sha1)
-{
-	char hex[41];
-	int i;
-
-	if (strlen(file) != 38)
-		return -1;
-	memcpy(hex, dir, 2);
-	memcpy(hex + 2, file, 38);
-	hex[40] = '\0';
-	for (i = 0; i < 40; i++)
-		if (hexval(hex[i]) < 0)
-			return -1;
-	return get_sha1_hex(hex, sha1);
-}
-
 static void list_subdir(const char *top, const char *sub)
 {
 	char path[4096];
@@ -95,7 +69,7 @@ static void list_subdir(const char *top, const char *sub)
 		ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 		o = &objects[nr_objects];
 		memset(o, 0, sizeof(*o));
-		if (parse_object_name(sub, de->d_name, o->sha1) < 0) {
+		if (parse_loose_name(sub, de->d_name, o->sha1) < 0) {
 			if (verbose || strncmp(de->d_name, "tmp_obj_", 8))
 				fprintf(stderr, "%s: garbage in the store: "
 					"%s/%s\n", progname(), path, de->d_name);

@@ -151,7 +151,8 @@ test_expect_success 'an entry naming a missing object is refused' '
 '
 
 # The blobs are looked up in a listing of each fan-out directory: one
-# missing among its neighbours, and names there that are not objects.
+# missing among its neighbours, and names there that are not objects
+# (its own name in capitals among them).
 test_expect_success 'a missing object among many is found by the listing' '
 	test_create_repo listed &&
 	(cd listed &&
@@ -161,6 +162,7 @@ test_expect_success 'a missing object among many is found by the listing' '
 	 ls $dir | wc -l >../neighbours &&
 	 rm -f $(obj_file $gone) &&
 	 : >$dir/$(printf "z%.0s" $(seq 1 38)) && : >$dir/tmp_obj_abcdef &&
+	 : >$dir/$(echo $gone | cut -c3- | tr a-f A-F) &&
 	 test_expect_code 128 write-tree >../out 2>../err &&
 	 test_grep "^write-tree: .f123. names object $gone, which does not exist" ../err &&
 	 test $(grep -c "which does not exist" ../err) = 1 &&
