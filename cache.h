@@ -85,11 +85,12 @@ void stop_progress(struct progress **p);
 /*
  * Call fn(data, i) for every i in [start, end) on every core (up to 8
  * threads; only the caller's when there are few items), so fn must be
- * safe to run on many threads at once.  progress (may be NULL) moves
- * on from done as items finish; returns done plus the items run.
+ * safe to run on many threads at once.  fn returns the units of work it
+ * did (files, say, for an item that is a group of them): progress (may
+ * be NULL) moves on by them from done.  Returns done plus all units.
  */
 size_t run_parallel(size_t start, size_t end,
-		    void (*fn)(void *data, size_t i), void *data,
+		    size_t (*fn)(void *data, size_t i), void *data,
 		    struct progress *progress, size_t done);
 
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */

@@ -235,9 +235,10 @@ static void check_one_object(struct object *o)
 	free(buf);
 }
 
-static void check_nth_object(void *data, size_t i)
+static size_t check_nth_object(void *data, size_t i)
 {
 	check_one_object((struct object *)data + i);
+	return 1;
 }
 
 static void check_all_objects(void)

@@ -16,7 +16,7 @@
 
 struct pool {
 	size_t next, end;
-	void (*fn)(void *data, size_t i);
+	size_t (*fn)(void *data, size_t i);
 	void *data;
 	struct progress *progress;
 	size_t done;
@@ -30,12 +30,12 @@ static void *pool_worker(void *arg)
 
 	while ((i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) <
 	       pool->end) {
-		pool->fn(pool->data, i);
-		if (pool->progress) {
-			pthread_mutex_lock(&pool->progress_lock);
-			display_progress(pool->progress, ++pool->done);
-			pthread_mutex_unlock(&pool->progress_lock);
-		}
+		size_t units = pool->fn(pool->data, i);
+
+		pthread_mutex_lock(&pool->progress_lock);
+		pool->done += units;
+		display_progress(pool->progress, pool->done);
+		pthread_mutex_unlock(&pool->progress_lock);
 	}
 	return NULL;
 }
@@ -50,7 +50,7 @@ static int count_threads(size_t nr)
 }
 
 size_t run_parallel(size_t start, size_t end,
-		    void (*fn)(void *data, size_t i), void *data,
+		    size_t (*fn)(void *data, size_t i), void *data,
 		    struct progress *progress, size_t done)
 {
 	struct pool pool = {

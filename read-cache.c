@@ -435,18 +435,18 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
 
 static int (*preload_wanted)(const char *name);
 
-static void preload_entry(void *data, size_t i)
+static size_t preload_entry(void *data, size_t i)
 {
 	struct cache_entry *ce = ((struct cache_entry **)data)[i];
 	struct stat st;
 
 	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
 	    (preload_wanted && !preload_wanted(ce->name)))
-		return;
-	if (lstat(ce->name, &st) || ce_match_stat_basic(ce, &st) ||
-	    ce_is_racy(ce))
-		return;
-	ce->ce_state |= CE_UPTODATE;
+		return 1;
+	if (!lstat(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
+	    !ce_is_racy(ce))
+		ce->ce_state |= CE_UPTODATE;
+	return 1;
 }
 
 /* Worth threads only past a few thousand entries, as git's preload. */

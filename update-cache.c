@@ -121,17 +121,18 @@ static void update_path(const char *path)
 /* Set by the first failure, so a broken store gives one message. */
 static int hash_failed;
 
-static void hash_one_job(void *data, size_t i)
+static size_t hash_one_job(void *data, size_t i)
 {
 	struct hash_job *job = (struct hash_job *)data + i;
 	struct stat st = { .st_mode = job->mode, .st_size = job->size };
 
 	if (__atomic_load_n(&hash_failed, __ATOMIC_RELAXED))
-		return;
+		return 1;
 	if (index_path(job->ce->name, &st, 1, job->ce->sha1) < 0) {
 		job->failed = 1;
 		__atomic_store_n(&hash_failed, 1, __ATOMIC_RELAXED);
 	}
+	return 1;
 }
 
 /* Hash and store every queued file; die naming the first failure. */
