@@ -229,7 +229,8 @@ static void list_fanout(unsigned int first, struct fanout_listing *l)
 		memcpy(l->names[l->nr++], sha1 + 1, 19);
 	}
 	closedir(d);
-	qsort(l->names, l->nr, 19, compare_suffix);
+	if (l->nr)
+		qsort(l->names, l->nr, 19, compare_suffix);
 }
 
 int has_sha1_file_listed(const unsigned char *sha1)
