@@ -11,15 +11,21 @@ export GIT_CEILING_DIRECTORIES
 # must print what git diff prints, and the patch must turn a copy of
 # OLD into NEW under git apply.
 check_pair() {
+	diff_both "$1" "$2" &&
+	test_cmp expect actual &&
+	check_apply "$1" "$2"
+}
+
+# diff_both OLD NEW: index OLD as repo/f, put NEW in its place; our
+# patch goes to ./actual and git diff's to ./expect.
+diff_both() {
 	rm -rf repo applied &&
 	test_create_repo repo &&
 	cp "$1" repo/f &&
 	(cd repo && update-cache --add f) &&
 	cp "$2" repo/f &&
 	(cd repo && show-diff >../actual &&
-	 GIT_DIR=.dircache git diff >../expect) &&
-	test_cmp expect actual &&
-	check_apply "$1" "$2"
+	 GIT_DIR=.dircache git diff >../expect)
 }
 
 # check_ambiguous OLD NEW: several shortest diffs turn OLD into NEW,
@@ -27,13 +33,7 @@ check_pair() {
 # changes up by its own heuristics, we push them down).  Our patch must
 # still apply, and be no longer than git's.
 check_ambiguous() {
-	rm -rf repo applied &&
-	test_create_repo repo &&
-	cp "$1" repo/f &&
-	(cd repo && update-cache --add f) &&
-	cp "$2" repo/f &&
-	(cd repo && show-diff >../actual &&
-	 GIT_DIR=.dircache git diff >../expect) &&
+	diff_both "$1" "$2" &&
 	check_apply "$1" "$2" &&
 	test $(count_changes actual) -le $(count_changes expect)
 }
@@ -301,12 +301,7 @@ test_expect_success 'paths with spaces and quoted bytes' '
 test_expect_success 'binary content: "Binary files differ", as git' '
 	printf "a\000b\n" >bin1 &&
 	printf "a\000c\n" >bin2 &&
-	rm -rf repo && test_create_repo repo &&
-	cp bin1 repo/f &&
-	(cd repo && update-cache --add f) &&
-	cp bin2 repo/f &&
-	(cd repo && show-diff >../actual &&
-	 GIT_DIR=.dircache git diff >../expect) &&
+	diff_both bin1 bin2 &&
 	test_cmp expect actual &&
 	test_grep "^Binary files a/f and b/f differ$" actual
 '
@@ -346,13 +341,7 @@ test_expect_success 'many repeated lines: the cost limit' '
 		print \"tok \" int(rand() * 300) }" >rep1 &&
 	awk "BEGIN { srand(8) } { if (rand() < 0.3)
 		print \"tok \" int(rand() * 300); else print }" rep1 >rep2 &&
-	rm -rf repo applied &&
-	test_create_repo repo &&
-	cp rep1 repo/f &&
-	(cd repo && update-cache --add f) &&
-	cp rep2 repo/f &&
-	(cd repo && show-diff >../actual &&
-	 GIT_DIR=.dircache git diff >../expect) &&
+	diff_both rep1 rep2 &&
 	check_apply rep1 rep2 &&
 	ours=$(count_changes actual) && theirs=$(count_changes expect) &&
 	echo "changed lines: ours $ours, git $theirs" &&

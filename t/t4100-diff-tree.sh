@@ -7,16 +7,6 @@ test_description='diff-tree raw output, compared byte for byte with git'
 # entries no work tree holds); git diff-tree on the same store is the
 # oracle for every output.
 
-# snap NAME: store the tree of w/ with our update-cache and write-tree
-# (a fresh index each time, so removed files drop out) and write its id
-# to file NAME.
-snap() {
-	rm -f .dircache/index &&
-	(cd w && find . \( -type f -o -type l \) -print0 |
-		GIT_DIR=../.dircache update-cache --add --stdin -z) &&
-	write-tree >"$1"
-}
-
 # same_as_git ARGS...: our output and exit status equal git's.
 same_as_git() {
 	GIT_DIR=.dircache git diff-tree "$@" >expect &&

@@ -7,15 +7,6 @@ test_description='diff-tree -p: patches that git apply accepts'
 # and the result must store as the new tree; where git prints the same
 # patch, it is also compared with git diff-tree -p byte for byte.
 
-# snap NAME: store the tree of w/ (a fresh index each time, so removed
-# files drop out) and write its id to file NAME.
-snap() {
-	rm -f .dircache/index &&
-	(cd w && find . \( -type f -o -type l \) -print0 |
-		GIT_DIR=../.dircache update-cache --add --stdin -z) &&
-	write-tree >"$1"
-}
-
 # checkout TREE DIR: DIR becomes a git work tree holding TREE.
 checkout() {
 	rm -rf "$2" &&

@@ -141,6 +141,16 @@ obj_file() {
 	echo "${2:-.dircache/objects}/$(echo "$1" | sed "s|^..|&/|")"
 }
 
+# snap NAME: store the tree of w/ with our update-cache and write-tree
+# (a fresh index each time, so removed files drop out) and write its id
+# to file NAME.  For the diff-tree tests.
+snap() {
+	rm -f .dircache/index &&
+	(cd w && find . \( -type f -o -type l \) -print0 |
+		GIT_DIR=../.dircache update-cache --add --stdin -z) &&
+	write-tree >"$1"
+}
+
 # Writes a loose object from stdin, hostile if asked: see the script.
 WO="python3 $TEST_DIRECTORY/write-object.py"
 
