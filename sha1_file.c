@@ -737,70 +737,6 @@ void *unpack_object_buffer(const void *zbuf, size_t len,
 	return buf;
 }
 
-/*
- * Inflate the stored object in pieces and compare each with buf, so a
- * re-add of an unchanged tree allocates nothing per object.  Returns 0
- * when the object holds exactly (type, buf, len), 1 when it holds
- * something else, -1 (with why) when it cannot be read to its end.
- */
-static int compare_loose(const unsigned char *sha1, const void *buf,
-			 size_t len, enum object_type type, const char **why)
-{
-	unsigned char hdr[MAX_HEADER_LEN], chunk[65536];
-	const unsigned char *want = buf;
-	struct mapped_object m;
-	enum object_type old_type;
-	size_t got, old_len, done;
-	int hdrlen, ret = -1;
-	z_stream s;
-
-	if (map_object(sha1, &m, why))
-		return -1;
-	hdrlen = unpack_header(&s, &m, hdr, &got, &old_type, &old_len);
-	if (hdrlen < 0) {
-		*why = "bad header";
-		goto out;
-	}
-	done = got - hdrlen;
-	if (old_type != type || old_len != len || done > len ||
-	    memcmp(hdr + hdrlen, want, done)) {
-		ret = 1;
-		goto out;
-	}
-	for (;;) {
-		int z;
-
-		s.next_out = chunk;
-		s.avail_out = sizeof(chunk);
-		z = inflate(&s, Z_NO_FLUSH);
-		got = sizeof(chunk) - s.avail_out;
-		if (got > len - done || memcmp(chunk, want + done, got)) {
-			ret = 1;
-			goto out;
-		}
-		done += got;
-		if (z == Z_STREAM_END)
-			break;
-		if (z != Z_OK || (!got && !s.avail_in)) {
-			*why = "truncated or damaged zlib stream";
-			goto out;
-		}
-	}
-	if (done != len) {
-		ret = 1;
-		goto out;
-	}
-	if (s.avail_in) {
-		*why = "garbage after the zlib stream";
-		goto out;
-	}
-	ret = 0;
-out:
-	inflateEnd(&s);
-	unmap_object(&m);
-	return ret;
-}
-
 /* An object file inflated a piece at a time. */
 struct object_stream {
 	struct mapped_object m;
@@ -892,6 +828,55 @@ static int compare_object_files(const char *a, const char *b,
 	free(cb);
 	close_object_stream(&sa);
 	close_object_stream(&sb);
+	return ret;
+}
+
+/*
+ * Inflate the stored object in pieces and compare them with the object
+ * that (type, buf, len) would make, header included, so a re-add of an
+ * unchanged tree allocates nothing per object.  Returns 0 when they are
+ * the same, 1 when not, -1 (with why) when the stored one cannot be
+ * read to its end.
+ */
+static int compare_loose(const unsigned char *sha1, const void *buf,
+			 size_t len, enum object_type type, const char **why)
+{
+	char hdr[MAX_HEADER_LEN];
+	size_t hdrlen = format_header(hdr, type, len), pos = 0;
+	unsigned char *chunk = xmalloc(65536);
+	struct object_stream o;
+	int ret = 1;
+
+	if (open_object_stream(&o, sha1_file_name(sha1), why)) {
+		free(chunk);
+		return -1;
+	}
+	while (!o.ended) {
+		ssize_t n = fill_from_stream(&o, chunk, 65536, why);
+		size_t head;
+
+		if (n < 0) {
+			ret = -1;
+			break;
+		}
+		if ((size_t)n > hdrlen + len - pos)
+			break;
+		head = pos < hdrlen ? hdrlen - pos : 0;
+		if (head > (size_t)n)
+			head = n;
+		if (memcmp(chunk, hdr + pos, head))
+			break;
+		/* Past the header: pos + head == hdrlen or head == 0. */
+		if ((size_t)n > head &&
+		    memcmp(chunk + head, (const char *)buf + pos + head - hdrlen,
+			   n - head))
+			break;
+		pos += n;
+	}
+	if (ret > 0 && o.ended && pos == hdrlen + len)
+		ret = 0;
+	close_object_stream(&o);
+	free(chunk);
 	return ret;
 }
 
