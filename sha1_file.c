@@ -264,6 +264,31 @@ void hash_sha1_file(const void *buf, size_t len, enum object_type type,
 }
 
 /*
+ * Deflate what is in s->next_in into out (size bytes; the caller points
+ * s->next_out at it first), writing out to ofd each time it fills and
+ * when the stream ends, so that a small object is a single write.
+ */
+static int deflate_pending(z_stream *s, int flush, int ofd,
+			   unsigned char *out, size_t size)
+{
+	for (;;) {
+		int ret = deflate(s, flush);
+
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+			die("zlib: deflate failed (%d)", ret);
+		if (!s->avail_out || ret == Z_STREAM_END) {
+			if (write_in_full(ofd, out, size - s->avail_out) < 0)
+				return -1;
+			s->next_out = out;
+			s->avail_out = size;
+		}
+		if (ret == Z_STREAM_END ||
+		    (flush != Z_FINISH && s->avail_out && !s->avail_in))
+			return 0;
+	}
+}
+
+/*
  * Deflate header and body into fd, 64 KiB at a time, so memory stays
  * flat whatever the size.  zlib level 1 is git's default for loose
  * objects and several times faster than 6; the header goes in first
@@ -273,32 +298,23 @@ static int deflate_to_fd(int fd, const char *hdr, int hdrlen,
 			 const void *buf, size_t len)
 {
 	unsigned char out[65536];
-	int ret, flush = Z_NO_FLUSH;
 	z_stream s;
+	int ret;
 
 	memset(&s, 0, sizeof(s));
 	if (deflateInit(&s, 1) != Z_OK)
 		die("zlib: deflateInit failed");
+	s.next_out = out;
+	s.avail_out = sizeof(out);
 	s.next_in = (unsigned char *)hdr;
 	s.avail_in = hdrlen;
-	do {
-		if (!s.avail_in && flush == Z_NO_FLUSH) {
-			s.next_in = (unsigned char *)buf;
-			s.avail_in = len;
-			flush = Z_FINISH;
-		}
-		s.next_out = out;
-		s.avail_out = sizeof(out);
-		ret = deflate(&s, flush);
-		if (ret != Z_OK && ret != Z_STREAM_END)
-			die("zlib: deflate failed (%d)", ret);
-		if (write_in_full(fd, out, sizeof(out) - s.avail_out) < 0) {
-			deflateEnd(&s);
-			return -1;
-		}
-	} while (ret != Z_STREAM_END);
+	ret = deflate_pending(&s, Z_NO_FLUSH, fd, out, sizeof(out));
+	s.next_in = (unsigned char *)buf;
+	s.avail_in = len;
+	if (!ret)
+		ret = deflate_pending(&s, Z_FINISH, fd, out, sizeof(out));
 	deflateEnd(&s);
-	return 0;
+	return ret;
 }
 
 int create_leading_dirs(char *path)
@@ -344,47 +360,78 @@ static int open_object_tmpfile(const char *filename, char *tmp, size_t size)
 	return fd;
 }
 
+/* Objects this process wrote and has not yet synced. */
+static unsigned int objects_written;
+
+/*
+ * A complete temporary object becomes read-only and takes its name (the
+ * fan-out directory is made if need be); it is counted for the sync.
+ * On failure the temporary file is removed.
+ */
+static int finish_object(const char *tmp, int fd, const unsigned char *sha1)
+{
+	const char *filename = sha1_file_name(sha1);
+	int ret = 0;
+
+	if (fchmod(fd, 0444) < 0 && errno != EPERM)
+		ret = error_errno("chmod object %s", sha1_to_hex(sha1));
+	if (close(fd) < 0 && !ret)
+		ret = error_errno("close object %s", sha1_to_hex(sha1));
+	if (!ret && rename(tmp, filename) < 0) {
+		char *dir = xstrdup(filename);
+
+		*strrchr(dir, '/') = '\0';
+		if (errno != ENOENT || (mkdir(dir, 0777) && errno != EEXIST) ||
+		    rename(tmp, filename) < 0)
+			ret = error_errno("rename object into '%s'", filename);
+		free(dir);
+	}
+	if (ret)
+		unlink(tmp);
+	else
+		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
 static int write_loose_object(const unsigned char *sha1, const char *hdr,
 			      int hdrlen, const void *buf, size_t len)
 {
-	const char *filename = sha1_file_name(sha1);
 	char tmp[PATH_MAX];
-	int fd;
+	int fd = open_object_tmpfile(sha1_file_name(sha1), tmp, sizeof(tmp));
 
-	fd = open_object_tmpfile(filename, tmp, sizeof(tmp));
 	if (fd < 0)
 		return error_errno("unable to create temporary object in '%s'",
 				   get_object_directory());
 	if (deflate_to_fd(fd, hdr, hdrlen, buf, len) < 0) {
 		error_errno("write object %s", sha1_to_hex(sha1));
-		goto fail;
-	}
-	if (fchmod(fd, 0444) < 0 && errno != EPERM) {
-		error_errno("chmod object %s", sha1_to_hex(sha1));
-		goto fail;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		error_errno("close object %s", sha1_to_hex(sha1));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, filename) < 0) {
-		error_errno("rename object into '%s'", filename);
-		goto fail;
-	}
-	return 0;
-fail:
-	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
-	return -1;
+		unlink(tmp);
+		return -1;
+	}
+	return finish_object(tmp, fd, sha1);
 }
 
 static int compare_loose(const unsigned char *sha1, const void *buf,
 			 size_t len, enum object_type type, const char **why);
 static int compare_object_files(const char *a, const char *b,
 				const char **why);
+
+/*
+ * What a comparison with an existing object found (0 same, 1 not, -1
+ * unreadable, why says how): an error unless the bytes were the same.
+ */
+static int refuse_different(const unsigned char *sha1, int cmp,
+			    const char *why)
+{
+	if (cmp < 0)
+		return error("object %s exists but cannot be verified (%s); "
+			     "not overwriting it", sha1_to_hex(sha1), why);
+	if (cmp)
+		return error("object %s exists with different content: a "
+			     "SHA-1 collision or a corrupt store; not "
+			     "overwriting it", sha1_to_hex(sha1));
+	return 0;
+}
 
 /*
  * The collision defence: an object that already exists under this name
@@ -395,17 +442,10 @@ static int compare_object_files(const char *a, const char *b,
 static int check_existing_object(const unsigned char *sha1, const void *buf,
 				 size_t len, enum object_type type)
 {
-	const char *why;
-	int ret = compare_loose(sha1, buf, len, type, &why);
+	const char *why = "unreadable";
+	int cmp = compare_loose(sha1, buf, len, type, &why);
 
-	if (ret < 0)
-		return error("object %s exists but cannot be verified (%s); "
-			     "not overwriting it", sha1_to_hex(sha1), why);
-	if (ret)
-		return error("object %s exists with different content: a "
-			     "SHA-1 collision or a corrupt store; not "
-			     "overwriting it", sha1_to_hex(sha1));
-	return 0;
+	return refuse_different(sha1, cmp, why);
 }
 
 /*
@@ -421,8 +461,6 @@ static int check_existing_object(const unsigned char *sha1, const void *buf,
 #define VERIFY_READ_HASH 1
 #endif
 
-/* Objects this process wrote and has not yet synced. */
-static unsigned int objects_written;
 
 int flush_to_disk(int fd)
 {
@@ -453,7 +491,6 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 {
 	char hdr[MAX_HEADER_LEN];
 	int hdrlen = format_header(hdr, type, len);
-	int ret;
 
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
@@ -462,10 +499,7 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 	if (has_sha1_file(sha1))
 		return VERIFY_EXISTING ?
 			check_existing_object(sha1, buf, len, type) : 0;
-	ret = write_loose_object(sha1, hdr, hdrlen, buf, len);
-	if (!ret)
-		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
-	return ret;
+	return write_loose_object(sha1, hdr, hdrlen, buf, len);
 }
 
 /*
@@ -1121,15 +1155,24 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
  */
 #define STREAM_MIN (1024 * 1024)
 
-/* Read exactly len bytes of fd; a file that changed size is refused. */
-static int read_exactly(int fd, const char *path, void *buf, size_t len)
+/* Read exactly len bytes of a file that should hold them. */
+static int read_piece(int fd, const char *path, void *buf, size_t len)
 {
-	unsigned char extra;
 	ssize_t n = read_in_full(fd, buf, len);
 
 	if (n < 0)
 		return error_errno("read '%s'", path);
-	if ((size_t)n != len || read_in_full(fd, &extra, 1) != 0)
+	if ((size_t)n != len)
+		return error("'%s' changed size while it was read", path);
+	return 0;
+}
+
+/* Nothing must follow what lstat said the file held. */
+static int check_at_end(int fd, const char *path)
+{
+	unsigned char extra;
+
+	if (read_in_full(fd, &extra, 1) != 0)
 		return error("'%s' changed size while it was read", path);
 	return 0;
 }
@@ -1149,38 +1192,6 @@ static void *read_link(const char *path, const struct stat *st,
 	return buf;
 }
 
-/* Read the next n bytes of a big file into in, and hash them. */
-static int stream_in(int fd, const char *path, unsigned char *in,
-		     size_t n, SHA_CTX *c)
-{
-	ssize_t got = read_in_full(fd, in, n);
-
-	if (got < 0)
-		return error_errno("read '%s'", path);
-	if ((size_t)got != n)
-		return error("'%s' changed size while it was read", path);
-	SHA1_Update(c, in, n);
-	return 0;
-}
-
-/* Deflate what is in s->next_in into out, writing each piece to ofd. */
-static int deflate_pending(z_stream *s, int flush, int ofd)
-{
-	unsigned char out[65536];
-	int ret;
-
-	do {
-		s->next_out = out;
-		s->avail_out = sizeof(out);
-		ret = deflate(s, flush);
-		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
-			die("zlib: deflate failed (%d)", ret);
-		if (write_in_full(ofd, out, sizeof(out) - s->avail_out) < 0)
-			return -1;
-	} while (!s->avail_out || (flush == Z_FINISH && ret != Z_STREAM_END));
-	return 0;
-}
-
 /*
  * Hash a big file a piece at a time; with ofd >= 0 deflate it into ofd
  * too (header first, as git and deflate_to_fd do, so the bytes match).
@@ -1190,7 +1201,7 @@ static int stream_file(int fd, const char *path, size_t size, int ofd,
 {
 	char hdr[MAX_HEADER_LEN];
 	int hdrlen = format_header(hdr, OBJ_BLOB, size), ret = 0;
-	unsigned char *in = xmalloc(65536), extra;
+	unsigned char *in = xmalloc(65536), *out = xmalloc(65536);
 	size_t left = size;
 	z_stream s;
 	SHA_CTX c;
@@ -1200,26 +1211,32 @@ static int stream_file(int fd, const char *path, size_t size, int ofd,
 		die("zlib: deflateInit failed");
 	SHA1_Init(&c);
 	SHA1_Update(&c, hdr, hdrlen);
+	s.next_out = out;
+	s.avail_out = 65536;
 	s.next_in = (unsigned char *)hdr;
 	s.avail_in = hdrlen;
-	if (ofd >= 0 && deflate_pending(&s, Z_NO_FLUSH, ofd) < 0)
+	if (ofd >= 0 && deflate_pending(&s, Z_NO_FLUSH, ofd, out, 65536) < 0)
 		ret = error_errno("write object for '%s'", path);
 	while (!ret && left) {
 		size_t n = left < 65536 ? left : 65536;
 
-		ret = stream_in(fd, path, in, n, &c);
+		ret = read_piece(fd, path, in, n);
+		if (!ret)
+			SHA1_Update(&c, in, n);
 		left -= n;
 		s.next_in = in;
 		s.avail_in = n;
 		if (!ret && ofd >= 0 &&
-		    deflate_pending(&s, left ? Z_NO_FLUSH : Z_FINISH, ofd) < 0)
+		    deflate_pending(&s, left ? Z_NO_FLUSH : Z_FINISH, ofd, out,
+				    65536) < 0)
 			ret = error_errno("write object for '%s'", path);
 	}
-	if (!ret && read_in_full(fd, &extra, 1) != 0)
-		ret = error("'%s' changed size while it was read", path);
+	if (!ret)
+		ret = check_at_end(fd, path);
 	if (ofd >= 0)
 		deflateEnd(&s);
 	free(in);
+	free(out);
 	SHA1_Final(sha1, &c);
 	return ret;
 }
@@ -1227,46 +1244,16 @@ static int stream_file(int fd, const char *path, size_t size, int ofd,
 /* Move a finished temporary object to its name, or drop it if there. */
 static int place_object(const char *tmp, int fd, const unsigned char *sha1)
 {
-	const char *filename = sha1_file_name(sha1);
-	const char *why;
-	char *dir;
-	int ret;
+	const char *why = "unreadable";
+	int cmp = 0;
 
-	if (has_sha1_file(sha1)) {
-		close(fd);
-		ret = VERIFY_EXISTING ? compare_object_files(filename, tmp,
-							      &why) : 0;
-		unlink(tmp);
-		if (ret < 0)
-			return error("object %s exists but cannot be verified "
-				     "(%s); not overwriting it",
-				     sha1_to_hex(sha1), why);
-		if (ret)
-			return error("object %s exists with different "
-				     "content: a SHA-1 collision or a corrupt "
-				     "store; not overwriting it",
-				     sha1_to_hex(sha1));
-		return 0;
-	}
-	if ((fchmod(fd, 0444) < 0 && errno != EPERM) || close(fd) < 0) {
-		error_errno("write object %s", sha1_to_hex(sha1));
-		unlink(tmp);
-		return -1;
-	}
-	dir = xstrdup(filename);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		ret = error_errno("mkdir '%s'", dir);
-	else if (rename(tmp, filename) < 0)
-		ret = error_errno("rename object into '%s'", filename);
-	else
-		ret = 0;
-	free(dir);
-	if (ret)
-		unlink(tmp);
-	else
-		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
-	return ret;
+	if (!has_sha1_file(sha1))
+		return finish_object(tmp, fd, sha1);
+	close(fd);
+	if (VERIFY_EXISTING)
+		cmp = compare_object_files(sha1_file_name(sha1), tmp, &why);
+	unlink(tmp);
+	return refuse_different(sha1, cmp, why);
 }
 
 /* Store a big file: deflate it into objects/tmp_obj_*, name it after. */
@@ -1310,7 +1297,9 @@ static int index_regular_file(const char *path, size_t size,
 		return ret;
 	}
 	buf = xmalloc(size + 1);
-	ret = read_exactly(fd, path, buf, size);
+	ret = read_piece(fd, path, buf, size);
+	if (!ret)
+		ret = check_at_end(fd, path);
 	close(fd);
 	if (!ret && write_object)
 		ret = write_sha1_file(buf, size, OBJ_BLOB, sha1);
