@@ -981,46 +981,14 @@ void *read_object_of_type(const unsigned char *sha1,
 }
 
 /* One piece of a streamed blob: inflate it, hash it, write it. */
-static int stream_piece(z_stream *s, SHA_CTX *c, int fd, size_t *left,
-			const char **why)
-{
-	unsigned char chunk[65536];
-	size_t got;
-	int z;
-
-	s->next_out = chunk;
-	s->avail_out = sizeof(chunk);
-	z = inflate(s, Z_NO_FLUSH);
-	got = sizeof(chunk) - s->avail_out;
-	if (got > *left) {
-		*why = "longer than its header says";
-		return -1;
-	}
-	*left -= got;
-	if (VERIFY_READ_HASH)
-		SHA1_Update(c, chunk, got);
-	if (fd >= 0 && write_in_full(fd, chunk, got) < 0)
-		return -2;
-	if (z == Z_STREAM_END)
-		return 1;
-	if (z != Z_OK) {
-		*why = "truncated or damaged zlib stream";
-		return -1;
-	}
-	return 0;
-}
-
 /* The stream has ended with left bytes still owed: is the blob whole? */
-static int stream_end_fault(const z_stream *s, size_t left, SHA_CTX *c,
+static int stream_end_fault(size_t left, SHA_CTX *c,
 			    const unsigned char *sha1, const char **why)
 {
 	unsigned char check[20];
 
 	if (left)
 		return fault(why, "shorter than its header says", OBJECT_CORRUPT);
-	if (s->avail_in)
-		return fault(why, "garbage after the zlib stream",
-			     OBJECT_CORRUPT);
 	if (!VERIFY_READ_HASH)
 		return 0;
 	SHA1_Final(check, c);
@@ -1048,21 +1016,40 @@ static int stream_header_fault(int hdrlen, enum object_type type,
 	return 0;
 }
 
+/* Hash the next piece of a streamed blob and write it to fd (if >= 0). */
+static int stream_body(struct object_stream *o, SHA_CTX *c, int fd,
+		       size_t *left, const char **why)
+{
+	unsigned char chunk[65536];
+	ssize_t n = fill_from_stream(o, chunk, sizeof(chunk), why);
+
+	if (n < 0)
+		return OBJECT_CORRUPT;
+	if ((size_t)n > *left)
+		return fault(why, "longer than its header says", OBJECT_CORRUPT);
+	*left -= n;
+	if (VERIFY_READ_HASH)
+		SHA1_Update(c, chunk, n);
+	if (fd >= 0 && write_in_full(fd, chunk, n) < 0)
+		return -2;
+	return 0;
+}
+
 int stream_blob_buffer(const void *zbuf, size_t len,
 		       const unsigned char *sha1, int fd,
 		       enum object_type *type, const char **why)
 {
-	struct mapped_object m = { (void *)zbuf, len };
+	struct object_stream o = { { (void *)zbuf, len }, { 0 }, 0 };
 	unsigned char hdr[MAX_HEADER_LEN];
 	size_t got = 0, size = 0, early = 0;
 	int hdrlen, ret;
-	z_stream s;
 	SHA_CTX c;
 
-	hdrlen = unpack_header(&s, &m, hdr, &got, type, &size);
+	/* The body continues the header's stream (ended or not). */
+	hdrlen = unpack_header(&o.s, &o.m, hdr, &got, type, &size);
 	if (hdrlen >= 0)
 		early = got - hdrlen;
-	ret = stream_header_fault(hdrlen, *type, early, size, &m, why);
+	ret = stream_header_fault(hdrlen, *type, early, size, &o.m, why);
 	if (ret)
 		goto out;
 	SHA1_Init(&c);
@@ -1070,15 +1057,13 @@ int stream_blob_buffer(const void *zbuf, size_t len,
 	size -= early;
 	if (fd >= 0 && write_in_full(fd, hdr + hdrlen, early) < 0)
 		ret = -2;
-	while (!ret)
-		ret = stream_piece(&s, &c, fd, &size, why);
-	if (ret == -1)
-		ret = OBJECT_CORRUPT;
-	else if (ret == 1)
-		ret = stream_end_fault(&s, size, &c, sha1, why);
+	while (!ret && !o.ended)
+		ret = stream_body(&o, &c, fd, &size, why);
+	if (!ret)
+		ret = stream_end_fault(size, &c, sha1, why);
 out:
 	hdrlen = errno;		/* a failed write's, for the caller */
-	inflateEnd(&s);
+	inflateEnd(&o.s);
 	errno = hdrlen;
 	return ret;
 }
