@@ -394,6 +394,14 @@ int remove_file_from_cache(const char *path);
  */
 int verify_path(const char *path, size_t len);
 /*
+ * 1 when a leading directory of path (len bytes) exists as something
+ * other than a real directory (a symlink or a file), so that opening
+ * path would leave the work tree or go through a link; 0 when every
+ * leading directory is a directory or does not exist; -1 on an lstat
+ * error other than ENOENT/ENOTDIR.
+ */
+int has_symlink_leading_path(const char *path, size_t len);
+/*
  * A command-line path in index form (malloc'd): "./" components and
  * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
  * verify_path to refuse.

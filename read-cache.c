@@ -144,6 +144,36 @@ char *normalize_path(const char *path)
 	return out;
 }
 
+/*
+ * One lstat a leading directory; a missing one ends the walk, as
+ * nothing below it can exist either.
+ */
+int has_symlink_leading_path(const char *path, size_t len)
+{
+	char *buf = xmalloc(len + 1);
+	const char *end = path + len, *slash = path;
+	int ret = 0;
+
+	while ((slash = memchr(slash, '/', end - slash)) != NULL) {
+		struct stat st;
+
+		memcpy(buf, path, slash - path);
+		buf[slash - path] = '\0';
+		if (lstat(buf, &st) < 0) {
+			if (errno != ENOENT && errno != ENOTDIR)
+				ret = -1;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			ret = 1;
+			break;
+		}
+		slash++;
+	}
+	free(buf);
+	return ret;
+}
+
 /* ---- ordering and lookup ---- */
 
 int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
