@@ -93,6 +93,33 @@ size_t run_parallel(size_t start, size_t end,
 		    size_t (*fn)(void *data, size_t i), void *data,
 		    struct progress *progress, size_t done);
 
+/*
+ * The one error model of the library's readers: a caller that must
+ * tell "missing" from "corrupt" from "the system refused" passes a
+ * struct fault, which the failing function fills; it prints nothing,
+ * and the caller (a tool) decides whether to report, skip or die.
+ */
+enum fault_code {
+	FAULT_NONE = 0,
+	FAULT_MISSING,		/* not in any source */
+	FAULT_CORRUPT,		/* bytes that do not parse, or that lie */
+	FAULT_HASH_MISMATCH,	/* content that does not hash to its id */
+	FAULT_IO,		/* the system refused: err holds errno */
+};
+
+struct fault {
+	enum fault_code code;
+	int err;
+	char msg[256];		/* what is wrong, without the object id */
+};
+
+/* Fill f (code, message) and return -1. */
+int set_fault(struct fault *f, enum fault_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* FAULT_IO with errno and ": strerror(errno)" after the message; -1. */
+int set_fault_errno(struct fault *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
 

@@ -249,6 +249,35 @@ void stop_progress(struct progress **pp)
 	*pp = NULL;
 }
 
+int set_fault(struct fault *f, enum fault_code code, const char *fmt, ...)
+{
+	va_list ap;
+
+	f->code = code;
+	f->err = 0;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int set_fault_errno(struct fault *f, const char *fmt, ...)
+{
+	int err = errno;
+	size_t len;
+	va_list ap;
+
+	f->code = FAULT_IO;
+	f->err = err;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	len = strlen(f->msg);
+	snprintf(f->msg + len, sizeof(f->msg) - len, ": %s", strerror(err));
+	errno = err;
+	return -1;
+}
+
 void finish_stdout(void)
 {
 	if (fflush(stdout) || ferror(stdout))
