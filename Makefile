@@ -20,7 +20,7 @@ endif
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache
 LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o quote.o usage.o \
-	parallel.o
+	parallel.o patch-delta.o
 LIB = libcache.a
 HDRS = cache.h diff.h
 

@@ -262,6 +262,24 @@ int flush_to_disk(int fd);
 /* Create leading directories of path (not path itself). */
 int create_leading_dirs(char *path);
 
+/* ---- patch-delta.c: git's delta format ---- */
+
+/*
+ * The base and result sizes a delta starts with; returns the bytes
+ * they take, or -1 when the header is cut short.
+ */
+int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
+		    size_t *result_size);
+/*
+ * Apply delta (delta_len bytes) to base.  Returns the result
+ * (malloc'd, with a NUL after it) and its length, or NULL with *why
+ * (static text) when the delta is malformed: a size that does not
+ * match, a copy beyond the base, a write beyond the result, a cut
+ * instruction, the reserved opcode 0, or a short result.
+ */
+void *apply_delta(const void *base, size_t base_len, const void *delta,
+		  size_t delta_len, size_t *result_len, const char **why);
+
 /* ---- object.c: parsing trees and commits ---- */
 
 #define S_IFGITLINK 0160000
