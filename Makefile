@@ -19,8 +19,9 @@ endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache
-LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o quote.o usage.o \
-	parallel.o patch-delta.o
+LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
+	sha1_file.o patch-delta.o worktree.o object.o refs.o sha1_name.o \
+	date.o read-cache.o index.o diff.o quote.o
 LIB = libcache.a
 HDRS = cache.h diff.h
 

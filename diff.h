@@ -90,6 +90,11 @@ int buffer_is_binary(const char *buf, size_t size);
  */
 void write_quoted_path(FILE *out, const char *prefix, const char *name,
 		       size_t len);
+/*
+ * A path as the last field of a listing line: "\t" + quoted name +
+ * "\n", or with nul "\0" + name + "\0" (git's -z form).
+ */
+void write_name_field(FILE *out, const char *name, size_t len, int nul);
 /* 1 when name needs quoting. */
 int path_needs_quoting(const char *name, size_t len);
 
