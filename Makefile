@@ -43,8 +43,14 @@ $(LIB): $(LIB_OBJS)
 $(PROGRAMS): %: %.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# The unit tests' driver of the library (t/t0100-library.sh).
+TEST_TOOL = t/helper/test-tool
+
+$(TEST_TOOL): $(TEST_TOOL).c $(LIB) $(HDRS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 # VALGRIND=1 runs every tool under valgrind (slow).
-test: all
+test: all $(TEST_TOOL)
 	TEST_VALGRIND=$(VALGRIND) $(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
 
 print-programs:
@@ -86,7 +92,7 @@ install: all
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
 
 clean:
-	rm -f $(PROGRAMS) *.o $(LIB) BUILD-FLAGS BUILD-FLAGS.new
+	rm -f $(PROGRAMS) *.o $(LIB) $(TEST_TOOL) BUILD-FLAGS BUILD-FLAGS.new
 	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE
