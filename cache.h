@@ -726,6 +726,9 @@ struct cache_entry {
 #define CE_EXTENDED 0x4000
 #define CE_VALID 0x8000
 #define CE_STAGESHIFT 12
+/* In ce_ext_flags, as git: "git add -N" and sparse checkout. */
+#define CE_INTENT_TO_ADD 0x2000
+#define CE_SKIP_WORKTREE 0x4000
 /* Stat data was just taken from a file known to hold this content. */
 #define CE_UPTODATE 0x0001
 
@@ -753,9 +756,12 @@ int ce_is_racy(const struct cache_entry *ce);
 void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st);
 
 /*
- * Load the index (no file means an empty index).  Verifies signature,
- * version, checksum, every path and the order of entries.  Returns the
- * number of entries or -1.
+ * Load the index (no file means an empty index): versions 2, 3 and 4.
+ * Verifies signature, version, checksum, every path and the order of
+ * entries.  Of the extensions, REUC (resolve-undo) is kept and written
+ * back; TREE, UNTR, FSMN, EOIE and IEOT are dropped (git reads that as
+ * "not cached"); a required one ("link", "sdir") is refused.  Returns
+ * the number of entries or -1.
  */
 int read_cache(void);
 void discard_cache(void);

@@ -463,8 +463,8 @@ static int checkout_all(void)
 		char *full;
 		int ret;
 
-		/* Unmerged entries are skipped, as git does. */
-		if (ce_stage(ce))
+		/* Unmerged and sparse entries are skipped, as git does. */
+		if (ce_stage(ce) || (ce->ce_ext_flags & CE_SKIP_WORKTREE))
 			continue;
 		/*
 		 * Only a hostile index has a file where another entry has

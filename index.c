@@ -341,7 +341,7 @@ static size_t preload_entry(void *data, size_t i)
 	struct cache_entry *ce = ((struct cache_entry **)data)[i];
 	struct stat st;
 
-	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
+	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
 	    (preload_wanted && !preload_wanted(ce->name)))
 		return 1;
 	if (!lstat_work_path(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&

@@ -130,6 +130,26 @@ static uint16_t get_be16(const unsigned char *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
+/* The stat data, id and flags of the on-disk entry at p. */
+static void fill_ondisk_fields(struct cache_entry *ce, const unsigned char *p,
+			       uint16_t flags, size_t fixed)
+{
+	ce->ce_ctime.sec = get_be32(p);
+	ce->ce_ctime.nsec = get_be32(p + 4);
+	ce->ce_mtime.sec = get_be32(p + 8);
+	ce->ce_mtime.nsec = get_be32(p + 12);
+	ce->ce_dev = get_be32(p + 16);
+	ce->ce_ino = get_be32(p + 20);
+	ce->ce_mode = get_be32(p + 24);
+	ce->ce_uid = get_be32(p + 28);
+	ce->ce_gid = get_be32(p + 32);
+	ce->ce_size = get_be32(p + 36);
+	memcpy(ce->sha1, p + 40, 20);
+	ce->ce_flags = flags & ~CE_EXTENDED;
+	ce->ce_ext_flags = fixed > ONDISK_FIXED ? get_be16(p + 62) : 0;
+	ce->ce_state = 0;
+}
+
 /* Parse one on-disk entry at p (avail bytes); returns its size or 0. */
 static size_t parse_entry(const unsigned char *p, size_t avail, int version,
 			  struct cache_entry *ce, size_t name_room)
@@ -158,24 +178,70 @@ static size_t parse_entry(const unsigned char *p, size_t avail, int version,
 	total = (fixed + namelen + 8) & ~(size_t)7;
 	if (total > avail || name[namelen] != '\0' || namelen > name_room)
 		return 0;
-	ce->ce_ctime.sec = get_be32(p);
-	ce->ce_ctime.nsec = get_be32(p + 4);
-	ce->ce_mtime.sec = get_be32(p + 8);
-	ce->ce_mtime.nsec = get_be32(p + 12);
-	ce->ce_dev = get_be32(p + 16);
-	ce->ce_ino = get_be32(p + 20);
-	ce->ce_mode = get_be32(p + 24);
-	ce->ce_uid = get_be32(p + 28);
-	ce->ce_gid = get_be32(p + 32);
-	ce->ce_size = get_be32(p + 36);
-	memcpy(ce->sha1, p + 40, 20);
-	ce->ce_flags = flags & ~CE_EXTENDED;
-	ce->ce_ext_flags = fixed > ONDISK_FIXED ? get_be16(p + 62) : 0;
-	ce->ce_state = 0;
 	ce->ce_namelen = namelen;
 	memcpy(ce->name, name, namelen);
 	ce->name[namelen] = '\0';
+	fill_ondisk_fields(ce, p, flags, fixed);
 	return total;
+}
+
+/* git's offset varint: 7 bits a byte, each continuation adding one. */
+static int get_varint(const unsigned char **p, const unsigned char *end,
+		      size_t *value)
+{
+	size_t v;
+	unsigned char c;
+
+	if (*p >= end)
+		return -1;
+	c = *(*p)++;
+	v = c & 127;
+	while (c & 128) {
+		if (*p >= end || v > (SIZE_MAX >> 8))
+			return -1;
+		c = *(*p)++;
+		v = ((v + 1) << 7) | (c & 127);
+	}
+	*value = v;
+	return 0;
+}
+
+/*
+ * Index v4: each name is the previous one less its last N bytes, then
+ * a NUL-terminated suffix, and entries are not padded.  The entry is
+ * allocated on its own (*cep); returns the bytes used, or 0.
+ */
+static size_t parse_entry_v4(const unsigned char *p, size_t avail,
+			     const struct cache_entry *prev,
+			     struct cache_entry **cep)
+{
+	const unsigned char *q, *nul, *end = p + avail;
+	size_t fixed = ONDISK_FIXED, strip, keep, prev_len;
+	struct cache_entry *ce;
+	uint16_t flags;
+
+	if (avail < fixed + 2)
+		return 0;
+	flags = get_be16(p + 60);
+	if (flags & CE_EXTENDED)
+		fixed += 2;
+	q = p + fixed;
+	prev_len = prev ? prev->ce_namelen : 0;
+	if (get_varint(&q, end, &strip) < 0 || strip > prev_len)
+		return 0;
+	nul = memchr(q, '\0', end - q);
+	if (!nul)
+		return 0;
+	keep = prev_len - strip;
+	ce = make_cache_entry("", 0);
+	ce = xrealloc(ce, sizeof(*ce) + keep + (nul - q) + 1);
+	memcpy(ce->name, prev ? prev->name : "", keep);
+	memcpy(ce->name + keep, q, nul - q);
+	ce->ce_namelen = keep + (nul - q);
+	ce->name[ce->ce_namelen] = '\0';
+	fill_ondisk_fields(ce, p, flags, fixed);
+	*cep = ce;
+	return nul + 1 - p;
 }
 
 static int valid_index_mode(uint32_t mode)
@@ -187,6 +253,10 @@ static int valid_index_mode(uint32_t mode)
 static int check_entry(const struct cache_entry *ce,
 		       const struct cache_entry *prev, const char *file)
 {
+	if (!ce->ce_namelen)	/* a split index replaces entries so */
+		return error("index '%s' is a split index, which this version "
+			     "does not read ('git update-index "
+			     "--no-split-index' makes it whole)", file);
 	if (!verify_path(ce->name, ce->ce_namelen))
 		return error("index '%s' is corrupt: invalid path '%s'", file,
 			     ce->name);
@@ -201,9 +271,20 @@ static int check_entry(const struct cache_entry *ce,
 	return 0;
 }
 
-/* Extensions: optional ones (signature A-Z) are skipped, others refused. */
-static int check_extensions(const unsigned char *p, size_t avail,
-			    const char *file)
+/*
+ * Extensions, as git's rules say for a tool that rewrites the index:
+ * the resolve-undo record (REUC) is kept, so "git checkout -m" can
+ * still recreate a conflict; the caches (TREE, UNTR, FSMN) and the
+ * offset tables (EOIE, IEOT) are dropped, which git reads as "not
+ * cached" (a dropped cache tree is never a stale one); a required
+ * extension (lower-case: "link" of a split index, "sdir" of a sparse
+ * one) describes entries we would misread, and is refused.
+ */
+static unsigned char *kept_reuc;
+static size_t kept_reuc_len;
+
+static int read_extensions(const unsigned char *p, size_t avail,
+			   const char *file)
 {
 	while (avail) {
 		uint32_t len;
@@ -219,6 +300,12 @@ static int check_extensions(const unsigned char *p, size_t avail,
 			return error("index '%s' uses extension '%.4s', which "
 				     "this version does not understand", file,
 				     (const char *)p);
+		if (!memcmp(p, "REUC", 4)) {
+			free(kept_reuc);
+			kept_reuc_len = 8 + len;
+			kept_reuc = xmalloc(kept_reuc_len);
+			memcpy(kept_reuc, p, kept_reuc_len);
+		}
 		p += 8 + len;
 		avail -= 8 + len;
 	}
@@ -233,8 +320,8 @@ static int parse_index(const unsigned char *map, size_t size, const char *file)
 
 	if (get_be32(map) != CACHE_SIGNATURE)
 		return error("index '%s' is corrupt: bad signature", file);
-	if (version != 2 && version != 3)
-		return error("index '%s' has version %u; only 2 and 3 are "
+	if (version < 2 || version > 4)
+		return error("index '%s' has version %u; only 2, 3 and 4 are "
 			     "supported", file, version);
 	if (nr > (size - HEADER_SIZE - 20) / MIN_ONDISK_ENTRY)
 		return error("index '%s' is corrupt: %u entries cannot fit in "
@@ -246,20 +333,26 @@ static int parse_index(const unsigned char *map, size_t size, const char *file)
 	active_cache = xcalloc(nr, sizeof(*active_cache));
 	for (i = 0; i < nr; i++) {
 		struct cache_entry *ce = (struct cache_entry *)block;
-		size_t used = parse_entry(p, end - p, version, ce,
-					  entry_block + entry_block_size -
-					  block - sizeof(*ce) - 1);
+		size_t used = version == 4 ?
+			parse_entry_v4(p, end - p, i ? active_cache[i - 1] :
+				       NULL, &ce) :
+			parse_entry(p, end - p, version, ce,
+				    entry_block + entry_block_size - block -
+				    sizeof(*ce) - 1);
 
 		if (!used)
 			return error("index '%s' is corrupt: entry %u is "
 				     "truncated or malformed", file, i);
-		if (check_entry(ce, i ? active_cache[i - 1] : NULL, file) < 0)
+		if (check_entry(ce, i ? active_cache[i - 1] : NULL, file) < 0) {
+			free_cache_entry(ce);
 			return -1;
+		}
 		active_cache[active_nr++] = ce;
 		p += used;
-		block += (ce_size_for(ce->ce_namelen) + 7) & ~(size_t)7;
+		if (version < 4)
+			block += (ce_size_for(ce->ce_namelen) + 7) & ~(size_t)7;
 	}
-	return check_extensions(p, end - p, file);
+	return read_extensions(p, end - p, file);
 }
 
 /* The index checksum, computed beside the parse when the index is big. */
@@ -290,6 +383,9 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 	pthread_t thread;
 
 	discard_cache();
+	free(kept_reuc);	/* the index read brings its own */
+	kept_reuc = NULL;
+	kept_reuc_len = 0;
 	if (size < HEADER_SIZE + 20)
 		return error("index '%s' is corrupt: too short", name);
 	h.len = size - 20;
@@ -473,6 +569,8 @@ static int write_index_to(int fd)
 	ret = writer_add(w, hdr, sizeof(hdr));
 	for (i = 0; !ret && i < active_nr; i++)
 		ret = write_ondisk_entry(w, active_cache[i]);
+	if (!ret && kept_reuc)
+		ret = writer_add(w, kept_reuc, kept_reuc_len);
 	if (!ret)
 		ret = writer_flush(w);
 	if (!ret) {

@@ -83,8 +83,9 @@ static void side_from_work(struct diff_side *s, const char *name,
 }
 
 /*
- * Print the patch for one changed entry: status 'M', 'D' or 'T' (a
- * type change is a deletion plus an addition, as git prints it).
+ * Print the patch for one changed entry: status 'M', 'A' (intent to
+ * add), 'D' or 'T' (a type change is a deletion plus an addition, as
+ * git prints it).
  */
 static void show_patch(char status, const struct cache_entry *ce,
 		       const struct stat *st)
@@ -95,10 +96,13 @@ static void show_patch(char status, const struct cache_entry *ce,
 	memset(&two, 0, sizeof(two));
 	memset(&none, 0, sizeof(none));
 	none.path = ce->name;
-	side_from_entry(&one, ce);
+	if (status != 'A')
+		side_from_entry(&one, ce);
+	else
+		one.path = ce->name;
 	if (status != 'D')
 		side_from_work(&two, ce->name, st);
-	if (status == 'M') {
+	if (status == 'M' || status == 'A') {
 		patch_or_die(&one, &two);
 	} else {
 		patch_or_die(&one, &none);
@@ -135,8 +139,12 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st)
 
 	if (ce->ce_state & CE_UPTODATE)
 		return 0;	/* preload_index saw it unchanged */
+	if (ce->ce_ext_flags & CE_SKIP_WORKTREE)
+		return 0;	/* sparse: its absence is no change */
 	if (lstat_work(ce->name, st))
 		return 'D';
+	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
+		return 'A';	/* "git add -N": a new file, as git shows it */
 	if (S_ISGITLINK(ce->ce_mode))
 		return S_ISDIR(st->st_mode) ? 0 : 'T';
 	if (S_ISDIR(st->st_mode))

@@ -196,6 +196,10 @@ static int refresh_entry(struct cache_entry *ce)
 	unsigned int changed;
 	struct stat st;
 
+	if (ce->ce_ext_flags & CE_SKIP_WORKTREE)
+		return 0;	/* sparse: not in the work tree by design */
+	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
+		return 1;	/* "git add -N": not added yet */
 	if (lstat_work_path(ce->name, &st) < 0)
 		return 1;
 	if (S_ISGITLINK(ce->ce_mode))

@@ -130,6 +130,22 @@ static void check_index(void)
 		die("index cannot be written as a tree; nothing written");
 }
 
+/*
+ * Entries added with "git add -N" are not in the tree git writes (nor
+ * is a directory that holds nothing else): drop them from our copy of
+ * the index, which write-tree never writes back.
+ */
+static void drop_intent_to_add(void)
+{
+	unsigned int i = 0;
+
+	while (i < active_nr)
+		if (active_cache[i]->ce_ext_flags & CE_INTENT_TO_ADD)
+			remove_cache_entry_at(i);
+		else
+			i++;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char sha1[20];
@@ -144,6 +160,7 @@ int main(int argc, char **argv)
 		exit(128);
 	if (read_cache() < 0)
 		die("unable to read the index");
+	drop_intent_to_add();
 	check_index();
 	write_tree(&pos, "", 0, sha1);
 	if (flush_to_disk(-1) < 0)

@@ -150,6 +150,15 @@ test_expect_success 'paths limit the output as git pathspecs do' '
 	done
 '
 
+test_expect_success 'globs select as git pathspecs do (with -r)' '
+	for p in "*" "dir/*" "*/g" "d*" "*same" "dir/sub/*/f" "?odify" \
+		 "[dm]*" "ftod*" "*.x" "dir/*/g" "nothing*"
+	do
+		same_as_git -r $(cat A) $(cat B) -- "$p" &&
+		same_as_git -r -z $(cat A) $(cat B) -- "$p" || return 1
+	done
+'
+
 test_expect_success 'a path below a subtree selects it without -r' '
 	diff-tree $(cat A) $(cat B) -- dir/sub/deeper >actual &&
 	test_grep "^:040000 040000 .*	dir$" actual &&
