@@ -75,10 +75,13 @@ test_expect_success 'a bad signature is refused' '
 	index_refused "index .*corrupt: bad signature"
 '
 
-test_expect_success 'version 4 is refused' '
+test_expect_success 'version 5, and v2 entries under a v4 header, are refused' '
+	cp good .dircache/index &&
+	patch_index 4 00000005 &&
+	index_refused "has version 5; only 2, 3 and 4" &&
 	cp good .dircache/index &&
 	patch_index 4 00000004 &&
-	index_refused "has version 4; only 2 and 3"
+	index_refused "is corrupt: entry 0 is truncated or malformed"
 '
 
 test_expect_success 'a count too large for the file is refused' '
