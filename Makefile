@@ -19,10 +19,11 @@ endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache
-LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o quote.o usage.o \
+LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o \
+	diff-search.o diff-slide.o diff-print.o quote.o usage.o \
 	parallel.o patch-delta.o
 LIB = libcache.a
-HDRS = cache.h diff.h
+HDRS = cache.h diff.h diff-internal.h
 
 all: $(PROGRAMS)
 

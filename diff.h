@@ -50,12 +50,13 @@ int print_patch(FILE *out, const struct diff_side *one,
 		const struct diff_side *two, const struct diff_options *opt);
 
 /*
- * The line diff itself: Myers' O(ND) algorithm in linear space, with
- * the usual speed-ups (common ends trimmed, lines hashed into ids,
- * unmatched lines dropped, a cost budget per split).
+ * The line diff itself (diff.c, diff-slide.c): Myers' O(ND) algorithm
+ * in linear space with git's speed-ups and cost limits, and changed
+ * lines placed where git's default diff places them (its slider
+ * placement and indent heuristic), so that patches equal git's.
  * Lines are compared by content; edits hold 0-based line numbers.
- * Exposed for later tools (patch application, merges) that need edits
- * rather than printed text.
+ * Exposed for the tools that need edits rather than printed text
+ * (merges, patch application).
  */
 struct diff_line {
 	const char *start;
