@@ -21,7 +21,9 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache
 LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o \
 	diff-search.o diff-slide.o diff-print.o quote.o usage.o \
-	parallel.o patch-delta.o
+	parallel.o patch-delta.o diff-delta.o
+# Built for the tests only: library functions with no tool of their own.
+TEST_HELPERS = t/helper/test-delta
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 
@@ -40,11 +42,11 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROGRAMS): %: %.o $(LIB)
+$(PROGRAMS) $(TEST_HELPERS): %: %.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # VALGRIND=1 runs every tool under valgrind (slow).
-test: all
+test: all $(TEST_HELPERS)
 	TEST_VALGRIND=$(VALGRIND) $(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
 
 print-programs:
@@ -59,7 +61,7 @@ bench: all
 # libFuzzer targets (clang): `make fuzz` builds them, `make fuzz-run
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
-	fuzz/fuzz-commit fuzz/fuzz-date
+	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
@@ -86,7 +88,8 @@ install: all
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
 
 clean:
-	rm -f $(PROGRAMS) *.o $(LIB) BUILD-FLAGS BUILD-FLAGS.new
+	rm -f $(PROGRAMS) $(TEST_HELPERS) *.o t/helper/*.o $(LIB) \
+		BUILD-FLAGS BUILD-FLAGS.new
 	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE

@@ -280,6 +280,18 @@ int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
 void *apply_delta(const void *base, size_t base_len, const void *delta,
 		  size_t delta_len, size_t *result_len, const char **why);
 
+/* ---- diff-delta.c: making git's deltas ---- */
+
+/*
+ * A delta in git's format that turns base into target (apply_delta()
+ * undoes it): copies of base runs found through an index of its
+ * blocks, literal bytes between.  Returns it (malloc'd) and its size,
+ * or NULL when it would pass max_size bytes (0: no limit) or the base
+ * is 4 GiB or more.
+ */
+void *create_delta(const void *base, size_t base_size, const void *target,
+		   size_t target_size, size_t max_size, size_t *delta_size);
+
 /* ---- object.c: parsing trees and commits ---- */
 
 #define S_IFGITLINK 0160000

@@ -229,25 +229,65 @@ static void emit_base85_line(FILE *out, const unsigned char *p, size_t n)
 	putc('\n', out);
 }
 
-/* "literal <size>", then the deflated data, 52 bytes a line. */
-static int emit_literal(FILE *out, const char *data, size_t size)
+/*
+ * data deflated at git's level for patches (its core.compression
+ * default, best speed), so that our literals are git's; NULL if zlib
+ * fails.
+ */
+static unsigned char *deflate_data(const void *data, size_t size,
+				   size_t *zlen)
 {
-	uLongf zlen = compressBound(size);
-	unsigned char *z = xmalloc(zlen);
+	uLongf n = compressBound(size);
+	unsigned char *z = xmalloc(n);
+
+	if (compress2(z, &n, data, size, Z_BEST_SPEED) != Z_OK) {
+		free(z);
+		return NULL;
+	}
+	*zlen = n;
+	return z;
+}
+
+/* "literal <size>" or "delta <size>", then z, 52 bytes a line. */
+static void emit_hunk_data(FILE *out, const char *kind, size_t size,
+			   const unsigned char *z, size_t zlen)
+{
 	size_t done, n;
 
-	if (compress2(z, &zlen, (const Bytef *)data, size,
-		      Z_DEFAULT_COMPRESSION) != Z_OK) {
-		free(z);
-		return error("deflate binary patch data");
-	}
-	fprintf(out, "literal %zu\n", size);
+	fprintf(out, "%s %zu\n", kind, size);
 	for (done = 0; done < zlen; done += n) {
 		n = zlen - done > 52 ? 52 : zlen - done;
 		emit_base85_line(out, z + done, n);
 	}
 	putc('\n', out);
-	free(z);
+}
+
+/*
+ * The hunk that makes `to` from `from`: a delta when, deflated, it is
+ * smaller than the deflated literal, as git chooses (no delta from or
+ * to an empty file; a delta past the literal's size is not made).
+ */
+static int emit_binary_hunk(FILE *out, const char *from, size_t from_size,
+			    const char *to, size_t to_size)
+{
+	size_t lit_len, delta_size, zdelta_len = 0;
+	unsigned char *lit = deflate_data(to, to_size, &lit_len);
+	unsigned char *delta = NULL, *zdelta = NULL;
+
+	if (!lit)
+		return error("deflate binary patch data");
+	if (from_size && to_size)
+		delta = create_delta(from, from_size, to, to_size, lit_len,
+				     &delta_size);
+	if (delta)
+		zdelta = deflate_data(delta, delta_size, &zdelta_len);
+	if (zdelta && zdelta_len < lit_len)
+		emit_hunk_data(out, "delta", delta_size, zdelta, zdelta_len);
+	else
+		emit_hunk_data(out, "literal", to_size, lit, lit_len);
+	free(lit);
+	free(delta);
+	free(zdelta);
 	return 0;
 }
 
@@ -256,7 +296,8 @@ static int emit_binary_patch(FILE *out, const char *d1, size_t s1,
 			     const char *d2, size_t s2)
 {
 	fputs("GIT binary patch\n", out);
-	if (emit_literal(out, d2, s2) < 0 || emit_literal(out, d1, s1) < 0)
+	if (emit_binary_hunk(out, d1, s1, d2, s2) < 0 ||
+	    emit_binary_hunk(out, d2, s2, d1, s1) < 0)
 		return -1;
 	return 0;
 }

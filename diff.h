@@ -28,9 +28,10 @@ struct diff_side {
 /* How print_patch writes; a NULL options pointer means all zero. */
 struct diff_options {
 	/*
-	 * Binary content as git's "GIT binary patch" (literal, forward
-	 * and reverse, full ids on the index line) that git apply can
-	 * apply, instead of "Binary files a/p and b/p differ".
+	 * Binary content as git's "GIT binary patch" (forward and
+	 * reverse hunks, each a literal or a delta as git chooses, full
+	 * ids on the index line) that git apply can apply, instead of
+	 * "Binary files a/p and b/p differ".
 	 */
 	int binary;
 };
