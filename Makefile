@@ -18,9 +18,9 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
-	checkout-cache show-diff diff-tree cat-file fsck-cache
+	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
 LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o \
-	diff-search.o diff-slide.o diff-print.o quote.o usage.o \
+	diff-search.o diff-slide.o diff-print.o merge.o quote.o usage.o \
 	parallel.o patch-delta.o diff-delta.o
 # Built for the tests only: library functions with no tool of their own.
 TEST_HELPERS = t/helper/test-delta
@@ -61,7 +61,7 @@ bench: all
 # libFuzzer targets (clang): `make fuzz` builds them, `make fuzz-run
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
-	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta
+	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined

@@ -45,8 +45,10 @@ void diff_search(struct diff_seq *a, struct diff_seq *b);
  * Move each run of changed lines of s that can slide over equal lines
  * to where git puts it: level with a change in o (the other side, its
  * changes paired with s's in order) when it can reach one, else where
- * the indent heuristic scores best.  The diff stays as long.
+ * the indent heuristic scores best (with DIFF_INDENT_HEURISTIC in
+ * flags) or as low as it goes.  The diff stays as long.
  */
-void slide_changes(struct diff_seq *s, const struct diff_seq *o);
+void slide_changes(struct diff_seq *s, const struct diff_seq *o,
+		   unsigned flags);
 
 #endif

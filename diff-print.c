@@ -348,7 +348,7 @@ static void emit_text_patch(FILE *out, const struct diff_side *one,
 
 	a = split_lines(d1, s1, &na);
 	b = split_lines(d2, s2, &nb);
-	edits = diff_lines(a, na, b, nb, &nr);
+	edits = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &nr);
 	if (nr) {
 		emit_file_name(out, "--- ", "a/", one);
 		emit_file_name(out, "+++ ", "b/", two);

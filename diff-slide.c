@@ -13,11 +13,12 @@
  *  2. If somewhere on its way the other side had changes level with
  *     it (the two then read as one replacement), the run goes back up
  *     to the lowest such place.
- *  3. Otherwise the indent heuristic picks its place among the lowest
+ *  3. Otherwise the indent heuristic (when asked for: git diff's
+ *     default, not git's merges') picks its place among the lowest
  *     few: a place makes two splits (above the run and below it), each
  *     split is scored from the blank lines and the indentation around
  *     it, and the place with the lowest total wins, the lower one on
- *     a tie.
+ *     a tie.  Without it the run stays at its lowest.
  *
  * The weights are the ones published with the heuristic (Michael
  * Haggerty's diff-slider-tools study, made git's default in 2.14).
@@ -265,7 +266,7 @@ static long best_place(const struct diff_seq *s, const struct run *r,
  * A run once at its lowest never takes in another run when rising.
  */
 static void place_run(struct diff_seq *s, const struct diff_seq *o,
-		      struct run *r, struct run *ro)
+		      struct run *r, struct run *ro, unsigned flags)
 {
 	long size, top_end, level_end, end;
 
@@ -286,7 +287,12 @@ static void place_run(struct diff_seq *s, const struct diff_seq *o,
 
 	if (r->end == top_end)
 		return;
-	end = level_end != -1 ? level_end : best_place(s, r, top_end);
+	if (level_end != -1)
+		end = level_end;
+	else if (flags & DIFF_INDENT_HEURISTIC)
+		end = best_place(s, r, top_end);
+	else
+		return;
 	while (r->end > end) {
 		slide_up(s, r);
 		prev_run(o, ro);
@@ -299,7 +305,8 @@ static void place_run(struct diff_seq *s, const struct diff_seq *o,
  * either, the walk starts at the common head, the runs there pairing
  * up; it ends below the last run of s.
  */
-void slide_changes(struct diff_seq *s, const struct diff_seq *o)
+void slide_changes(struct diff_seq *s, const struct diff_seq *o,
+		   unsigned flags)
 {
 	struct run r, ro;
 	long top = memchr(o->changed, 1, o->head) ? 0 : s->head;
@@ -308,7 +315,7 @@ void slide_changes(struct diff_seq *s, const struct diff_seq *o)
 	run_at(o, top, &ro);
 	for (;;) {
 		if (r.end > r.start)
-			place_run(s, o, &r, &ro);
+			place_run(s, o, &r, &ro, flags);
 		if (r.end >= s->end || next_run(s, &r) || next_run(o, &ro))
 			break;
 	}

@@ -373,7 +373,7 @@ static struct diff_edit *collect_edits(const struct diff_seq *a,
 
 struct diff_edit *diff_lines(const struct diff_line *a, size_t na,
 			     const struct diff_line *b, size_t nb,
-			     size_t *nr)
+			     unsigned flags, size_t *nr)
 {
 	struct diff_seq sa, sb;
 	struct kind_table t;
@@ -391,8 +391,8 @@ struct diff_edit *diff_lines(const struct diff_line *a, size_t na,
 	pick_keys(&sb, &t, 0);
 	kind_table_release(&t);
 	diff_search(&sa, &sb);
-	slide_changes(&sa, &sb);
-	slide_changes(&sb, &sa);
+	slide_changes(&sa, &sb, flags);
+	slide_changes(&sb, &sa, flags);
 	edits = collect_edits(&sa, &sb, nr);
 	seq_release(&sa);
 	seq_release(&sb);
