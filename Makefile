@@ -19,11 +19,10 @@ endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
-LIB_OBJS = read-cache.o sha1_file.o sha1_name.o object.o date.o diff.o \
-	diff-search.o diff-slide.o diff-print.o merge.o quote.o usage.o \
-	parallel.o patch-delta.o diff-delta.o
-# Built for the tests only: library functions with no tool of their own.
-TEST_HELPERS = t/helper/test-delta
+LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
+	sha1_file.o patch-delta.o worktree.o object.o refs.o sha1_name.o \
+	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
+	diff-print.o diff-delta.o merge.o quote.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 
@@ -42,11 +41,17 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROGRAMS) $(TEST_HELPERS): %: %.o $(LIB)
+$(PROGRAMS): %: %.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# The unit tests' driver of the library (t/t0100-library.sh).
+TEST_TOOL = t/helper/test-tool
+
+$(TEST_TOOL): $(TEST_TOOL).c $(LIB) $(HDRS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 # VALGRIND=1 runs every tool under valgrind (slow).
-test: all $(TEST_HELPERS)
+test: all $(TEST_TOOL)
 	TEST_VALGRIND=$(VALGRIND) $(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
 
 print-programs:
@@ -88,8 +93,7 @@ install: all
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
 
 clean:
-	rm -f $(PROGRAMS) $(TEST_HELPERS) *.o t/helper/*.o $(LIB) \
-		BUILD-FLAGS BUILD-FLAGS.new
+	rm -f $(PROGRAMS) *.o $(LIB) $(TEST_TOOL) BUILD-FLAGS BUILD-FLAGS.new
 	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE

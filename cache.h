@@ -1,15 +1,38 @@
 /*
- * cache.h: the one interface shared by every dircache tool.
+ * cache.h: the map of the library every dircache tool links.
  *
- * The object store (sha1_file.c), the index (read-cache.c), object
- * parsing (object.c), dates (date.c), the diff engine (diff.c) and
- * error reporting (usage.c) are linked into every tool.  All on-disk
- * formats are git's: loose objects, trees, commits and index v2.
+ * One section per library file, lowest layer first; a file calls only
+ * the sections above its own (the store does not parse commits, the
+ * thread pool does not know the store):
  *
- * Conventions: functions that can fail return a negative value or
- * NULL after printing one "tool: what: why" line with error(); only
- * tools call die().  Returned buffers are malloc'd and owned by the
- * caller unless the comment says "static buffer".
+ *   usage.c       messages, exits, memory, plain I/O, the fault model
+ *   setup.c       what main() does first: environment, fds, the store
+ *   parallel.c    the thread pool
+ *   hex.c         ids and type names as text
+ *   path.c        path rules, leading symlinks, the pathspec matcher
+ *   lockfile.c    replacing a file under <file>.lock
+ *   stream.c      an object's bytes in and out of zlib, checked
+ *   sha1_file.c   the object store: one reader, its sources, writing
+ *   patch-delta.c git's delta format
+ *   diff-delta.c  making deltas in it
+ *   worktree.c    work-tree files in and out of the store
+ *   object.c      trees, commits and tags; walking n trees in step
+ *   refs.c        reading and writing refs
+ *   sha1_name.c   ids from the command line
+ *   date.c        dates
+ *   read-cache.c  the index file: reading, checking, writing it
+ *   index.c       the index in memory: lookup, insertion, stat data
+ *   (diff.h: the diff engine, diff.c, diff-search.c and diff-slide.c;
+ *   git's patches, diff-print.c; the three-way merge, merge.c; and
+ *   path quoting, quote.c)
+ *
+ * Conventions: functions that can fail return a negative value or NULL
+ * after printing one "tool: what: why" line with error(), or fill a
+ * struct fault and print nothing where the caller must tell kinds of
+ * failure apart.  Only tools call die(); the x* allocators are the one
+ * exception (they die when memory runs out, as git's do).  Returned
+ * buffers are malloc'd and owned by the caller unless the comment says
+ * "static buffer".  All on-disk formats are git's.
  */
 #ifndef CACHE_H
 #define CACHE_H
@@ -19,6 +42,7 @@
 #include <stdarg.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 /*
  * SHA-1 from libcrypto.  The one-call SHA1_* functions are the fastest
@@ -27,15 +51,6 @@
  */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include <openssl/sha.h>
-
-#define DEFAULT_GIT_DIR ".dircache"
-
-/* Environment variables; the 2005 name comes first where there is one. */
-#define DB_ENVIRONMENT "SHA1_FILE_DIRECTORY"
-#define OBJECT_DIR_ENVIRONMENT "GIT_OBJECT_DIRECTORY"
-#define INDEX_ENVIRONMENT "GIT_INDEX_FILE"
-#define GIT_DIR_ENVIRONMENT "GIT_DIR"
-#define NO_SYNC_ENVIRONMENT "DIRCACHE_NO_SYNC"
 
 /* ---- usage.c: messages and exits ---- */
 
@@ -83,17 +98,6 @@ void display_progress(struct progress *p, size_t done);
 void stop_progress(struct progress **p);
 
 /*
- * Call fn(data, i) for every i in [start, end) on every core (up to 8
- * threads; only the caller's when there are few items), so fn must be
- * safe to run on many threads at once.  fn returns the units of work it
- * did (files, say, for an item that is a group of them): progress (may
- * be NULL) moves on by them from done.  Returns done plus all units.
- */
-size_t run_parallel(size_t start, size_t end,
-		    size_t (*fn)(void *data, size_t i), void *data,
-		    struct progress *progress, size_t done);
-
-/*
  * The one error model of the library's readers: a caller that must
  * tell "missing" from "corrupt" from "the system refused" passes a
  * struct fault, which the failing function fills; it prints nothing,
@@ -123,7 +127,51 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
 
-/* ---- sha1_file.c: the object store ---- */
+/* ---- setup.c: what every tool does first ---- */
+
+#define DEFAULT_GIT_DIR ".dircache"
+
+/* Environment variables; the 2005 name comes first where there is one. */
+#define DB_ENVIRONMENT "SHA1_FILE_DIRECTORY"
+#define OBJECT_DIR_ENVIRONMENT "GIT_OBJECT_DIRECTORY"
+#define INDEX_ENVIRONMENT "GIT_INDEX_FILE"
+#define GIT_DIR_ENVIRONMENT "GIT_DIR"
+#define NO_SYNC_ENVIRONMENT "DIRCACHE_NO_SYNC"
+
+/*
+ * The first call of every main(): makes sure fds 0, 1 and 2 are open
+ * (on /dev/null if not, so that no file we open takes their number and
+ * receives our messages), sets the program name and reads the
+ * environment.
+ */
+void setup_tool(const char *argv0);
+/* Read GIT_DIR and the rest again (setup_tool does it once). */
+void setup_environment(void);
+/*
+ * For tools that need a store: 0 when the object directory exists,
+ * else -1 after "not a dircache repository (or GIT_DIR): <dir>" (and,
+ * from inside a work tree, where its top is: the tools run there).
+ */
+int setup_repository(void);
+/* $GIT_DIR, its object directory and its index, as read at setup. */
+const char *get_git_dir(void);
+const char *get_object_directory(void);
+const char *get_index_file(void);
+
+/* ---- parallel.c: the thread pool ---- */
+
+/*
+ * Call fn(data, i) for every i in [start, end) on every core (up to 8
+ * threads; only the caller's when there are few items), so fn must be
+ * safe to run on many threads at once.  fn returns the units of work it
+ * did (files, say, for an item that is a group of them): progress (may
+ * be NULL) moves on by them from done.  Returns done plus all units.
+ */
+size_t run_parallel(size_t start, size_t end,
+		    size_t (*fn)(void *data, size_t i), void *data,
+		    struct progress *progress, size_t done);
+
+/* ---- hex.c: ids and type names ---- */
 
 enum object_type {
 	OBJ_BAD = -1,
@@ -137,130 +185,264 @@ enum object_type {
 const char *type_name(enum object_type type);
 /* Exact match of a type name of len bytes; OBJ_BAD when unknown. */
 enum object_type type_from_string(const char *name, size_t len);
-
-/* The .dircache directory, its objects/ and its index (static). */
-const char *get_git_dir(void);
-const char *get_object_directory(void);
-const char *get_index_file(void);
-
 /*
  * Hex ids.  sha1_to_hex returns one of four rotating static buffers
  * (per thread: the object store may be used from several threads).
  */
 char *sha1_to_hex(const unsigned char *sha1);
+/* 40 hex digits (either case) at hex into sha1; -1 when they are not. */
 int get_sha1_hex(const char *hex, unsigned char *sha1);
 /* The value of one hex digit, or -1. */
 int hexval(int c);
-/* dir, a slash and file (malloc'd). */
-char *path_join(const char *dir, const char *file);
-/*
- * A command-line id: 40 hex digits, a unique abbreviation of at least
- * four, HEAD, or a ref name (refs/heads/x, heads/x, x).  Prints an
- * error and returns -1 when it names nothing or more than one object.
- */
-int get_sha1(const char *name, unsigned char *sha1);
-
-/* objects/xx/yyyy... (static buffer, per thread). */
-const char *sha1_file_name(const unsigned char *sha1);
-int has_sha1_file(const unsigned char *sha1);
-/*
- * The same for many lookups in a row: each fan-out directory is listed
- * once and searched, instead of one stat per object (write-tree checks
- * every blob of the index).  A name not listed is looked for again with
- * stat, as it may have come since.  Not thread-safe.
- */
-int has_sha1_file_listed(const unsigned char *sha1);
+/* 1 when the len bytes at s are all lowercase hex digits. */
+int is_lower_hex(const char *s, size_t len);
 /*
  * The id of the loose object file dir/file (dir "xx", file 38 digits,
  * all lowercase hex, as the store names them), or -1 for any other name.
  */
 int parse_loose_name(const char *dir, const char *file, unsigned char *sha1);
 
+/* ---- path.c: paths, and the one pathspec matcher ---- */
+
+/* dir, a slash and file (malloc'd). */
+char *path_join(const char *dir, const char *file);
+/*
+ * 1 when the path is fit to enter the index: relative, no empty, ".",
+ * ".." or ".dircache"/".git" (any case) component, no trailing slash.
+ */
+int verify_path(const char *path, size_t len);
+/*
+ * A command-line path in index form (malloc'd): "./" components and
+ * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
+ * verify_path to refuse.
+ */
+char *normalize_path(const char *path);
+/*
+ * 1 when a leading directory of path (len bytes) exists as something
+ * other than a real directory (a symlink or a file), so that opening
+ * path would leave the work tree or go through a link; 0 when every
+ * leading directory is a directory or does not exist; -1 on an lstat
+ * error other than ENOENT/ENOTDIR.
+ */
+int has_symlink_leading_path(const char *path, size_t len);
+/* Create leading directories of path (not path itself); -1 with errno. */
+int create_leading_dirs(char *path);
+
+/*
+ * Pathspecs, with git's rules: a path names itself and, as a
+ * directory, everything below it; "dir/" names a directory only; "."
+ * names everything; "*", "?" and "[...]" are globs ("*" crosses "/").
+ */
+struct pathspec_item {
+	char *match;		/* normalized */
+	size_t len;
+	size_t literal_len;	/* bytes before the first glob character */
+	int dir_only;		/* given with a trailing '/' */
+};
+
+struct pathspec {
+	struct pathspec_item *items;
+	size_t nr, alloc;
+	int match_all;		/* no paths, or "." among them */
+};
+
+/* How much of an entry a pathspec selects. */
+enum interest {
+	NOT_INTERESTING = 0,
+	ALL_INTERESTING = 1,	/* the entry and everything below it */
+	SOME_INTERESTING = 2,	/* a directory that may hold a selected path */
+};
+
+/*
+ * Parse argc command-line paths into ps (free with clear_pathspec).
+ * -1 after error() for an empty path or one outside the tree.
+ */
+int parse_pathspec(struct pathspec *ps, char *const *argv, int argc);
+void clear_pathspec(struct pathspec *ps);
+/* How much of path (len bytes; a directory when is_dir) ps selects. */
+enum interest pathspec_interest(const struct pathspec *ps, const char *path,
+				size_t len, int is_dir);
+/* 1 when ps selects the file path (len bytes). */
+int match_pathspec(const struct pathspec *ps, const char *path, size_t len);
+
+/* ---- lockfile.c: replacing a file ---- */
+
+/*
+ * hold_lock_file creates <target>.lock with O_EXCL; the caller writes
+ * to fd; commit_lock_file closes it and renames it over target;
+ * rollback_lock_file removes it.  Only a lock this process created is
+ * ever removed (on rollback, exit, SIGINT, SIGTERM, SIGHUP, SIGPIPE).
+ * A struct lock_file must outlive its hold (static, or until commit or
+ * rollback); zero it before the first hold.
+ */
+struct lock_file {
+	char *path;		/* "<target>.lock" while held, else NULL */
+	char *target;
+	int fd;
+	struct lock_file *next;
+};
+
+/* -1 after error() (naming the lock when another process holds it). */
+int hold_lock_file(struct lock_file *lk, const char *target);
+/* -1 after error(); the lock is rolled back then. */
+int commit_lock_file(struct lock_file *lk);
+void rollback_lock_file(struct lock_file *lk);
+
+/* ---- stream.c: an object's bytes, in and out of zlib ---- */
+
+/* Header "<type> <size>\0": type <= 6 bytes, size <= 20 digits. */
+#define MAX_HEADER_LEN 32
+/* The piece size of every streamed read, write and comparison. */
+#define OBJECT_CHUNK (64 * 1024)
+
+/* Write "<type> <len>\0" into hdr (MAX_HEADER_LEN); returns its length. */
+int format_object_header(char *hdr, enum object_type type, size_t len);
+/*
+ * Parse a header from avail bytes: the size is decimal without leading
+ * zeros and fits in size_t.  Returns the length with the NUL, or -1.
+ */
+int parse_object_header(const unsigned char *hdr, size_t avail,
+			enum object_type *type, size_t *size);
 /* SHA-1 of "<type> <len>\0" followed by buf. */
 void hash_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1);
+
 /*
- * Store buf as a loose object (zlib level 1) unless an object with
- * that name already exists; the name is returned in sha1.
+ * An object's content, handed out a piece at a time and checked as it
+ * goes.  type and size are known once it is open; read_object_stream
+ * returns 0 only after the checks at the end: the zlib stream ended
+ * exactly there with nothing after it, and (when verified) the content
+ * hashed to the id.  The other fields are the opener's and stream.c's.
+ */
+struct object_stream {
+	enum object_type type;
+	size_t size;
+	size_t left;		/* content not yet handed out */
+	z_stream z;
+	size_t zlen;		/* bytes of the zlib stream */
+	int inflating, ended, done, verify;
+	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */
+	size_t early_pos, early_len;
+	const unsigned char *mem;	/* content already in memory */
+	SHA_CTX ctx;
+	unsigned char sha1[20];
+	void (*release)(struct object_stream *st);	/* the source's */
+	void *source;
+};
+
+/*
+ * Open a stream on a loose object's bytes (zbuf, len: zlib of header
+ * and content; they must outlive the stream).  -1 with f on a bad
+ * header or a size the bytes cannot hold.  Close it in any case.
+ */
+int open_loose_stream(struct object_stream *st, const void *zbuf,
+		      size_t len, struct fault *f);
+/* The same on zlib of the content alone, type and size known (packs). */
+int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
+		    enum object_type type, size_t size, struct fault *f);
+/* A stream on content in memory (buf must outlive it). */
+void open_memory_stream(struct object_stream *st, const void *buf,
+			enum object_type type, size_t size);
+/* Check at the end that the content hashes to sha1. */
+void verify_object_stream(struct object_stream *st, const unsigned char *sha1);
+/* Up to len bytes into buf: their count, 0 at the checked end, -1 (f). */
+ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
+			   struct fault *f);
+/* All of the content (malloc'd, NUL after it), checked; NULL (f). */
+void *read_object_stream_whole(struct object_stream *st, struct fault *f);
+void close_object_stream(struct object_stream *st);
+
+/* zlib level 1 (git's default for loose objects) into fd, a chunk at a time. */
+struct deflate_writer {
+	z_stream z;
+	int fd;
+	unsigned char out[OBJECT_CHUNK];
+};
+
+/* -1 with errno on failure, for every deflate_writer call. */
+int deflate_writer_start(struct deflate_writer *w, int fd);
+/* Deflate len bytes; last finishes the stream (written out then). */
+int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
+		       int last);
+void deflate_writer_end(struct deflate_writer *w);
+/* Deflate a whole object (header, then buf) into fd; -1 with errno. */
+int deflate_object(int fd, enum object_type type, const void *buf,
+		   size_t len);
+
+/* ---- sha1_file.c: the object store ---- */
+
+/*
+ * The one reader.  Every lookup asks the sources in turn (loose
+ * objects; pack files later), so a new source changes no tool; every
+ * object handed out is verified against its id.
+ */
+int open_object_stream(struct object_stream *st, const unsigned char *sha1,
+		       struct fault *f);
+int has_sha1_file(const unsigned char *sha1);
+/*
+ * has_sha1_file for many lookups in a row: each fan-out directory is
+ * listed once and searched, instead of one stat per object (write-tree
+ * checks every blob of the index).  A name not listed is looked for
+ * again, as it may have come since.  Not thread-safe.
+ */
+int has_sha1_file_listed(const unsigned char *sha1);
+/* Type and size from the header only (cheap): -1 (f) on failure. */
+int object_info(const unsigned char *sha1, enum object_type *type,
+		size_t *size, struct fault *f);
+/* Read and verify a whole object (malloc'd, NUL after it); NULL (f). */
+void *read_object(const unsigned char *sha1, enum object_type *type,
+		  size_t *size, struct fault *f);
+/* Print the one-line error for a fault on sha1; returns -1. */
+int report_object_fault(const unsigned char *sha1, const struct fault *f);
+/* The same three, reporting their failure with report_object_fault. */
+int sha1_object_info(const unsigned char *sha1, enum object_type *type,
+		     size_t *size);
+void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
+		     size_t *size);
+/* As read_sha1_file, but also refuses an object of another type. */
+void *read_object_of_type(const unsigned char *sha1,
+			  enum object_type want, size_t *size);
+
+/* objects/xx/yyyy... (static buffer, per thread); NULL when too long. */
+const char *sha1_file_name(const unsigned char *sha1);
+/* Open a stream on the loose object file at path (fsck, collisions). */
+int open_object_file_stream(struct object_stream *st, const char *path,
+			    struct fault *f);
+/*
+ * Call fn for each loose object of one fan-out directory (first byte
+ * first) or of the whole store, in no set order, and garbage (when not
+ * NULL) for every other name there but "." files.  A non-zero return
+ * from fn stops the walk and is returned.
+ */
+typedef int (*loose_fn)(const unsigned char *sha1, void *data);
+typedef void (*loose_garbage_fn)(const char *path, const char *name,
+				 void *data);
+int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
+			     loose_garbage_fn garbage, void *data);
+int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data);
+
+/*
+ * Store buf as a loose object (zlib level 1) and put its name in sha1.
+ * If an object of that name exists, it must hold these bytes (the
+ * collision check): another content is refused, nothing overwritten.
  */
 int write_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1);
 /*
- * Read and verify an object: zlib stream complete, header well formed,
- * size equal to the inflated length, SHA-1 equal to the name.  Returns
- * the content (malloc'd, with a NUL after it), its type and size, or
- * NULL after an error that names the id.
+ * Objects whose name is known only once written (big files streamed
+ * in): open_tmp_object makes dir/tmp_obj_XXXXXX (*tmp, malloc'd; -1
+ * after error()), a name that can never be an object's;
+ * place_tmp_object renames the finished file to sha1's name, or, when
+ * that exists, runs the collision check and removes the file.
  */
-void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
-		     size_t *size);
-/*
- * The silent reader under read_sha1_file, for fsck-cache: on failure
- * returns NULL with *code one of the OBJECT_* faults below and *why a
- * description (static, per thread).
- */
-#define OBJECT_MISSING 1
-#define OBJECT_CORRUPT 2
-#define OBJECT_HASH_MISMATCH 3
-#define OBJECT_UNREADABLE 4
-#define OBJECT_NOT_BLOB 5
-void *read_sha1_file_quiet(const unsigned char *sha1, enum object_type *type,
-			   size_t *size, int *code, const char **why);
-/*
- * Inflate and check a loose object's bytes (zbuf, len): header, size
- * and stream as read_sha1_file does, without the hash.  NULL and *why
- * when they are bad.  For fsck-cache and the fuzzers.
- */
-void *unpack_object_buffer(const void *zbuf, size_t len,
-			   enum object_type *type, size_t *size,
-			   const char **why);
-/* As read_sha1_file, but also refuses an object of another type. */
-void *read_object_of_type(const unsigned char *sha1,
-			  enum object_type want, size_t *size);
-/*
- * Write blob sha1 into fd (path names it in messages) a piece at a
- * time, hashing as it goes, so memory stays flat whatever the blob's
- * size.  The checks of read_sha1_file are all made, the hash when the
- * stream ends: on -1 (reported) the bytes already written are not the
- * blob and the caller must throw them away.
- */
-int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
-/*
- * Its quiet core, for fsck-cache: fd < 0 only checks the blob.  Returns
- * 0, an OBJECT_* fault with *why, OBJECT_NOT_BLOB (nothing read past
- * the header, *type says what it is) or -2 when a write failed.
- */
-int stream_blob_quiet(const unsigned char *sha1, int fd,
-		      enum object_type *type, const char **why);
-/* The same on an object file's bytes (zbuf, len), for the fuzzer. */
-int stream_blob_buffer(const void *zbuf, size_t len,
-		       const unsigned char *sha1, int fd,
-		       enum object_type *type, const char **why);
-/* The type and size from the header only (cheap); -1 on error. */
-int sha1_object_info(const unsigned char *sha1, enum object_type *type,
-		     size_t *size);
-/*
- * A tree-ish: the tree itself, or the tree a commit names.  Returns
- * the tree's content and puts the tree's id in tree_sha1.
- */
-void *read_tree_ish(const unsigned char *sha1, size_t *size,
-		    unsigned char *tree_sha1);
-
-/* Hash a file or symlink the way update-cache stores it. */
-int index_path(const char *path, const struct stat *st, int write_object,
-	       unsigned char *sha1);
-/* Is fd's or path's content the blob sha1?  1 yes, 0 no, -1 error. */
-int path_matches_sha1(const char *path, const struct stat *st,
-		      const unsigned char *sha1);
-
+int open_tmp_object(const char *dir, char **tmp);
+int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
 /*
  * Make what this process wrote durable: one syncfs(2) of the object
  * store when objects were written, then fsync(fd) when fd >= 0.
  * DIRCACHE_NO_SYNC=1 skips both, for scratch work.
  */
 int flush_to_disk(int fd);
-
-/* Create leading directories of path (not path itself). */
-int create_leading_dirs(char *path);
 
 /* ---- patch-delta.c: git's delta format ---- */
 
@@ -292,7 +474,33 @@ void *apply_delta(const void *base, size_t base_len, const void *delta,
 void *create_delta(const void *base, size_t base_size, const void *target,
 		   size_t target_size, size_t max_size, size_t *delta_size);
 
-/* ---- object.c: parsing trees and commits ---- */
+/* ---- worktree.c: work-tree files in and out of the store ---- */
+
+/* 0 for a regular file or a symlink; else -1 after "unsupported file type". */
+int check_work_file_type(const char *path, const struct stat *st);
+/*
+ * The content of a work-tree path that lstat described as st: a
+ * regular file's bytes or a symlink's target (malloc'd, NUL after it).
+ * NULL after error() for any other type and for a file that changes
+ * size or type while it is read.
+ */
+char *read_work_file(const char *path, const struct stat *st, size_t *size);
+/* Hash a file or symlink the way update-cache stores it (write_object: store it). */
+int index_path(const char *path, const struct stat *st, int write_object,
+	       unsigned char *sha1);
+/* Is path's content the blob sha1?  1 yes, 0 no, -1 error. */
+int path_matches_sha1(const char *path, const struct stat *st,
+		      const unsigned char *sha1);
+/*
+ * Write blob sha1 into fd (path names it in messages) a piece at a
+ * time, so memory stays flat whatever the blob's size.  Every check of
+ * the reader is made, the hash when the stream ends: on -1 (reported)
+ * the bytes already written are not the blob and the caller must throw
+ * them away.
+ */
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+
+/* ---- object.c: trees, commits and tags ---- */
 
 #define S_IFGITLINK 0160000
 #define S_ISGITLINK(m) (((m) & S_IFMT) == S_IFGITLINK)
@@ -325,6 +533,49 @@ int tree_entry_next(struct tree_desc *desc, struct name_entry *entry);
  */
 const char *check_tree(const void *buf, size_t size);
 
+/*
+ * A file "a" and a directory "a" cannot both be in one tree, and in
+ * git's order they need not be neighbours ("a-b" and "a.c" sort
+ * between them).  Fed the names of one tree in order, a df_check
+ * remembers the files that a later directory could clash with.
+ */
+struct df_name {
+	const char *name;
+	size_t len;
+};
+
+struct df_check {
+	struct df_name *files;
+	size_t nr, alloc;
+};
+
+/* Note a file (name must stay valid while c is used). */
+void df_check_file(struct df_check *c, const char *name, size_t len);
+/* 1 when a file of this name came before the directory name. */
+int df_check_dir(struct df_check *c, const char *name, size_t len);
+void df_check_clear(struct df_check *c);
+
+/*
+ * A tree-ish: the tree itself, or the tree a commit names.  Returns
+ * the tree's content and puts the tree's id in tree_sha1; NULL after
+ * error().
+ */
+void *read_tree_ish(const unsigned char *sha1, size_t *size,
+		    unsigned char *tree_sha1);
+
+/*
+ * Walk n (at most MAX_TRAVERSE_TREES) trees in step, in git's tree
+ * order: fn gets, for each name, the entry of every tree that has it
+ * (NULL where a tree has none).  A blob "a" and a tree "a" are
+ * different names in that order, so they come in separate calls.  A
+ * non-zero return from fn stops the walk and is returned; -1 when an
+ * entry is malformed (check the trees first to say which).
+ */
+#define MAX_TRAVERSE_TREES 4
+typedef int (*traverse_fn)(int n, const struct name_entry **entries,
+			   void *data);
+int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data);
+
 /* Compare two tree entry names in git's order (a tree sorts as "name/"). */
 int base_name_compare(const char *n1, size_t l1, unsigned int m1,
 		      const char *n2, size_t l2, unsigned int m2);
@@ -350,7 +601,47 @@ const char *check_tag(const void *buf, size_t size, unsigned char *sha1,
 int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci);
 void free_commit_info(struct commit_info *ci);
 
-/* ---- date.c ---- */
+/* ---- refs.c: reading and writing refs ---- */
+
+/*
+ * 0 when name may be a ref: "HEAD" or "refs/..." without "..", "//",
+ * a component starting with ".", control or special characters, "@{",
+ * or a ".lock" or "/" or "." at the end; else -1.
+ */
+int check_ref_name(const char *name);
+/*
+ * The id a ref names, following "ref: <name>" (at most 5 deep), loose
+ * files first, then packed-refs.  0, or -1 when it names nothing.
+ * With resolved (may be NULL), the name of the last ref followed
+ * (malloc'd), also for a symbolic ref to a branch not yet born.
+ */
+int resolve_ref(const char *name, unsigned char *sha1, char **resolved);
+int read_ref(const char *name, unsigned char *sha1);
+/*
+ * Call fn for every ref under refs/ (loose and packed, a loose one
+ * hiding its packed copy) in name order; a non-zero return stops the
+ * walk and is returned.  Directories are walked without recursion.
+ */
+int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
+			   void *data), void *data);
+/*
+ * Point ref name (not HEAD) at sha1 under <ref>.lock, after syncing
+ * the objects.  With old_sha1, only if the ref still holds it (all
+ * zeros: only if it does not exist).  -1 after error().
+ */
+int update_ref(const char *name, const unsigned char *sha1,
+	       const unsigned char *old_sha1);
+
+/* ---- sha1_name.c: ids from the command line ---- */
+
+/*
+ * A command-line id: 40 hex digits, a unique abbreviation of at least
+ * four, HEAD, or a ref name (refs/heads/x, heads/x, x).  Prints an
+ * error and returns -1 when it names nothing or more than one object.
+ */
+int get_sha1(const char *name, unsigned char *sha1);
+
+/* ---- date.c: dates ---- */
 
 /*
  * Parse a user-supplied date into "<epoch> <+hhmm>" (static buffer).
@@ -361,7 +652,7 @@ const char *parse_date(const char *date);
 /* The current time and local zone as "<epoch> <+hhmm>" (static). */
 const char *now_date(void);
 
-/* ---- read-cache.c: the index ---- */
+/* ---- read-cache.c: the index file ---- */
 
 struct cache_time {
 	uint32_t sec;
@@ -398,15 +689,22 @@ static inline unsigned int ce_stage(const struct cache_entry *ce)
 	return (ce->ce_flags & CE_STAGEMASK) >> CE_STAGESHIFT;
 }
 
-/* The index mode for a file of this stat mode. */
-unsigned int ce_mode_from_stat(unsigned int st_mode);
-
 extern struct cache_entry **active_cache;
 extern unsigned int active_nr;
 extern size_t active_alloc;
 
+/* The index mode for a file of this stat mode. */
+unsigned int ce_mode_from_stat(unsigned int st_mode);
+
 /* A new entry for name (len bytes), zeroed but for name and namelen. */
 struct cache_entry *make_cache_entry(const char *name, size_t len);
+/* Free an entry that left the index (entries read from disk stay). */
+void free_cache_entry(struct cache_entry *ce);
+/*
+ * Could ce have changed after it was hashed without its stat data
+ * showing it (its mtime is not older than the index file's)?
+ */
+int ce_is_racy(const struct cache_entry *ce);
 void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st);
 
 /*
@@ -419,11 +717,27 @@ void discard_cache(void);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
 
+/*
+ * Writing: take index.lock (lockfile.c), write, then commit it over
+ * the index.  The lock is removed on failure, die() and signals.
+ */
+int hold_index_lock(void);
+int commit_index(void);
+void rollback_index_lock(void);
+
+/* ---- index.c: the index in memory ---- */
+
 /* Compare names as the index sorts them: bytes, then length, then stage. */
 int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
 		       const char *n2, size_t l2, unsigned int s2);
 /* Position of (name, stage 0): >= 0 when present, else -(insert pos)-1. */
 int cache_name_pos(const char *name, size_t len);
+
+/*
+ * 1 when a leading directory of name stands in the index as a file (a
+ * file/directory clash, which only a hostile index holds).
+ */
+int index_has_file_above(const char *name);
 
 #define ADD_CACHE_OK_TO_ADD 1
 #define ADD_CACHE_OK_TO_REPLACE 2	/* drop entries in a D/F clash */
@@ -444,26 +758,6 @@ void sort_cache_entries(struct cache_entry **ces, unsigned int nr);
 void remove_cache_entry_at(unsigned int pos);
 /* Remove every stage of path; returns 1 when something was removed. */
 int remove_file_from_cache(const char *path);
-
-/*
- * 1 when the path is fit to enter the index: relative, no empty, ".",
- * ".." or ".dircache"/".git" (any case) component, no trailing slash.
- */
-int verify_path(const char *path, size_t len);
-/*
- * 1 when a leading directory of path (len bytes) exists as something
- * other than a real directory (a symlink or a file), so that opening
- * path would leave the work tree or go through a link; 0 when every
- * leading directory is a directory or does not exist; -1 on an lstat
- * error other than ENOENT/ENOTDIR.
- */
-int has_symlink_leading_path(const char *path, size_t len);
-/*
- * A command-line path in index form (malloc'd): "./" components and
- * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
- * verify_path to refuse.
- */
-char *normalize_path(const char *path);
 
 /* Differences between an entry and what lstat saw. */
 #define MTIME_CHANGED 0x0001
@@ -488,13 +782,5 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
  * match and are not racy: the rest is all a caller need look at.
  */
 void preload_index(int (*wanted)(const char *name));
-
-/*
- * Writing: take index.lock (O_CREAT|O_EXCL), write, then commit it
- * over the index.  The lock is removed on failure, die() and signals.
- */
-int hold_index_lock(void);
-int commit_index(void);
-void rollback_index_lock(void);
 
 #endif

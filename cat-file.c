@@ -41,7 +41,7 @@ static void print_tree(const unsigned char *sha1, const void *buf,
 	}
 }
 
-static void *read_object(const unsigned char *sha1, enum object_type *type,
+static void *read_or_die(const unsigned char *sha1, enum object_type *type,
 			 size_t *size)
 {
 	void *buf = read_sha1_file(sha1, type, size);
@@ -55,7 +55,7 @@ static void pretty_print(const unsigned char *sha1)
 {
 	enum object_type type;
 	size_t size;
-	void *buf = read_object(sha1, &type, &size);
+	void *buf = read_or_die(sha1, &type, &size);
 
 	if (type == OBJ_TREE)
 		print_tree(sha1, buf, size);
@@ -68,7 +68,7 @@ static void print_typed(const unsigned char *sha1, enum object_type want)
 {
 	enum object_type type;
 	size_t size;
-	void *buf = read_object(sha1, &type, &size);
+	void *buf = read_or_die(sha1, &type, &size);
 
 	if (type != want)
 		die("object %s is a %s, not a %s", sha1_to_hex(sha1),
@@ -98,7 +98,7 @@ static int exists(const unsigned char *sha1)
 
 	if (!has_sha1_file(sha1))
 		return 1;
-	free(read_object(sha1, &type, &size));
+	free(read_or_die(sha1, &type, &size));
 	return 0;
 }
 
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	unsigned char sha1[20];
 	const char *opt;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, cat_file_usage);
 	if (argc != 3)
 		usage(cat_file_usage);
@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 		if (want == OBJ_BAD)
 			die("invalid object type '%s'", opt);
 	}
+	if (setup_repository() < 0)
+		exit(128);
 	if (get_sha1(argv[2], sha1) < 0)
 		die("cannot resolve '%s'", argv[2]);
 

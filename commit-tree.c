@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 	unsigned char tree[20], sha1[20];
 	int i;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, commit_tree_usage);
 	if (argc < 2 || argv[1][0] == '-' || argc % 2)
 		usage(commit_tree_usage);
@@ -302,6 +302,8 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "-p"))
 			usage(commit_tree_usage);
 
+	if (setup_repository() < 0)
+		exit(128);
 	get_idents(&author, &committer);
 	get_object(argv[1], OBJ_TREE, tree);
 	for (i = 2; i < argc; i += 2)

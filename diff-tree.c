@@ -15,11 +15,11 @@
  * and --binary (binary content in the patch) implies -p, as in git.
  *
  * Arguments are tree-ishes: a commit stands for its tree.  Paths after
- * them limit the output as git's plain pathspecs do: a path names a
+ * them limit the output as git's pathspecs do (path.c): a path names a
  * file or a directory and everything under it; "dir/" names only a
- * directory; "." names everything.  A path below a subtree makes that
- * subtree interesting, so without -r it is shown as a whole.  Glob
- * characters have no special meaning.  The "--" that ends the options
+ * directory; "." names everything; "*", "?" and "[...]" are globs.  A
+ * path below a subtree makes that subtree interesting, so without -r
+ * it is shown as a whole.  The "--" that ends the options
  * may also come after the two tree-ishes, where git puts it.
  *
  * Every tree read is checked with check_tree(), and a hostile or
@@ -48,29 +48,13 @@ static int nul_terminate;
 static int show_patch;
 static struct diff_options patch_opts;
 
-/* A plain pathspec, normalized; dir_only when it was given as "dir/". */
-struct pathspec {
-	char *path;
-	size_t len;
-	int dir_only;
-};
-
-static struct pathspec *pathspecs;
-static size_t nr_pathspecs;
-static int match_all;	/* no paths given, or "." among them */
+static struct pathspec pathspec;
 
 /* The path of the tree being walked, with a trailing '/' unless root. */
 struct path_buf {
 	char *buf;
 	size_t len;
 	size_t alloc;
-};
-
-/* How much of an entry the pathspecs select. */
-enum interest {
-	NOT_INTERESTING = 0,
-	ALL_INTERESTING = 1,	/* the entry and everything below it */
-	SOME_INTERESTING = 2,	/* a directory with a selected path below */
 };
 
 /* git knows the empty tree without storing it; so do we. */
@@ -105,36 +89,6 @@ static void *read_tree_checked(const unsigned char *sha1, size_t *size,
 	return buf;
 }
 
-static enum interest match_one(const struct pathspec *ps, const char *path,
-			       size_t len, int is_dir)
-{
-	if (len == ps->len)
-		return !memcmp(path, ps->path, len) &&
-		       (is_dir || !ps->dir_only) ? ALL_INTERESTING :
-		       NOT_INTERESTING;
-	if (len > ps->len)
-		return path[ps->len] == '/' &&
-		       !memcmp(path, ps->path, ps->len) ? ALL_INTERESTING :
-		       NOT_INTERESTING;
-	return is_dir && ps->path[len] == '/' &&
-	       !memcmp(path, ps->path, len) ? SOME_INTERESTING :
-	       NOT_INTERESTING;
-}
-
-static enum interest path_interest(const char *path, size_t len, int is_dir)
-{
-	enum interest best = NOT_INTERESTING;
-	size_t i;
-
-	for (i = 0; i < nr_pathspecs && best != ALL_INTERESTING; i++) {
-		enum interest in = match_one(&pathspecs[i], path, len, is_dir);
-
-		if (in != NOT_INTERESTING)
-			best = in;
-	}
-	return best;
-}
-
 static void path_push(struct path_buf *pb, const char *name, size_t len)
 {
 	ALLOC_GROW(pb->buf, pb->len + len + 2, pb->alloc);
@@ -152,15 +106,7 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 	       two ? two->mode : 0,
 	       sha1_to_hex(one ? one->sha1 : null_sha1),
 	       sha1_to_hex(two ? two->sha1 : null_sha1), status);
-	if (nul_terminate) {
-		putchar('\0');
-		fwrite(pb->buf, 1, pb->len, stdout);
-		putchar('\0');
-	} else {
-		putchar('\t');
-		write_quoted_path(stdout, "", pb->buf, pb->len);
-		putchar('\n');
-	}
+	write_name_field(stdout, pb->buf, pb->len, nul_terminate);
 }
 
 /* Fill one side of a patch; a NULL entry is a missing side. */
@@ -262,7 +208,7 @@ static void diff_entry(struct path_buf *pb, const struct name_entry *one,
 		return;
 	path_push(pb, e->path, e->pathlen);
 	if (!all)
-		in = path_interest(pb->buf, pb->len, is_dir);
+		in = pathspec_interest(&pathspec, pb->buf, pb->len, is_dir);
 	if (in != NOT_INTERESTING) {
 		if (is_dir && recursive)
 			diff_subtrees(pb, one, two, in == ALL_INTERESTING);
@@ -273,13 +219,18 @@ static void diff_entry(struct path_buf *pb, const struct name_entry *one,
 	pb->buf[base] = '\0';
 }
 
-static int next_entry(struct tree_desc *desc, struct name_entry *e)
-{
-	int ret = tree_entry_next(desc, e);
+struct walk {
+	struct path_buf *pb;
+	int all;
+};
 
-	if (ret < 0)	/* check_tree passed it: cannot happen */
-		die("malformed tree entry");
-	return ret;
+static int diff_step(int n, const struct name_entry **e, void *data)
+{
+	struct walk *w = data;
+
+	(void)n;
+	diff_entry(w->pb, e[0], e[1], w->all);
+	return 0;
 }
 
 /* Walk two checked trees (either may be empty) in parallel. */
@@ -287,70 +238,13 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 			   size_t size1, const void *buf2, size_t size2,
 			   int all)
 {
-	struct tree_desc t1, t2;
-	struct name_entry e1, e2;
-	int have1, have2;
+	struct tree_desc t[2];
+	struct walk w = { pb, all };
 
-	init_tree_desc(&t1, buf1, size1);
-	init_tree_desc(&t2, buf2, size2);
-	have1 = next_entry(&t1, &e1);
-	have2 = next_entry(&t2, &e2);
-	while (have1 || have2) {
-		int cmp = !have1 ? 1 : !have2 ? -1 :
-			base_name_compare(e1.path, e1.pathlen, e1.mode,
-					  e2.path, e2.pathlen, e2.mode);
-
-		if (!cmp)
-			diff_entry(pb, &e1, &e2, all);
-		else if (cmp < 0)
-			diff_entry(pb, &e1, NULL, all);
-		else
-			diff_entry(pb, NULL, &e2, all);
-		if (cmp <= 0)
-			have1 = next_entry(&t1, &e1);
-		if (cmp >= 0)
-			have2 = next_entry(&t2, &e2);
-	}
-}
-
-/* Does a normalized path climb out of the tree ("/x", "..", "a/../..")? */
-static int outside_tree(const char *path)
-{
-	const char *p = path;
-
-	if (*p == '/')
-		return 1;
-	for (;;) {
-		if (p[0] == '.' && p[1] == '.' && (!p[2] || p[2] == '/'))
-			return 1;
-		p = strchr(p, '/');
-		if (!p)
-			return 0;
-		p++;
-	}
-}
-
-static void add_pathspec(const char *arg)
-{
-	size_t len = strlen(arg);
-	struct pathspec *ps;
-	char *path;
-
-	if (!len)
-		die("empty string is not a valid path; use . for all paths");
-	path = normalize_path(arg);
-	if (outside_tree(path))
-		die("path '%s' is outside the tree", arg);
-	if (!*path) {	/* "." and the like */
-		match_all = 1;
-		free(path);
-		return;
-	}
-	pathspecs = xrealloc(pathspecs, (nr_pathspecs + 1) * sizeof(*ps));
-	ps = &pathspecs[nr_pathspecs++];
-	ps->path = path;
-	ps->len = strlen(path);
-	ps->dir_only = arg[len - 1] == '/';
+	init_tree_desc(&t[0], buf1, size1);
+	init_tree_desc(&t[1], buf2, size2);
+	if (traverse_trees(2, t, diff_step, &w) < 0)
+		die("malformed tree entry");	/* check_tree passed it */
 }
 
 static void *read_arg_tree(const char *arg, size_t *size)
@@ -400,33 +294,32 @@ int main(int argc, char **argv)
 {
 	struct path_buf pb = { NULL, 0, 0 };
 	void *buf1, *buf2;
-	size_t size1, size2, n;
+	size_t size1, size2;
 	int i;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, diff_tree_usage);
 	i = parse_options(argc, argv);
 	if (argc - i < 2)
 		usage(diff_tree_usage);
+	if (setup_repository() < 0)
+		exit(128);
 	buf1 = read_arg_tree(argv[i], &size1);
 	buf2 = read_arg_tree(argv[i + 1], &size2);
 	/* git's place for "--" is after the trees: "A B -- paths" */
 	if (i + 2 < argc && !strcmp(argv[i + 2], "--") &&
 	    strcmp(argv[i - 1], "--"))
 		i++;
-	for (i += 2; i < argc; i++)
-		add_pathspec(argv[i]);
+	if (parse_pathspec(&pathspec, argv + i + 2, argc - i - 2) < 0)
+		exit(128);
 
 	ALLOC_GROW(pb.buf, 1, pb.alloc);
 	pb.buf[0] = '\0';
-	diff_tree_bufs(&pb, buf1, size1, buf2, size2,
-		       match_all || !nr_pathspecs);
+	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
 	free(buf1);
 	free(buf2);
 	free(pb.buf);
-	for (n = 0; n < nr_pathspecs; n++)
-		free(pathspecs[n].path);
-	free(pathspecs);
+	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;
 }

@@ -128,6 +128,11 @@ int merge_buffers(struct merge_result *out, const struct merge_input *in,
  */
 void write_quoted_path(FILE *out, const char *prefix, const char *name,
 		       size_t len);
+/*
+ * A path as the last field of a listing line: "\t" + quoted name +
+ * "\n", or with nul "\0" + name + "\0" (git's -z form).
+ */
+void write_name_field(FILE *out, const char *name, size_t len, int nul);
 /* 1 when name needs quoting. */
 int path_needs_quoting(const char *name, size_t len);
 

@@ -12,7 +12,6 @@
  * Objects are verified on all cores: inflating and hashing is the cost,
  * and each object is independent of the others.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,46 +50,31 @@ static int errors_found;
 
 /* ---- phase 1: list the store ---- */
 
-static void list_subdir(const char *top, const char *sub)
+static int list_object(const unsigned char *sha1, void *data)
 {
-	char path[4096];
-	struct dirent *de;
-	DIR *d;
+	struct object *o;
 
-	snprintf(path, sizeof(path), "%s/%s", top, sub);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		struct object *o;
+	(void)data;
+	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
+	o = &objects[nr_objects++];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->sha1, sha1, 20);
+	o->flags = F_PRESENT;
+	return 0;
+}
 
-		if (de->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
-		o = &objects[nr_objects];
-		memset(o, 0, sizeof(*o));
-		if (parse_loose_name(sub, de->d_name, o->sha1) < 0) {
-			if (verbose || strncmp(de->d_name, "tmp_obj_", 8))
-				fprintf(stderr, "%s: garbage in the store: "
-					"%s/%s\n", progname(), path, de->d_name);
-			continue;
-		}
-		o->flags = F_PRESENT;
-		nr_objects++;
-	}
-	closedir(d);
+/* A temporary object is a writer at work (or a crash): only -v shows it. */
+static void list_garbage(const char *path, const char *name, void *data)
+{
+	(void)data;
+	if (verbose || strncmp(name, "tmp_obj_", 8))
+		fprintf(stderr, "%s: garbage in the store: %s\n", progname(),
+			path);
 }
 
 static void list_objects(void)
 {
-	const char *top = get_object_directory();
-	char sub[3];
-	int i;
-
-	for (i = 0; i < 256; i++) {
-		snprintf(sub, sizeof(sub), "%02x", i);
-		list_subdir(top, sub);
-	}
+	for_each_loose_object(list_object, list_garbage, NULL);
 }
 
 /* ---- phase 1: verify and parse each object (in parallel) ---- */
@@ -187,51 +171,67 @@ static void check_tag_object(struct object *o, const char *buf, size_t size)
 		add_link(o, sha1, type, &alloc);
 }
 
-static void report_bad_object(struct object *o, int code, const char *why)
+static void report_bad_object(struct object *o, const struct fault *f)
 {
 	o->type = OBJ_BAD;
-	if (code == OBJECT_HASH_MISMATCH)
+	if (f->code == FAULT_HASH_MISMATCH)
 		add_problem(o, "hash mismatch %s", sha1_to_hex(o->sha1));
 	else
 		add_problem(o, "error: object %s is corrupt: %s",
-			    sha1_to_hex(o->sha1), why);
+			    sha1_to_hex(o->sha1), f->msg);
+}
+
+/* Read a blob to its end, so that every check of the stream is made. */
+static int drain_stream(struct object_stream *st, struct fault *f)
+{
+	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
+	ssize_t n;
+
+	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
+		;
+	free(chunk);
+	return n;
 }
 
 /*
  * Blobs, nearly all of a store, are checked as a stream and never held
  * whole; only trees, commits and tags are read into memory to parse.
+ * Each object is opened once: its header says which it is.
  */
 static void check_one_object(struct object *o)
 {
-	enum object_type type;
-	const char *why;
-	size_t size;
-	int code;
-	char *buf;
+	struct object_stream st;
+	struct fault f;
+	char *buf = NULL;
 
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
 			sha1_to_hex(o->sha1));
-	code = stream_blob_quiet(o->sha1, -1, &type, &why);
-	if (code != OBJECT_NOT_BLOB) {
-		if (code)
-			report_bad_object(o, code, why);
+	if (open_object_stream(&st, o->sha1, &f) < 0) {
+		report_bad_object(o, &f);
+		return;
+	}
+	if (st.type == OBJ_BLOB) {
+		if (drain_stream(&st, &f) < 0)
+			report_bad_object(o, &f);
 		else
 			o->type = OBJ_BLOB;
+		close_object_stream(&st);
 		return;
 	}
-	buf = read_sha1_file_quiet(o->sha1, &type, &size, &code, &why);
+	buf = read_object_stream_whole(&st, &f);
+	close_object_stream(&st);
 	if (!buf) {
-		report_bad_object(o, code, why);
+		report_bad_object(o, &f);
 		return;
 	}
-	o->type = type;
-	if (type == OBJ_TREE)
-		check_tree_object(o, buf, size);
-	else if (type == OBJ_COMMIT)
-		check_commit_object(o, buf, size);
-	else if (type == OBJ_TAG)
-		check_tag_object(o, buf, size);
+	o->type = st.type;
+	if (st.type == OBJ_TREE)
+		check_tree_object(o, buf, st.size);
+	else if (st.type == OBJ_COMMIT)
+		check_commit_object(o, buf, st.size);
+	else if (st.type == OBJ_TAG)
+		check_tag_object(o, buf, st.size);
 	free(buf);
 }
 
@@ -346,54 +346,23 @@ static void mark_reachable(const unsigned char *sha1, int type)
 	free(stack);
 }
 
-static void mark_ref_file(const char *path)
+static int mark_ref(const char *name, const unsigned char *sha1, void *data)
 {
-	char buf[128];
-	unsigned char sha1[20];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && strlen(buf) >= 40 &&
-	    !get_sha1_hex(buf, sha1))
-		mark_reachable(sha1, OBJ_COMMIT);
-	fclose(f);
-}
-
-static void mark_refs_in(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char path[4096];
-		struct stat st;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (lstat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			mark_refs_in(path);
-		else if (S_ISREG(st.st_mode))
-			mark_ref_file(path);
-	}
-	closedir(d);
+	(void)name;
+	(void)data;
+	mark_reachable(sha1, OBJ_COMMIT);
+	return 0;
 }
 
 static void mark_default_roots(void)
 {
-	char path[4096];
+	unsigned char sha1[20];
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/refs", get_git_dir());
-	mark_refs_in(path);
-	/* A detached HEAD holds an id; a symbolic one is among refs/. */
-	snprintf(path, sizeof(path), "%s/HEAD", get_git_dir());
-	mark_ref_file(path);
+	for_each_ref(mark_ref, NULL);
+	/* A detached HEAD holds an id; a symbolic one names a ref. */
+	if (!read_ref("HEAD", sha1))
+		mark_reachable(sha1, OBJ_COMMIT);
 	if (read_cache() < 0)
 		return;
 	for (i = 0; i < active_nr; i++)
@@ -448,7 +417,7 @@ int main(int argc, char **argv)
 {
 	int i, roots = 0;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, fsck_usage);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--strict"))
@@ -464,6 +433,8 @@ int main(int argc, char **argv)
 			usage(fsck_usage);
 	}
 
+	if (setup_repository() < 0)
+		exit(128);
 	list_objects();
 	check_all_objects();
 	if (nr_objects > 1)

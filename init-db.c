@@ -48,15 +48,16 @@ static void create_file(const char *dir, const char *name, const char *text)
 
 int main(int argc, char **argv)
 {
-	const char *git_dir = get_git_dir();
-	const char *objects = get_object_directory();
+	const char *git_dir, *objects;
 	char head[PATH_MAX], abs[PATH_MAX];
 	int existed;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, init_db_usage);
 	if (argc != 1)
 		usage(init_db_usage);
+	git_dir = get_git_dir();
+	objects = get_object_directory();
 
 	snprintf(head, sizeof(head), "%s/HEAD", git_dir);
 	existed = !access(head, F_OK);

@@ -2,9 +2,9 @@
  * merge-file: merge the change from <base> to <theirs> into <ours>,
  * as git merge-file does (the library's merge_buffers()).
  *
- * The result replaces <ours> (a new file renamed over it, with its
- * mode; through a symlink, the file it names, as git writes through
- * it), or goes to stdout with -p.  Conflicts are written between
+ * The result replaces <ours> (under its lock file, with its mode;
+ * through a symlink, the file it names, as git writes through it), or
+ * goes to stdout with -p.  Conflicts are written between
  * markers labelled with the file names, or the -L names in the order
  * ours, base, theirs; --diff3 shows the base too.  The exit status is
  * the number of conflicts, at most 127, so that a script can tell a
@@ -13,7 +13,6 @@
  * for git's sake: no warning is ever printed, and errors still are.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,58 +29,57 @@ static const char merge_file_usage[] =
 static int to_stdout;
 static struct merge_options opts;
 
-/* A whole regular file, refused when binary. */
+/*
+ * The file path names, a symlink followed as git follows it (the one
+ * work-tree reader does not); NULL after error() when path names
+ * nothing.
+ */
+static char *resolve(const char *path, struct stat *st)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real || lstat(real, st) < 0) {
+		error_errno("stat '%s'", path);
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
+/* A whole file, refused when binary. */
 static char *read_input(const char *path, size_t *size)
 {
 	struct stat st;
-	char *buf;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	char *real = resolve(path, &st), *buf;
 
-	if (fd < 0)
-		die_errno("open '%s'", path);
-	if (fstat(fd, &st) < 0)
-		die_errno("stat '%s'", path);
-	if (!S_ISREG(st.st_mode))
-		die("'%s': not a regular file", path);
-	buf = xmalloc(st.st_size + 1);
-	n = read_in_full(fd, buf, st.st_size);
-	if (n < 0)
-		die_errno("read '%s'", path);
-	close(fd);
-	if (buffer_is_binary(buf, n))
+	if (!real || !(buf = read_work_file(real, &st, size)))
+		exit(128);
+	free(real);
+	if (buffer_is_binary(buf, *size))
 		die("cannot merge binary files: '%s'", path);
-	*size = n;
 	return buf;
 }
 
 /*
- * Replace path (the file a symlink names, if it is one) with buf, by
- * a temporary file renamed over it, with the old file's mode.
+ * Replace the file path names with buf, under its lock file, keeping
+ * its mode.
  */
 static void write_output(const char *path, const char *buf, size_t size)
 {
-	char *real = realpath(path, NULL), *tmp;
+	static struct lock_file lk;
 	struct stat st;
-	int fd;
+	char *real = resolve(path, &st);
 
-	if (!real || stat(real, &st) < 0)
-		die_errno("stat '%s'", path);
-	tmp = xmalloc(strlen(real) + 32);
-	sprintf(tmp, "%s.merge-%d", real, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
-		die_errno("create '%s'", tmp);
-	if (write_in_full(fd, buf, size) < 0 ||
-	    fchmod(fd, st.st_mode & 07777) < 0 || close(fd) < 0 ||
-	    rename(tmp, real) < 0) {
-		int err = errno;
-
-		unlink(tmp);
-		errno = err;
-		die_errno("write '%s'", path);
+	if (!real || hold_lock_file(&lk, real) < 0)
+		exit(128);
+	if (write_in_full(lk.fd, buf, size) < 0 ||
+	    fchmod(lk.fd, st.st_mode & 07777) < 0) {
+		error_errno("write '%s'", lk.path);
+		rollback_lock_file(&lk);
+		exit(128);
 	}
-	free(tmp);
+	if (commit_lock_file(&lk) < 0)
+		exit(128);
 	free(real);
 }
 
@@ -155,7 +153,7 @@ int main(int argc, char **argv)
 	struct merge_result res;
 	int nr_labels = 0, i;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, merge_file_usage);
 	i = parse_options(argc, argv, &nr_labels);
 	if (argc - i != 3)

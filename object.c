@@ -89,31 +89,54 @@ static const char *check_entry_name(const char *name, size_t len)
 	return NULL;
 }
 
-/*
- * A blob "a" and a tree "a" are not neighbours in git's order: "a.b"
- * sorts between them.  Look back over the entries that can sit there.
- */
-static int has_file_twin(const struct name_entry *entries, size_t nr)
+/* ---- file/directory clashes ---- */
+
+/* Does name extend the file f by a byte that sorts below '/'? */
+static int may_lie_between(const struct df_name *f, const char *name,
+			   size_t len)
 {
-	const struct name_entry *t = &entries[nr];
+	return len > f->len && !memcmp(name, f->name, f->len) &&
+	       (unsigned char)name[f->len] < '/';
+}
 
-	while (nr--) {
-		const struct name_entry *e = &entries[nr];
+/*
+ * Keep a stack of files each extending the one below it by a byte that
+ * sorts below '/': only those can still be followed by a directory of
+ * their name.  A name that does not extend the top ends the top's run
+ * for good, so each file is pushed and popped once.
+ */
+void df_check_file(struct df_check *c, const char *name, size_t len)
+{
+	while (c->nr && !may_lie_between(&c->files[c->nr - 1], name, len))
+		c->nr--;
+	ALLOC_GROW(c->files, c->nr + 1, c->alloc);
+	c->files[c->nr].name = name;
+	c->files[c->nr++].len = len;
+}
 
-		if (e->pathlen < t->pathlen ||
-		    memcmp(e->path, t->path, t->pathlen))
-			return 0;
-		if (e->pathlen == t->pathlen)
+int df_check_dir(struct df_check *c, const char *name, size_t len)
+{
+	while (c->nr) {
+		const struct df_name *top = &c->files[c->nr - 1];
+
+		if (top->len == len && !memcmp(top->name, name, len))
 			return 1;
-		if ((unsigned char)e->path[t->pathlen] >= '/')
+		if (may_lie_between(top, name, len))
 			return 0;
+		c->nr--;
 	}
 	return 0;
 }
 
-static const char *check_order(struct name_entry *entries, size_t nr)
+void df_check_clear(struct df_check *c)
 {
-	const struct name_entry *a = &entries[nr - 1], *b = &entries[nr];
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *check_order(struct name_entry *a, struct name_entry *b,
+			       struct df_check *df)
+{
 	int cmp = base_name_compare(a->path, a->pathlen, a->mode,
 				    b->path, b->pathlen, b->mode);
 
@@ -122,41 +145,42 @@ static const char *check_order(struct name_entry *entries, size_t nr)
 		return "duplicateEntries: contains duplicate file entries";
 	if (cmp > 0)
 		return "treeNotSorted: not properly sorted";
-	if (S_ISDIR(b->mode) && has_file_twin(entries, nr))
+	if (S_ISDIR(b->mode) && df_check_dir(df, b->path, b->pathlen))
 		return "duplicateEntries: contains duplicate file entries";
 	return NULL;
 }
 
 const char *check_tree(const void *buf, size_t size)
 {
-	struct name_entry *entries = NULL;
-	size_t nr = 0, alloc = 0;
+	struct df_check df = { NULL, 0, 0 };
+	struct name_entry prev = { NULL, 0, 0, NULL }, e;
 	struct tree_desc desc;
 	const char *bad = NULL;
-	int ret;
+	int ret, first = 1;
 
 	init_tree_desc(&desc, buf, size);
 	while (!bad) {
 		const unsigned char *start = desc.buf;
 
-		ALLOC_GROW(entries, nr + 1, alloc);
-		ret = tree_entry_next(&desc, &entries[nr]);
+		ret = tree_entry_next(&desc, &e);
 		if (!ret)
 			break;
 		if (ret < 0)
 			bad = "badTree: cannot be parsed as a tree";
 		else if (*start == '0')
 			bad = "zeroPaddedFilemode: contains zero-padded file modes";
-		else if (!is_canonical_mode(entries[nr].mode))
+		else if (!is_canonical_mode(e.mode))
 			bad = "badFilemode: contains bad file modes";
 		else
-			bad = check_entry_name(entries[nr].path,
-					       entries[nr].pathlen);
-		if (!bad && nr)
-			bad = check_order(entries, nr);
-		nr++;
+			bad = check_entry_name(e.path, e.pathlen);
+		if (!bad && !first)
+			bad = check_order(&prev, &e, &df);
+		if (!S_ISDIR(e.mode))
+			df_check_file(&df, e.path, e.pathlen);
+		prev = e;
+		first = 0;
 	}
-	free(entries);
+	df_check_clear(&df);
 	return bad;
 }
 
@@ -304,4 +328,85 @@ void free_commit_info(struct commit_info *ci)
 	free(ci->parents);
 	ci->parents = NULL;
 	ci->nr_parents = 0;
+}
+
+/* ---- tree-ishes ---- */
+
+void *read_tree_ish(const unsigned char *sha1, size_t *size,
+		    unsigned char *tree_sha1)
+{
+	enum object_type type;
+	struct commit_info ci;
+	void *buf = read_sha1_file(sha1, &type, size);
+
+	if (!buf)
+		return NULL;
+	if (type == OBJ_TREE) {
+		memcpy(tree_sha1, sha1, 20);
+		return buf;
+	}
+	if (type != OBJ_COMMIT) {
+		error("object %s is a %s, not a tree or a commit",
+		      sha1_to_hex(sha1), type_name(type));
+		free(buf);
+		return NULL;
+	}
+	if (parse_commit_buffer(buf, *size, &ci) < 0) {
+		error("commit %s is corrupt", sha1_to_hex(sha1));
+		free(buf);
+		return NULL;
+	}
+	free(buf);
+	memcpy(tree_sha1, ci.tree, 20);
+	free_commit_info(&ci);
+	return read_object_of_type(tree_sha1, OBJ_TREE, size);
+}
+
+/* ---- walking n trees in step ---- */
+
+/* The index of the tree whose current entry sorts first. */
+static int first_entry(int n, const struct name_entry *e, const int *have)
+{
+	int i, best = -1;
+
+	for (i = 0; i < n; i++) {
+		if (!have[i])
+			continue;
+		if (best < 0 ||
+		    base_name_compare(e[i].path, e[i].pathlen, e[i].mode,
+				      e[best].path, e[best].pathlen,
+				      e[best].mode) < 0)
+			best = i;
+	}
+	return best;
+}
+
+static int same_name(const struct name_entry *a, const struct name_entry *b)
+{
+	return !base_name_compare(a->path, a->pathlen, a->mode, b->path,
+				  b->pathlen, b->mode);
+}
+
+int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data)
+{
+	struct name_entry e[MAX_TRAVERSE_TREES];
+	const struct name_entry *step[MAX_TRAVERSE_TREES];
+	int have[MAX_TRAVERSE_TREES], i, first, ret = 0;
+
+	if (n > MAX_TRAVERSE_TREES)
+		return error("internal error: %d trees to walk", n);
+	for (i = 0; i < n; i++)
+		if ((have[i] = tree_entry_next(&t[i], &e[i])) < 0)
+			return -1;
+	while (!ret && (first = first_entry(n, e, have)) >= 0) {
+		for (i = 0; i < n; i++)
+			step[i] = have[i] && same_name(&e[i], &e[first]) ?
+				  &e[i] : NULL;
+		ret = fn(n, step, data);
+		for (i = 0; i < n && ret >= 0; i++)
+			if (step[i] && (have[i] = tree_entry_next(&t[i],
+								  &e[i])) < 0)
+				ret = -1;
+	}
+	return ret;
 }

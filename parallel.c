@@ -61,10 +61,11 @@ size_t run_parallel(size_t start, size_t end,
 	int i, nr_threads = count_threads(end > start ? end - start : 0);
 	pthread_t threads[MAX_THREADS];
 
-	get_object_directory();	/* initialise before threads share it */
+	/* A thread that cannot start leaves its share to the others. */
 	for (i = 1; i < nr_threads; i++)
 		if (pthread_create(&threads[i], NULL, pool_worker, &pool))
-			die("unable to start a thread");
+			break;
+	nr_threads = i;
 	pool_worker(&pool);
 	for (i = 1; i < nr_threads; i++)
 		pthread_join(threads[i], NULL);

@@ -73,3 +73,16 @@ void write_quoted_path(FILE *out, const char *prefix, const char *name,
 	write_escaped(out, name, len);
 	putc('"', out);
 }
+
+void write_name_field(FILE *out, const char *name, size_t len, int nul)
+{
+	if (nul) {
+		putc('\0', out);
+		fwrite(name, 1, len, out);
+		putc('\0', out);
+	} else {
+		putc('\t', out);
+		write_quoted_path(out, "", name, len);
+		putc('\n', out);
+	}
+}

@@ -1,6 +1,6 @@
 /*
- * read-cache.c: the index ("directory cache"), in git's index format
- * v2 (v3 is read too).  Reading trusts nothing: signature, version,
+ * read-cache.c: the index file ("directory cache"), in git's index
+ * format v2 (v3 is read too), and the memory of its entries.  Reading trusts nothing: signature, version,
  * entry count, every name and the order of entries are checked
  * against the file's size before the checksum is.  Writing goes to
  * index.lock (O_EXCL) and is renamed over the index, so a reader sees
@@ -11,11 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -63,7 +61,7 @@ struct cache_entry *make_cache_entry(const char *name, size_t len)
 	return ce;
 }
 
-static void free_cache_entry(struct cache_entry *ce)
+void free_cache_entry(struct cache_entry *ce)
 {
 	char *p = (char *)ce;
 
@@ -88,407 +86,15 @@ void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st)
 	ce->ce_state |= CE_UPTODATE;
 }
 
-/* ---- path rules, enforced here for every path that enters the index ---- */
-
-static int bad_component(const char *c, size_t len)
-{
-	if (!len)
-		return 1;
-	if (c[0] != '.')
-		return 0;
-	return len == 1 || (len == 2 && c[1] == '.') ||
-	       (len == 4 && !strncasecmp(c, ".git", 4)) ||
-	       (len == 9 && !strncasecmp(c, ".dircache", 9));
-}
-
-int verify_path(const char *path, size_t len)
-{
-	const char *p = path, *end = path + len;
-
-	if (!len || memchr(path, '\0', len))
-		return 0;
-	for (;;) {
-		const char *slash = memchr(p, '/', end - p);
-		const char *stop = slash ? slash : end;
-
-		if (bad_component(p, stop - p))
-			return 0;
-		if (!slash)
-			return 1;
-		p = slash + 1;
-	}
-}
-
-char *normalize_path(const char *path)
-{
-	char *out = xmalloc(strlen(path) + 2), *o = out;
-	const char *p = path;
-
-	if (*p == '/')
-		*o++ = '/';	/* kept, for verify_path to refuse */
-	while (*p) {
-		const char *end = strchr(p, '/');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (o > out && o[-1] != '/')
-				*o++ = '/';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n;
-		if (*p)
-			p++;
-	}
-	*o = '\0';
-	return out;
-}
-
-/*
- * One lstat a leading directory; a missing one ends the walk, as
- * nothing below it can exist either.
- */
-int has_symlink_leading_path(const char *path, size_t len)
-{
-	char *buf = xmalloc(len + 1);
-	const char *end = path + len, *slash = path;
-	int ret = 0;
-
-	while ((slash = memchr(slash, '/', end - slash)) != NULL) {
-		struct stat st;
-
-		memcpy(buf, path, slash - path);
-		buf[slash - path] = '\0';
-		if (lstat(buf, &st) < 0) {
-			if (errno != ENOENT && errno != ENOTDIR)
-				ret = -1;
-			break;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			ret = 1;
-			break;
-		}
-		slash++;
-	}
-	free(buf);
-	return ret;
-}
-
-/* ---- ordering and lookup ---- */
-
-int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
-		       const char *n2, size_t l2, unsigned int s2)
-{
-	size_t len = l1 < l2 ? l1 : l2;
-	int cmp = memcmp(n1, n2, len);
-
-	if (cmp)
-		return cmp;
-	if (l1 != l2)
-		return l1 < l2 ? -1 : 1;
-	if (s1 != s2)
-		return s1 < s2 ? -1 : 1;
-	return 0;
-}
-
-static int cache_pos_stage(const char *name, size_t len, unsigned int stage)
-{
-	int first = 0, last = active_nr;
-
-	while (first < last) {
-		int next = first + (last - first) / 2;
-		struct cache_entry *ce = active_cache[next];
-		int cmp = cache_name_compare(name, len, stage, ce->name,
-					     ce->ce_namelen, ce_stage(ce));
-
-		if (!cmp)
-			return next;
-		if (cmp < 0)
-			last = next;
-		else
-			first = next + 1;
-	}
-	return -first - 1;
-}
-
-int cache_name_pos(const char *name, size_t len)
-{
-	return cache_pos_stage(name, len, 0);
-}
-
-void remove_cache_entry_at(unsigned int pos)
-{
-	free_cache_entry(active_cache[pos]);
-	active_nr--;
-	memmove(active_cache + pos, active_cache + pos + 1,
-		(active_nr - pos) * sizeof(*active_cache));
-}
-
-int remove_file_from_cache(const char *path)
-{
-	size_t len = strlen(path);
-	int pos = cache_name_pos(path, len), removed = 0;
-
-	if (pos < 0)
-		pos = -pos - 1;
-	while ((unsigned int)pos < active_nr &&
-	       active_cache[pos]->ce_namelen == len &&
-	       !memcmp(active_cache[pos]->name, path, len)) {
-		remove_cache_entry_at(pos);
-		removed = 1;
-	}
-	return removed;
-}
-
-/* Is some entry below "name/"?  pos is where name would be inserted. */
-static int has_entries_below(const char *name, size_t len, int pos)
-{
-	while ((unsigned int)pos < active_nr) {
-		const struct cache_entry *o = active_cache[pos];
-
-		if (o->ce_namelen <= len || memcmp(o->name, name, len))
-			return 0;
-		if (o->name[len] == '/')
-			return 1;
-		if (o->name[len] > '/')
-			return 0;
-		pos++;
-	}
-	return 0;
-}
-
-/* Does a leading directory of name stand in the index as a file? */
-static int has_file_above(const char *name)
-{
-	const char *slash = name;
-
-	while ((slash = strchr(slash, '/')) != NULL) {
-		if (cache_name_pos(name, slash - name) >= 0)
-			return 1;
-		slash++;
-	}
-	return 0;
-}
-
-static void drop_entries_below(const char *name, size_t len)
-{
-	int pos = cache_name_pos(name, len);
-
-	pos = pos < 0 ? -pos - 1 : pos + 1;
-	while (has_entries_below(name, len, pos)) {
-		while (active_cache[pos]->name[len] != '/')
-			pos++;
-		remove_cache_entry_at(pos);
-	}
-}
-
-static void drop_files_above(const char *name)
-{
-	const char *slash = name;
-
-	while ((slash = strchr(slash, '/')) != NULL) {
-		int pos = cache_name_pos(name, slash - name);
-
-		if (pos >= 0)
-			remove_cache_entry_at(pos);
-		slash++;
-	}
-}
-
-static int check_df_clash(const struct cache_entry *ce, int option)
-{
-	int pos = cache_name_pos(ce->name, ce->ce_namelen);
-
-	pos = pos < 0 ? -pos - 1 : pos + 1;
-	if (!has_file_above(ce->name) &&
-	    !has_entries_below(ce->name, ce->ce_namelen, pos))
-		return 0;
-	if (!(option & ADD_CACHE_OK_TO_REPLACE))
-		return error("'%s' appears as both a file and as a directory",
-			     ce->name);
-	drop_files_above(ce->name);
-	drop_entries_below(ce->name, ce->ce_namelen);
-	return 0;
-}
-
-int add_cache_entry(struct cache_entry *ce, int option)
-{
-	int pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
-
-	if (pos >= 0) {
-		free_cache_entry(active_cache[pos]);
-		active_cache[pos] = ce;
-		return 0;
-	}
-	if (!verify_path(ce->name, ce->ce_namelen))
-		return error("invalid path '%s'", ce->name);
-	if (!(option & ADD_CACHE_OK_TO_ADD))
-		return error("'%s' is not in the cache; use --add to add it",
-			     ce->name);
-	if (check_df_clash(ce, option) < 0)
-		return -1;
-	pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
-	pos = -pos - 1;
-	ALLOC_GROW(active_cache, active_nr + 1, active_alloc);
-	memmove(active_cache + pos + 1, active_cache + pos,
-		(active_nr - pos) * sizeof(*active_cache));
-	active_cache[pos] = ce;
-	active_nr++;
-	return 0;
-}
-
-static int compare_ce_ptr(const void *a, const void *b)
-{
-	const struct cache_entry *x = *(struct cache_entry *const *)a;
-	const struct cache_entry *y = *(struct cache_entry *const *)b;
-
-	return cache_name_compare(x->name, x->ce_namelen, ce_stage(x),
-				  y->name, y->ce_namelen, ce_stage(y));
-}
-
-void sort_cache_entries(struct cache_entry **ces, unsigned int nr)
-{
-	if (nr > 1)
-		qsort(ces, nr, sizeof(*ces), compare_ce_ptr);
-}
-
-/* Refuse, before anything changes, what add_cache_entry would refuse. */
-static int check_new_entries(struct cache_entry **ces, unsigned int nr,
-			     int option)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		const struct cache_entry *ce = ces[i];
-
-		if (i && compare_ce_ptr(&ces[i - 1], &ces[i]) >= 0)
-			return error("internal error: unsorted entries");
-		if (!verify_path(ce->name, ce->ce_namelen))
-			return error("invalid path '%s'", ce->name);
-		if (!(option & ADD_CACHE_OK_TO_ADD) &&
-		    cache_pos_stage(ce->name, ce->ce_namelen,
-				    ce_stage(ce)) < 0)
-			return error("'%s' is not in the cache; use --add to "
-				     "add it", ce->name);
-	}
-	return 0;
-}
-
-/*
- * One merge of two sorted lists instead of nr insertions, each of
- * which would move half the index: adding 75,000 files stays linear.
- */
-int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
-{
-	unsigned int i = 0, j = 0, n = 0, total = active_nr + nr;
-	struct cache_entry **merged;
-
-	if (option & ADD_CACHE_OK_TO_REPLACE) {
-		for (i = 0; i < nr; i++)
-			if (add_cache_entry(ces[i], option) < 0)
-				return -1;
-		return 0;
-	}
-	if (check_new_entries(ces, nr, option) < 0)
-		return -1;
-	merged = xmalloc(total * sizeof(*merged));
-	while (i < active_nr || j < nr) {
-		int cmp = i == active_nr ? 1 : j == nr ? -1 :
-			  compare_ce_ptr(&active_cache[i], &ces[j]);
-
-		if (!cmp)
-			free_cache_entry(active_cache[i++]);
-		merged[n++] = cmp < 0 ? active_cache[i++] : ces[j++];
-	}
-	free(active_cache);
-	active_cache = merged;
-	active_nr = n;
-	active_alloc = total;
-	for (j = 0; j < nr; j++)
-		if (check_df_clash(ces[j], option) < 0)
-			return -1;
-	return 0;
-}
-
-/* ---- stat comparison and racy entries ---- */
-
-unsigned int ce_match_stat_basic(const struct cache_entry *ce,
-				 const struct stat *st)
-{
-	unsigned int changed = 0;
-
-	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
-		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
-					       S_IFMT))
-			changed |= TYPE_CHANGED;
-		else
-			changed |= MODE_CHANGED;
-	}
-	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
-	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
-		changed |= MTIME_CHANGED;
-	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
-	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
-		changed |= CTIME_CHANGED;
-	if (ce->ce_uid != (uint32_t)st->st_uid ||
-	    ce->ce_gid != (uint32_t)st->st_gid)
-		changed |= OWNER_CHANGED;
-	if (ce->ce_ino != (uint32_t)st->st_ino ||
-	    ce->ce_dev != (uint32_t)st->st_dev)
-		changed |= INODE_CHANGED;
-	if (ce->ce_size != (uint32_t)st->st_size)
-		changed |= DATA_CHANGED;
-	return changed;
-}
-
 /*
  * An entry whose mtime is not older than the index file could have
  * been modified after it was hashed without its stat data showing it.
  * Seconds only, as git: git reads this index too, and it compares
  * timestamps to the second.
  */
-static int ce_is_racy(const struct cache_entry *ce)
+int ce_is_racy(const struct cache_entry *ce)
 {
 	return index_mtime.sec && ce->ce_mtime.sec >= index_mtime.sec;
-}
-
-unsigned int ce_match_stat(const struct cache_entry *ce,
-			   const struct stat *st)
-{
-	unsigned int changed = ce_match_stat_basic(ce, st);
-
-	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
-	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
-		changed |= DATA_CHANGED;
-	return changed;
-}
-
-static int (*preload_wanted)(const char *name);
-
-static size_t preload_entry(void *data, size_t i)
-{
-	struct cache_entry *ce = ((struct cache_entry **)data)[i];
-	struct stat st;
-
-	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
-	    (preload_wanted && !preload_wanted(ce->name)))
-		return 1;
-	if (!lstat(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
-	    !ce_is_racy(ce))
-		ce->ce_state |= CE_UPTODATE;
-	return 1;
-}
-
-/* Worth threads only past a few thousand entries, as git's preload. */
-#define PRELOAD_MIN 1000
-
-void preload_index(int (*wanted)(const char *name))
-{
-	if (active_nr < PRELOAD_MIN)
-		return;
-	preload_wanted = wanted;
-	run_parallel(0, active_nr, preload_entry, active_cache, NULL, 0);
-	preload_wanted = NULL;
 }
 
 /*
@@ -758,61 +364,16 @@ void discard_cache(void)
 
 /* ---- writing ---- */
 
-static char *lock_path;
-static int lock_fd = -1;
-
-void rollback_index_lock(void)
-{
-	if (lock_fd >= 0)
-		close(lock_fd);
-	lock_fd = -1;
-	if (lock_path)
-		unlink(lock_path);
-	free(lock_path);
-	lock_path = NULL;
-}
-
-static void remove_lock_on_signal(int sig)
-{
-	if (lock_path)
-		unlink(lock_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_lock_cleanup(void)
-{
-	static int installed;
-
-	if (installed++)
-		return;
-	atexit(rollback_index_lock);
-	signal(SIGINT, remove_lock_on_signal);
-	signal(SIGTERM, remove_lock_on_signal);
-	signal(SIGHUP, remove_lock_on_signal);
-	signal(SIGPIPE, remove_lock_on_signal);
-}
+static struct lock_file index_lock;
 
 int hold_index_lock(void)
 {
-	const char *file = get_index_file();
-	size_t len = strlen(file) + 6;
+	return hold_lock_file(&index_lock, get_index_file());
+}
 
-	install_lock_cleanup();
-	lock_path = xmalloc(len);
-	snprintf(lock_path, len, "%s.lock", file);
-	lock_fd = open(lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-	if (lock_fd >= 0)
-		return 0;
-	if (errno == EEXIST)
-		error("unable to create '%s': File exists; another process "
-		      "may be running (if none is, remove the file)",
-		      lock_path);
-	else
-		error_errno("unable to create '%s'", lock_path);
-	free(lock_path);
-	lock_path = NULL;
-	return -1;
+void rollback_index_lock(void)
+{
+	rollback_lock_file(&index_lock);
 }
 
 struct index_writer {
@@ -848,7 +409,8 @@ static void put_be32(unsigned char *p, uint32_t v)
 	p[3] = v;
 }
 
-static int write_entry(struct index_writer *w, const struct cache_entry *ce)
+static int write_ondisk_entry(struct index_writer *w,
+			      const struct cache_entry *ce)
 {
 	unsigned char e[ONDISK_FIXED + 2 + 4096 + 8];
 	const uint32_t f[10] = {
@@ -900,7 +462,7 @@ static int write_index_to(int fd)
 	put_be32(hdr + 8, active_nr);
 	ret = writer_add(w, hdr, sizeof(hdr));
 	for (i = 0; !ret && i < active_nr; i++)
-		ret = write_entry(w, active_cache[i]);
+		ret = write_ondisk_entry(w, active_cache[i]);
 	if (!ret)
 		ret = writer_flush(w);
 	if (!ret) {
@@ -913,31 +475,17 @@ static int write_index_to(int fd)
 
 int commit_index(void)
 {
-	const char *file = get_index_file();
-
-	if (lock_fd < 0)
+	if (!index_lock.path)
 		return error("internal error: index is not locked");
 	smudge_racy_entries();
-	if (write_index_to(lock_fd) < 0) {
-		error_errno("write '%s'", lock_path);
-		goto fail;
+	if (write_index_to(index_lock.fd) < 0) {
+		error_errno("write '%s'", index_lock.path);
+		rollback_index_lock();
+		return -1;
 	}
-	if (flush_to_disk(lock_fd) < 0)
-		goto fail;
-	if (close(lock_fd) < 0) {
-		lock_fd = -1;
-		error_errno("close '%s'", lock_path);
-		goto fail;
+	if (flush_to_disk(index_lock.fd) < 0) {
+		rollback_index_lock();
+		return -1;
 	}
-	lock_fd = -1;
-	if (rename(lock_path, file) < 0) {
-		error_errno("rename '%s' to '%s'", lock_path, file);
-		goto fail;
-	}
-	free(lock_path);
-	lock_path = NULL;
-	return 0;
-fail:
-	rollback_index_lock();
-	return -1;
+	return commit_lock_file(&index_lock);
 }

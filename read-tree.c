@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	size_t size;
 	void *buf;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, read_tree_usage);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -187,6 +187,8 @@ int main(int argc, char **argv)
 	if (argc - i > 1)
 		die("%d trees given: two- and three-way merges are not "
 		    "supported yet", argc - i);
+	if (setup_repository() < 0)
+		exit(128);
 	if (get_sha1(argv[i], sha1) < 0)
 		die("cannot read tree '%s'", argv[i]);
 

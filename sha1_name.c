@@ -3,98 +3,59 @@
  * digits, a unique abbreviation of at least 4, HEAD, or a ref name
  * (tried as given, then under refs/, refs/tags/ and refs/heads/).
  */
-#include <dirent.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cache.h"
 
 
-static int read_ref_file(const char *path, unsigned char *sha1, int depth)
-{
-	char buf[256];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	n = read_in_full(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	if (!strncmp(buf, "ref: ", 5) && depth < 5) {
-		char *ref = buf + 5, *nl = strchr(ref, '\n'), *full;
-		int ret;
-
-		if (nl)
-			*nl = '\0';
-		if (strncmp(ref, "refs/", 5) || strstr(ref, ".."))
-			return -1;
-		full = path_join(get_git_dir(), ref);
-		ret = read_ref_file(full, sha1, depth + 1);
-		free(full);
-		return ret;
-	}
-	if (n < 40 || get_sha1_hex(buf, sha1) < 0)
-		return -1;
-	return 0;
-}
-
+/* Try name as given, then under refs/, refs/tags/ and refs/heads/. */
 static int get_sha1_ref(const char *name, unsigned char *sha1)
 {
 	static const char *prefixes[] = { "", "refs/", "refs/tags/",
 					  "refs/heads/" };
 	size_t i;
 
-	if (strstr(name, "..") || name[0] == '/')
-		return -1;
 	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
-		size_t len = strlen(get_git_dir()) + strlen(prefixes[i]) +
-			     strlen(name) + 2;
-		char *path = xmalloc(len);
+		char *full = xmalloc(strlen(prefixes[i]) + strlen(name) + 1);
 		int ret;
 
-		snprintf(path, len, "%s/%s%s", get_git_dir(), prefixes[i],
-			 name);
-		ret = read_ref_file(path, sha1, 0);
-		free(path);
+		strcpy(full, prefixes[i]);
+		strcat(full, name);
+		ret = read_ref(full, sha1);
+		free(full);
 		if (!ret)
 			return 0;
 	}
 	return -1;
 }
 
-/* Scan objects/xx/ for names starting with the hex prefix. */
+struct abbrev {
+	const char *hex;	/* lowercase */
+	size_t len;
+	unsigned char sha1[20];
+	int found;
+};
+
+static int match_abbrev(const unsigned char *sha1, void *data)
+{
+	struct abbrev *a = data;
+
+	if (strncmp(sha1_to_hex(sha1), a->hex, a->len))
+		return 0;
+	memcpy(a->sha1, sha1, 20);
+	return ++a->found > 1;	/* a second one: stop, it is ambiguous */
+}
+
+/* The loose objects whose names start with the hex prefix: 0, 1 or 2. */
 static int find_abbrev(const char *hex, size_t len, unsigned char *sha1)
 {
-	char dirname[3] = { hex[0], hex[1], '\0' };
-	char *dir = path_join(get_object_directory(), dirname);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char full[41];
-	int found = 0;
+	struct abbrev a = { hex, len, { 0 }, 0 };
 
-	free(dir);
-	if (!d)
-		return 0;
-	memcpy(full, hex, 2);
-	while ((de = readdir(d)) != NULL) {
-		if (strlen(de->d_name) != 38 ||
-		    strncmp(de->d_name, hex + 2, len - 2))
-			continue;
-		memcpy(full + 2, de->d_name, 38);
-		full[40] = '\0';
-		if (get_sha1_hex(full, sha1) < 0)
-			continue;
-		if (found++)
-			break;
-	}
-	closedir(d);
-	return found;
+	for_each_loose_in_fanout(hexval(hex[0]) << 4 | hexval(hex[1]),
+				 match_abbrev, NULL, &a);
+	memcpy(sha1, a.sha1, 20);
+	return a.found;
 }
 
 static int is_hex(const char *s, size_t len)

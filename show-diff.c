@@ -28,76 +28,15 @@ static const char show_diff_usage[] =
 static int quiet, name_status, nul_terminate;
 static struct diff_options diff_opts;
 
-/* ---- which entries to look at ---- */
+static struct pathspec pathspec;
 
-static char **pathspec;
-static int nr_pathspec;
-
-static void setup_pathspec(char **argv, int argc)
-{
-	int i;
-
-	pathspec = xcalloc(argc ? argc : 1, sizeof(*pathspec));
-	for (i = 0; i < argc; i++) {
-		char *p = normalize_path(argv[i]);
-		size_t len = strlen(p);
-
-		while (len > 1 && p[len - 1] == '/')
-			p[--len] = '\0';
-		pathspec[nr_pathspec++] = p;
-	}
-}
-
-/* A path names itself and, as a directory, everything below it. */
+/* For preload_index: is this index entry among the paths asked for? */
 static int path_wanted(const char *name)
 {
-	int i;
-
-	if (!nr_pathspec)
-		return 1;
-	for (i = 0; i < nr_pathspec; i++) {
-		const char *p = pathspec[i];
-		size_t len = strlen(p);
-
-		if (!*p || (!strncmp(name, p, len) &&
-			    (!name[len] || name[len] == '/')))
-			return 1;
-	}
-	return 0;
+	return match_pathspec(&pathspec, name, strlen(name));
 }
 
 /* ---- reading both sides ---- */
-
-/* The work tree's content of name: the file, or the symlink's target. */
-static char *read_work_file(const char *name, const struct stat *st,
-			    size_t *size)
-{
-	char *buf;
-	ssize_t n;
-	int fd;
-
-	if (S_ISLNK(st->st_mode)) {
-		buf = xmalloc(st->st_size + 1);
-		n = readlink(name, buf, st->st_size + 1);
-		if (n < 0)
-			die_errno("readlink '%s'", name);
-		if (n > st->st_size)
-			die("readlink '%s': target changed while reading",
-			    name);
-		*size = n;
-		return buf;
-	}
-	fd = open(name, O_RDONLY);
-	if (fd < 0)
-		die_errno("open '%s'", name);
-	buf = xmalloc(st->st_size + 1);
-	n = read_in_full(fd, buf, st->st_size);
-	if (n < 0)
-		die_errno("read '%s'", name);
-	close(fd);
-	*size = n;
-	return buf;
-}
 
 static void *read_index_blob(const struct cache_entry *ce, size_t *size)
 {
@@ -113,15 +52,7 @@ static void *read_index_blob(const struct cache_entry *ce, size_t *size)
 static void show_status(char status, const char *name)
 {
 	putchar(status);
-	if (nul_terminate) {
-		putchar('\0');
-		fputs(name, stdout);
-		putchar('\0');
-	} else {
-		putchar('\t');
-		write_quoted_path(stdout, "", name, strlen(name));
-		putchar('\n');
-	}
+	write_name_field(stdout, name, strlen(name), nul_terminate);
 }
 
 static void patch_or_die(const struct diff_side *one,
@@ -146,6 +77,8 @@ static void side_from_work(struct diff_side *s, const char *name,
 	s->path = name;
 	s->mode = ce_mode_from_stat(st->st_mode);
 	s->data = read_work_file(name, st, &s->size);
+	if (!s->data)
+		exit(128);
 	hash_sha1_file(s->data, s->size, OBJ_BLOB, s->sha1);
 }
 
@@ -295,7 +228,7 @@ int main(int argc, char **argv)
 {
 	int i, differs;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, show_diff_usage);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -319,11 +252,15 @@ int main(int argc, char **argv)
 	}
 	if (nul_terminate)
 		name_status = 1;	/* -z is --name-status -z */
-	setup_pathspec(argv + i, argc - i);
+	if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
+		exit(128);
+	if (setup_repository() < 0)
+		exit(128);
 	if (read_cache() < 0)
 		die("cannot read the index");
-	preload_index(nr_pathspec ? path_wanted : NULL);
+	preload_index(pathspec.match_all ? NULL : path_wanted);
 	differs = show_changes();
+	clear_pathspec(&pathspec);
 	finish_stdout();
 	return quiet && differs ? 1 : 0;
 }

@@ -138,17 +138,11 @@ static size_t hash_one_job(void *data, size_t i)
 /* Hash and store every queued file; die naming the first failure. */
 static void hash_jobs(void)
 {
-	const char *dir = get_object_directory();
 	struct progress *progress;
-	struct stat st;
 	size_t i;
 
 	if (!nr_jobs)
 		return;
-	if (stat(dir, &st) < 0)
-		die_errno("object directory '%s'", dir);
-	if (!S_ISDIR(st.st_mode))
-		die("object directory '%s' is not a directory", dir);
 	progress = start_progress("Adding files", nr_jobs);
 	run_parallel(0, nr_jobs, hash_one_job, jobs, progress, 0);
 	stop_progress(&progress);
@@ -247,6 +241,15 @@ static void drop_duplicate_pending(void)
 	pending_nr = n;
 }
 
+/* --cacheinfo <mode> <id> <path>, kept until the index is locked. */
+struct cacheinfo {
+	const char *mode, *id, *path;
+};
+
+static struct cacheinfo *cacheinfos;
+static size_t nr_cacheinfos, alloc_cacheinfos;
+
+/* Take the options and their arguments; returns the index of the first path. */
 static int parse_options(int argc, char **argv)
 {
 	int i;
@@ -268,9 +271,13 @@ static int parse_options(int argc, char **argv)
 			from_stdin = 1;
 		else if (!strcmp(arg, "-z"))
 			nul_term = 1;
-		else if (!strcmp(arg, "--cacheinfo") && i + 3 < argc)
-			i += 3;
-		else
+		else if (!strcmp(arg, "--cacheinfo") && i + 3 < argc) {
+			ALLOC_GROW(cacheinfos, nr_cacheinfos + 1,
+				   alloc_cacheinfos);
+			cacheinfos[nr_cacheinfos].mode = argv[++i];
+			cacheinfos[nr_cacheinfos].id = argv[++i];
+			cacheinfos[nr_cacheinfos++].path = argv[++i];
+		} else
 			usage(update_cache_usage);
 	}
 	return i;
@@ -279,8 +286,9 @@ static int parse_options(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	int i, first, stale = 0;
+	size_t n;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, update_cache_usage);
 	first = parse_options(argc, argv);
 	if (nul_term && !from_stdin)
@@ -289,6 +297,8 @@ int main(int argc, char **argv)
 		add_path(argv[i]);
 	if (from_stdin)
 		read_stdin_paths();
+	if (setup_repository() < 0)
+		exit(128);
 
 	/* Lock first: an index read before the lock could be stale. */
 	if (hold_index_lock() < 0)
@@ -297,11 +307,9 @@ int main(int argc, char **argv)
 		die("unable to read the index");
 	if (refresh)
 		stale = refresh_cache();
-	for (i = 1; i < first; i++)
-		if (!strcmp(argv[i], "--cacheinfo")) {
-			add_cacheinfo(argv[i + 1], argv[i + 2], argv[i + 3]);
-			i += 3;
-		}
+	for (n = 0; n < nr_cacheinfos; n++)
+		add_cacheinfo(cacheinfos[n].mode, cacheinfos[n].id,
+			      cacheinfos[n].path);
 	for (i = 0; i < (int)paths.nr; i++)
 		update_path(paths.items[i]);
 	hash_jobs();

@@ -21,21 +21,14 @@
 
 static const char write_tree_usage[] = "write-tree";
 
-/* A name in the tree being built (points into the index). */
-struct name {
-	const char *name;
-	size_t len;
-};
-
 /*
  * One tree being built: its entries as they will be stored, and the
- * file names that a later directory of the same name could clash with.
+ * file names a later directory of the same name could clash with.
  */
 struct tree_buf {
 	char *buf;
 	size_t len, alloc;
-	struct name *files;
-	size_t files_nr, files_alloc;
+	struct df_check df;
 };
 
 static void add_entry(struct tree_buf *t, unsigned int mode,
@@ -55,51 +48,6 @@ static void add_entry(struct tree_buf *t, unsigned int mode,
 	t->len += 20;
 }
 
-/* Does name extend the file name f by a byte that sorts below '/'? */
-static int may_lie_between(const struct name *f, const char *name,
-			   size_t len)
-{
-	return len > f->len && !memcmp(name, f->name, f->len) &&
-	       (unsigned char)name[f->len] < '/';
-}
-
-/*
- * A file "a" and a directory "a" cannot both enter a tree.  They are
- * not neighbours: "a-" and "a.b" sort between them.  So keep a stack
- * of files each extending the one below it that way; a name that does
- * not extend the top ends the top's run for good, so each file is
- * pushed and popped once.
- */
-static void pop_files(struct tree_buf *t, const char *name, size_t len)
-{
-	while (t->files_nr &&
-	       !may_lie_between(&t->files[t->files_nr - 1], name, len))
-		t->files_nr--;
-}
-
-static void note_file(struct tree_buf *t, const char *name, size_t len)
-{
-	pop_files(t, name, len);
-	ALLOC_GROW(t->files, t->files_nr + 1, t->files_alloc);
-	t->files[t->files_nr].name = name;
-	t->files[t->files_nr++].len = len;
-}
-
-static int is_file_twin(struct tree_buf *t, const char *name, size_t len)
-{
-	const struct name *top;
-
-	while (t->files_nr) {
-		top = &t->files[t->files_nr - 1];
-		if (top->len == len && !memcmp(top->name, name, len))
-			return 1;
-		if (may_lie_between(top, name, len))
-			return 0;
-		t->files_nr--;
-	}
-	return 0;
-}
-
 static int in_dir(const struct cache_entry *ce, const char *base,
 		  size_t baselen)
 {
@@ -114,7 +62,7 @@ static int in_dir(const struct cache_entry *ce, const char *base,
 static void write_tree(unsigned int *pos, const char *base, size_t baselen,
 		       unsigned char *sha1)
 {
-	struct tree_buf t = { NULL, 0, 0, NULL, 0, 0 };
+	struct tree_buf t = { NULL, 0, 0, { NULL, 0, 0 } };
 
 	while (*pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
@@ -129,12 +77,12 @@ static void write_tree(unsigned int *pos, const char *base, size_t baselen,
 		slash = memchr(name, '/', len);
 		if (!slash) {
 			add_entry(&t, ce->ce_mode, name, len, ce->sha1);
-			note_file(&t, name, len);
+			df_check_file(&t.df, name, len);
 			(*pos)++;
 			continue;
 		}
 		len = slash - name;
-		if (is_file_twin(&t, name, len))
+		if (df_check_dir(&t.df, name, len))
 			die("'%.*s' is both a file and a directory in the "
 			    "index", (int)(baselen + len), ce->name);
 		write_tree(pos, ce->name, baselen + len + 1, sub);
@@ -144,7 +92,7 @@ static void write_tree(unsigned int *pos, const char *base, size_t baselen,
 		die("unable to write the tree of '%.*s'",
 		    baselen ? (int)baselen - 1 : 1, baselen ? base : ".");
 	free(t.buf);
-	free(t.files);
+	df_check_clear(&t.df);
 }
 
 /*
@@ -178,11 +126,13 @@ int main(int argc, char **argv)
 	unsigned char sha1[20];
 	unsigned int pos = 0;
 
-	set_progname(argv[0]);
+	setup_tool(argv[0]);
 	handle_help(argc, argv, write_tree_usage);
 	if (argc != 1)
 		usage(write_tree_usage);
 
+	if (setup_repository() < 0)
+		exit(128);
 	if (read_cache() < 0)
 		die("unable to read the index");
 	check_index();

@@ -9,7 +9,7 @@ test_description='binary patches: literal and delta hunks as git chooses them'
 # (diff-delta.c), so only their kind is compared with git's, and git
 # apply must take them.
 
-TEST_DELTA="$TEST_DIRECTORY/helper/test-delta"
+TT="$TEST_DIRECTORY/helper/test-tool"
 
 # bin-pairs.py SEED N: N random pairs of binary files as
 # pairs/old/NNN and pairs/new/NNN: random bytes, runs of few values or
@@ -175,19 +175,19 @@ test_expect_success 'create_delta and apply_delta: round trips' '
 	for f in $(ls pairs/old); do
 		echo pairs/old/$f pairs/new/$f || return 1
 	done >list &&
-	"$TEST_DELTA" roundtrip $(cat list) &&
-	"$TEST_DELTA" make pairs/old/runs pairs/new/runs >d &&
-	"$TEST_DELTA" apply pairs/old/runs d >out &&
+	"$TT" delta-roundtrip $(cat list) &&
+	"$TT" delta-make pairs/old/runs pairs/new/runs >d &&
+	"$TT" delta-apply pairs/old/runs d >out &&
 	cmp out pairs/new/runs &&
-	"$TEST_DELTA" make pairs/old/same pairs/new/same >d &&
+	"$TT" delta-make pairs/old/same pairs/new/same >d &&
 	test $(wc -c <d) -lt 100 &&
-	"$TEST_DELTA" make pairs/old/big pairs/new/big >d &&
+	"$TT" delta-make pairs/old/big pairs/new/big >d &&
 	test $(wc -c <d) -lt 100
 '
 
 test_expect_success 'apply_delta refuses a delta for another base' '
-	"$TEST_DELTA" make pairs/old/big pairs/new/big >d &&
-	test_expect_code 1 "$TEST_DELTA" apply pairs/old/runs d >out 2>err &&
+	"$TT" delta-make pairs/old/big pairs/new/big >d &&
+	test_expect_code 1 "$TT" delta-apply pairs/old/runs d >out 2>err &&
 	test_grep "another size" err
 '
 

@@ -1,0 +1,100 @@
+/*
+ * hex.c: object ids and type names as text.  The lowest layer of the
+ * store: it knows how an id is spelled and what a loose object's file
+ * name looks like, and nothing of where objects live.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache.h"
+
+static const char *type_names[] = {
+	[OBJ_COMMIT] = "commit",
+	[OBJ_TREE] = "tree",
+	[OBJ_BLOB] = "blob",
+	[OBJ_TAG] = "tag",
+};
+
+const char *type_name(enum object_type type)
+{
+	if (type < OBJ_COMMIT || type > OBJ_TAG)
+		return "bad";
+	return type_names[type];
+}
+
+enum object_type type_from_string(const char *name, size_t len)
+{
+	int i;
+
+	for (i = OBJ_COMMIT; i <= OBJ_TAG; i++)
+		if (strlen(type_names[i]) == len &&
+		    !memcmp(type_names[i], name, len))
+			return i;
+	return OBJ_BAD;
+}
+
+int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int get_sha1_hex(const char *hex, unsigned char *sha1)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		int hi = hexval(hex[2 * i]);
+		int lo = hi < 0 ? -1 : hexval(hex[2 * i + 1]);
+
+		if (lo < 0)
+			return -1;
+		sha1[i] = hi << 4 | lo;
+	}
+	return 0;
+}
+
+char *sha1_to_hex(const unsigned char *sha1)
+{
+	static __thread char bufs[4][41];
+	static __thread int next;
+	static const char hex[] = "0123456789abcdef";
+	char *buf = bufs[next++ & 3];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		buf[2 * i] = hex[sha1[i] >> 4];
+		buf[2 * i + 1] = hex[sha1[i] & 15];
+	}
+	buf[40] = '\0';
+	return buf;
+}
+
+int is_lower_hex(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
+{
+	char hex[40];
+
+	if (strlen(dir) != 2 || strlen(file) != 38)
+		return -1;
+	memcpy(hex, dir, 2);
+	memcpy(hex + 2, file, 38);
+	if (!is_lower_hex(hex, 40))
+		return -1;
+	return get_sha1_hex(hex, sha1);
+}

@@ -1,0 +1,318 @@
+/*
+ * index.c: the index in memory.  active_cache holds the entries sorted
+ * as git sorts them (bytes of the path, then stage); this file finds,
+ * inserts and removes entries, keeps a file and a directory of the
+ * same name from both entering, and compares an entry's stat data with
+ * what lstat sees now.  Reading and writing the index file is
+ * read-cache.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+/* ---- ordering and lookup ---- */
+
+int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
+		       const char *n2, size_t l2, unsigned int s2)
+{
+	size_t len = l1 < l2 ? l1 : l2;
+	int cmp = memcmp(n1, n2, len);
+
+	if (cmp)
+		return cmp;
+	if (l1 != l2)
+		return l1 < l2 ? -1 : 1;
+	if (s1 != s2)
+		return s1 < s2 ? -1 : 1;
+	return 0;
+}
+
+static int cache_pos_stage(const char *name, size_t len, unsigned int stage)
+{
+	int first = 0, last = active_nr;
+
+	while (first < last) {
+		int next = first + (last - first) / 2;
+		struct cache_entry *ce = active_cache[next];
+		int cmp = cache_name_compare(name, len, stage, ce->name,
+					     ce->ce_namelen, ce_stage(ce));
+
+		if (!cmp)
+			return next;
+		if (cmp < 0)
+			last = next;
+		else
+			first = next + 1;
+	}
+	return -first - 1;
+}
+
+int cache_name_pos(const char *name, size_t len)
+{
+	return cache_pos_stage(name, len, 0);
+}
+
+void remove_cache_entry_at(unsigned int pos)
+{
+	free_cache_entry(active_cache[pos]);
+	active_nr--;
+	memmove(active_cache + pos, active_cache + pos + 1,
+		(active_nr - pos) * sizeof(*active_cache));
+}
+
+int remove_file_from_cache(const char *path)
+{
+	size_t len = strlen(path);
+	int pos = cache_name_pos(path, len), removed = 0;
+
+	if (pos < 0)
+		pos = -pos - 1;
+	while ((unsigned int)pos < active_nr &&
+	       active_cache[pos]->ce_namelen == len &&
+	       !memcmp(active_cache[pos]->name, path, len)) {
+		remove_cache_entry_at(pos);
+		removed = 1;
+	}
+	return removed;
+}
+
+/* Is some entry below "name/"?  pos is where name would be inserted. */
+static int has_entries_below(const char *name, size_t len, int pos)
+{
+	while ((unsigned int)pos < active_nr) {
+		const struct cache_entry *o = active_cache[pos];
+
+		if (o->ce_namelen <= len || memcmp(o->name, name, len))
+			return 0;
+		if (o->name[len] == '/')
+			return 1;
+		if (o->name[len] > '/')
+			return 0;
+		pos++;
+	}
+	return 0;
+}
+
+int index_has_file_above(const char *name)
+{
+	const char *slash = name;
+
+	while ((slash = strchr(slash, '/')) != NULL) {
+		if (cache_name_pos(name, slash - name) >= 0)
+			return 1;
+		slash++;
+	}
+	return 0;
+}
+
+static void drop_entries_below(const char *name, size_t len)
+{
+	int pos = cache_name_pos(name, len);
+
+	pos = pos < 0 ? -pos - 1 : pos + 1;
+	while (has_entries_below(name, len, pos)) {
+		while (active_cache[pos]->name[len] != '/')
+			pos++;
+		remove_cache_entry_at(pos);
+	}
+}
+
+static void drop_files_above(const char *name)
+{
+	const char *slash = name;
+
+	while ((slash = strchr(slash, '/')) != NULL) {
+		int pos = cache_name_pos(name, slash - name);
+
+		if (pos >= 0)
+			remove_cache_entry_at(pos);
+		slash++;
+	}
+}
+
+static int check_df_clash(const struct cache_entry *ce, int option)
+{
+	int pos = cache_name_pos(ce->name, ce->ce_namelen);
+
+	pos = pos < 0 ? -pos - 1 : pos + 1;
+	if (!index_has_file_above(ce->name) &&
+	    !has_entries_below(ce->name, ce->ce_namelen, pos))
+		return 0;
+	if (!(option & ADD_CACHE_OK_TO_REPLACE))
+		return error("'%s' appears as both a file and as a directory",
+			     ce->name);
+	drop_files_above(ce->name);
+	drop_entries_below(ce->name, ce->ce_namelen);
+	return 0;
+}
+
+int add_cache_entry(struct cache_entry *ce, int option)
+{
+	int pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
+
+	if (pos >= 0) {
+		free_cache_entry(active_cache[pos]);
+		active_cache[pos] = ce;
+		return 0;
+	}
+	if (!verify_path(ce->name, ce->ce_namelen))
+		return error("invalid path '%s'", ce->name);
+	if (!(option & ADD_CACHE_OK_TO_ADD))
+		return error("'%s' is not in the cache; use --add to add it",
+			     ce->name);
+	if (check_df_clash(ce, option) < 0)
+		return -1;
+	pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
+	pos = -pos - 1;
+	ALLOC_GROW(active_cache, active_nr + 1, active_alloc);
+	memmove(active_cache + pos + 1, active_cache + pos,
+		(active_nr - pos) * sizeof(*active_cache));
+	active_cache[pos] = ce;
+	active_nr++;
+	return 0;
+}
+
+static int compare_ce_ptr(const void *a, const void *b)
+{
+	const struct cache_entry *x = *(struct cache_entry *const *)a;
+	const struct cache_entry *y = *(struct cache_entry *const *)b;
+
+	return cache_name_compare(x->name, x->ce_namelen, ce_stage(x),
+				  y->name, y->ce_namelen, ce_stage(y));
+}
+
+void sort_cache_entries(struct cache_entry **ces, unsigned int nr)
+{
+	if (nr > 1)
+		qsort(ces, nr, sizeof(*ces), compare_ce_ptr);
+}
+
+/* Refuse, before anything changes, what add_cache_entry would refuse. */
+static int check_new_entries(struct cache_entry **ces, unsigned int nr,
+			     int option)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		const struct cache_entry *ce = ces[i];
+
+		if (i && compare_ce_ptr(&ces[i - 1], &ces[i]) >= 0)
+			return error("internal error: unsorted entries");
+		if (!verify_path(ce->name, ce->ce_namelen))
+			return error("invalid path '%s'", ce->name);
+		if (!(option & ADD_CACHE_OK_TO_ADD) &&
+		    cache_pos_stage(ce->name, ce->ce_namelen,
+				    ce_stage(ce)) < 0)
+			return error("'%s' is not in the cache; use --add to "
+				     "add it", ce->name);
+	}
+	return 0;
+}
+
+/*
+ * One merge of two sorted lists instead of nr insertions, each of
+ * which would move half the index: adding 75,000 files stays linear.
+ */
+int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
+{
+	unsigned int i = 0, j = 0, n = 0, total = active_nr + nr;
+	struct cache_entry **merged;
+
+	if (option & ADD_CACHE_OK_TO_REPLACE) {
+		for (i = 0; i < nr; i++)
+			if (add_cache_entry(ces[i], option) < 0)
+				return -1;
+		return 0;
+	}
+	if (check_new_entries(ces, nr, option) < 0)
+		return -1;
+	merged = xmalloc(total * sizeof(*merged));
+	while (i < active_nr || j < nr) {
+		int cmp = i == active_nr ? 1 : j == nr ? -1 :
+			  compare_ce_ptr(&active_cache[i], &ces[j]);
+
+		if (!cmp)
+			free_cache_entry(active_cache[i++]);
+		merged[n++] = cmp < 0 ? active_cache[i++] : ces[j++];
+	}
+	free(active_cache);
+	active_cache = merged;
+	active_nr = n;
+	active_alloc = total;
+	for (j = 0; j < nr; j++)
+		if (check_df_clash(ces[j], option) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- stat comparison and racy entries ---- */
+
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st)
+{
+	unsigned int changed = 0;
+
+	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
+		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
+					       S_IFMT))
+			changed |= TYPE_CHANGED;
+		else
+			changed |= MODE_CHANGED;
+	}
+	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
+	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
+		changed |= MTIME_CHANGED;
+	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
+	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
+		changed |= CTIME_CHANGED;
+	if (ce->ce_uid != (uint32_t)st->st_uid ||
+	    ce->ce_gid != (uint32_t)st->st_gid)
+		changed |= OWNER_CHANGED;
+	if (ce->ce_ino != (uint32_t)st->st_ino ||
+	    ce->ce_dev != (uint32_t)st->st_dev)
+		changed |= INODE_CHANGED;
+	if (ce->ce_size != (uint32_t)st->st_size)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st)
+{
+	unsigned int changed = ce_match_stat_basic(ce, st);
+
+	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
+	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+static int (*preload_wanted)(const char *name);
+
+static size_t preload_entry(void *data, size_t i)
+{
+	struct cache_entry *ce = ((struct cache_entry **)data)[i];
+	struct stat st;
+
+	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
+	    (preload_wanted && !preload_wanted(ce->name)))
+		return 1;
+	if (!lstat(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
+	    !ce_is_racy(ce))
+		ce->ce_state |= CE_UPTODATE;
+	return 1;
+}
+
+/* Worth threads only past a few thousand entries, as git's preload. */
+#define PRELOAD_MIN 1000
+
+void preload_index(int (*wanted)(const char *name))
+{
+	if (active_nr < PRELOAD_MIN)
+		return;
+	preload_wanted = wanted;
+	run_parallel(0, active_nr, preload_entry, active_cache, NULL, 0);
+	preload_wanted = NULL;
+}

@@ -1,0 +1,345 @@
+/*
+ * refs.c: the one reader and writer of refs.  A ref is a file under
+ * $GIT_DIR holding an id, or "ref: <name>" naming another ref (HEAD is
+ * usually one); refs not found as files are looked for in packed-refs,
+ * where git keeps them after pack-refs or gc.  Names are checked so a
+ * ref can never name a file outside refs/ (or HEAD).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+/* git follows at most this many symbolic refs. */
+#define MAX_SYMREF_DEPTH 5
+
+int check_ref_name(const char *name)
+{
+	const char *p;
+
+	if (strcmp(name, "HEAD") && strncmp(name, "refs/", 5))
+		return -1;
+	for (p = name; *p; p++) {
+		unsigned char c = *p;
+
+		if (c <= ' ' || c == 0x7f || strchr("~^:?*[\\", c))
+			return -1;
+	}
+	if (strstr(name, "..") || strstr(name, "//") || strstr(name, "/.") ||
+	    strstr(name, "@{") || p[-1] == '/' || p[-1] == '.' ||
+	    (p - name >= 5 && !strcmp(p - 5, ".lock")))
+		return -1;
+	return 0;
+}
+
+/* ---- packed-refs ---- */
+
+struct packed_ref {
+	char *name;
+	unsigned char sha1[20];
+};
+
+static struct packed_ref *packed;
+static size_t nr_packed, alloc_packed;
+static int packed_loaded;
+
+static void parse_packed_line(const char *line, size_t len)
+{
+	unsigned char sha1[20];
+	struct packed_ref *r;
+
+	/* "<40 hex> <name>"; "^<hex>" peel lines and "#" comments skipped */
+	if (len < 42 || line[40] != ' ' || get_sha1_hex(line, sha1) < 0)
+		return;
+	ALLOC_GROW(packed, nr_packed + 1, alloc_packed);
+	r = &packed[nr_packed++];
+	r->name = xmalloc(len - 40);
+	memcpy(r->name, line + 41, len - 41);
+	r->name[len - 41] = '\0';
+	memcpy(r->sha1, sha1, 20);
+}
+
+static void load_packed_refs(void)
+{
+	char *path, *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+	FILE *f;
+
+	if (packed_loaded)
+		return;
+	packed_loaded = 1;
+	path = path_join(get_git_dir(), "packed-refs");
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return;
+	while ((len = getline(&line, &size, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		parse_packed_line(line, len);
+	}
+	free(line);
+	fclose(f);
+}
+
+static const struct packed_ref *find_packed_ref(const char *name)
+{
+	size_t i;
+
+	load_packed_refs();
+	for (i = 0; i < nr_packed; i++)
+		if (!strcmp(packed[i].name, name))
+			return &packed[i];
+	return NULL;
+}
+
+/* ---- reading ---- */
+
+/*
+ * Read the loose ref file for name: 0 with sha1 set, 1 with *target
+ * set (malloc'd) for a symbolic ref, -1 when there is no such file or
+ * it holds neither.
+ */
+static int read_loose_ref(const char *name, unsigned char *sha1,
+			  char **target)
+{
+	char *path = path_join(get_git_dir(), name);
+	char buf[256], *nl;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*target = NULL;
+	fd = lstat(path, &st) || !S_ISREG(st.st_mode) ? -1 :
+	     open(path, O_RDONLY | O_NONBLOCK);
+	free(path);
+	if (fd < 0)
+		return -1;
+	n = read_in_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if (!strncmp(buf, "ref:", 4)) {
+		char *ref = buf + 4;
+
+		ref += strspn(ref, " \t");
+		nl = strchr(ref, '\n');
+		if (nl)
+			*nl = '\0';
+		*target = xstrdup(ref);
+		return 1;
+	}
+	if (n < 40 || get_sha1_hex(buf, sha1) < 0 ||
+	    (n > 40 && buf[40] != '\n' && buf[40] != ' '))
+		return -1;
+	return 0;
+}
+
+int resolve_ref(const char *name, unsigned char *sha1, char **resolved)
+{
+	char *cur = xstrdup(name), *target;
+	int depth;
+
+	if (resolved)
+		*resolved = NULL;
+	for (depth = 0; depth <= MAX_SYMREF_DEPTH; depth++) {
+		const struct packed_ref *p;
+		int ret;
+
+		if (check_ref_name(cur) < 0)
+			break;
+		ret = read_loose_ref(cur, sha1, &target);
+		if (ret == 1) {
+			free(cur);
+			cur = target;
+			continue;
+		}
+		if (ret < 0 && (p = find_packed_ref(cur)) != NULL) {
+			memcpy(sha1, p->sha1, 20);
+			ret = 0;
+		}
+		if (ret < 0)
+			break;
+		if (resolved)
+			*resolved = cur;
+		else
+			free(cur);
+		return 0;
+	}
+	if (resolved && depth <= MAX_SYMREF_DEPTH && !check_ref_name(cur))
+		*resolved = cur;	/* an unborn branch: HEAD's target */
+	else
+		free(cur);
+	return -1;
+}
+
+int read_ref(const char *name, unsigned char *sha1)
+{
+	return resolve_ref(name, sha1, NULL);
+}
+
+/* ---- listing ---- */
+
+struct ref_item {
+	char *name;
+	unsigned char sha1[20];
+	int packed;		/* from packed-refs: a loose one wins */
+};
+
+struct ref_list {
+	struct ref_item *refs;
+	size_t nr, alloc;
+};
+
+static void add_ref(struct ref_list *l, const char *name,
+		    const unsigned char *sha1, int packed)
+{
+	struct ref_item *r;
+
+	ALLOC_GROW(l->refs, l->nr + 1, l->alloc);
+	r = &l->refs[l->nr++];
+	r->name = xstrdup(name);
+	memcpy(r->sha1, sha1, 20);
+	r->packed = packed;
+}
+
+/*
+ * The loose refs under refs/, walked with a list of directories still
+ * to read instead of recursion, so that a hostile tree of thousands of
+ * nested directories costs memory, not stack.
+ */
+static void list_loose_refs(struct ref_list *l)
+{
+	char **dirs = NULL;
+	size_t nr = 0, alloc = 0;
+
+	ALLOC_GROW(dirs, 1, alloc);
+	dirs[nr++] = xstrdup("refs");
+	while (nr) {
+		char *dir = dirs[--nr], *full = path_join(get_git_dir(), dir);
+		DIR *d = opendir(full);
+		struct dirent *de;
+
+		free(full);
+		while (d && (de = readdir(d)) != NULL) {
+			char *name, *target;
+			unsigned char sha1[20];
+			struct stat st;
+
+			if (de->d_name[0] == '.')
+				continue;
+			name = path_join(dir, de->d_name);
+			full = path_join(get_git_dir(), name);
+			if (!lstat(full, &st) && S_ISDIR(st.st_mode)) {
+				ALLOC_GROW(dirs, nr + 1, alloc);
+				dirs[nr++] = name;
+				name = NULL;
+			} else if (!check_ref_name(name) &&
+				   !resolve_ref(name, sha1, &target)) {
+				add_ref(l, name, sha1, 0);
+				free(target);
+			}
+			free(full);
+			free(name);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	free(dirs);
+}
+
+static int compare_refs(const void *a, const void *b)
+{
+	const struct ref_item *x = a, *y = b;
+	int cmp = strcmp(x->name, y->name);
+
+	return cmp ? cmp : x->packed - y->packed;
+}
+
+int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
+			   void *data), void *data)
+{
+	struct ref_list l = { NULL, 0, 0 };
+	size_t i, n = 0;
+	int ret = 0;
+
+	list_loose_refs(&l);
+	load_packed_refs();
+	for (i = 0; i < nr_packed; i++)
+		add_ref(&l, packed[i].name, packed[i].sha1, 1);
+	if (l.nr > 1)
+		qsort(l.refs, l.nr, sizeof(*l.refs), compare_refs);
+	/* Sorted loose first: the packed copy of a loose ref is dropped. */
+	for (i = 0; i < l.nr; i++) {
+		if (n && !strcmp(l.refs[n - 1].name, l.refs[i].name)) {
+			free(l.refs[i].name);
+			continue;
+		}
+		l.refs[n++] = l.refs[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = fn(l.refs[i].name, l.refs[i].sha1, data);
+		free(l.refs[i].name);
+	}
+	free(l.refs);
+	return ret;
+}
+
+/* ---- writing ---- */
+
+static int ref_is_current(const char *name, const unsigned char *old_sha1)
+{
+	static const unsigned char null_sha1[20];
+	unsigned char cur[20];
+	int exists = !read_ref(name, cur);
+
+	if (!memcmp(old_sha1, null_sha1, 20))
+		return !exists;
+	return exists && !memcmp(cur, old_sha1, 20);
+}
+
+int update_ref(const char *name, const unsigned char *sha1,
+	       const unsigned char *old_sha1)
+{
+	struct lock_file lk = { 0 };
+	char line[42], *path;
+	int ret;
+
+	if (check_ref_name(name) < 0 || !strcmp(name, "HEAD"))
+		return error("refusing to write ref '%s': bad name", name);
+	path = path_join(get_git_dir(), name);
+	if (create_leading_dirs(path) < 0) {
+		ret = error_errno("create directories for '%s'", path);
+		free(path);
+		return ret;
+	}
+	ret = hold_lock_file(&lk, path);
+	free(path);
+	if (ret < 0)
+		return -1;
+	if (old_sha1 && !ref_is_current(name, old_sha1)) {
+		rollback_lock_file(&lk);
+		return error("ref '%s' moved while it was being updated", name);
+	}
+	memcpy(line, sha1_to_hex(sha1), 40);
+	line[40] = '\n';
+	if (write_in_full(lk.fd, line, 41) < 0) {
+		error_errno("write '%s'", lk.path);
+		rollback_lock_file(&lk);
+		return -1;
+	}
+	if (flush_to_disk(lk.fd) < 0) {
+		rollback_lock_file(&lk);
+		return -1;
+	}
+	return commit_lock_file(&lk);
+}

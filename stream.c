@@ -1,0 +1,371 @@
+/*
+ * stream.c: an object's bytes, in and out of zlib.  The lowest layer of
+ * the store, shared by every source (loose objects now, pack entries
+ * later): the "<type> <size>\0" header, a struct object_stream that
+ * hands out an object's content a piece at a time and checks it as it
+ * goes (the zlib stream must end exactly where the content ends, with
+ * nothing after it, and the content must hash to the id), and the one
+ * deflate writer that makes a loose object.  It knows nothing of where
+ * objects live.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/* deflate never expands less than this ratio; more is a lie. */
+#define MAX_INFLATE_RATIO 1032
+
+/* ---- headers ---- */
+
+int format_object_header(char *hdr, enum object_type type, size_t len)
+{
+	return snprintf(hdr, MAX_HEADER_LEN, "%s %zu", type_name(type),
+			len) + 1;
+}
+
+int parse_object_header(const unsigned char *hdr, size_t avail,
+			enum object_type *type, size_t *size)
+{
+	const unsigned char *sp, *p, *end;
+	size_t n = 0;
+
+	end = memchr(hdr, '\0', avail);
+	if (!end)
+		return -1;
+	sp = memchr(hdr, ' ', end - hdr);
+	if (!sp)
+		return -1;
+	*type = type_from_string((const char *)hdr, sp - hdr);
+	if (*type == OBJ_BAD)
+		return -1;
+	p = sp + 1;
+	if (p == end || (*p == '0' && p + 1 != end))
+		return -1;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (n > (SIZE_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	*size = n;
+	return end - hdr + 1;
+}
+
+void hash_sha1_file(const void *buf, size_t len, enum object_type type,
+		    unsigned char *sha1)
+{
+	char hdr[MAX_HEADER_LEN];
+	int hdrlen = format_object_header(hdr, type, len);
+	SHA_CTX c;
+
+	SHA1_Init(&c);
+	SHA1_Update(&c, hdr, hdrlen);
+	SHA1_Update(&c, buf, len);
+	SHA1_Final(sha1, &c);
+}
+
+/* ---- reading ---- */
+
+static void start_inflate(struct object_stream *st, const void *zbuf,
+			  size_t len)
+{
+	memset(&st->z, 0, sizeof(st->z));
+	st->z.next_in = (unsigned char *)zbuf;
+	st->z.avail_in = len > UINT_MAX ? UINT_MAX : len;
+	st->zlen = len;
+	st->inflating = inflateInit(&st->z) == Z_OK;
+}
+
+/* A size the zlib bytes cannot hold is refused before anyone allocates it. */
+static int check_claimed_size(struct object_stream *st, struct fault *f)
+{
+	if (st->size / MAX_INFLATE_RATIO > st->zlen || st->size > UINT_MAX - 1)
+		return set_fault(f, FAULT_CORRUPT, "header claims more bytes "
+				 "than its data can hold");
+	return 0;
+}
+
+int open_loose_stream(struct object_stream *st, const void *zbuf,
+		      size_t len, struct fault *f)
+{
+	size_t got;
+	int ret, hdrlen;
+
+	memset(st, 0, sizeof(*st));
+	start_inflate(st, zbuf, len);
+	if (!st->inflating)
+		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
+	st->z.next_out = st->early;
+	st->z.avail_out = MAX_HEADER_LEN;
+	ret = inflate(&st->z, Z_SYNC_FLUSH);
+	st->ended = ret == Z_STREAM_END;
+	got = MAX_HEADER_LEN - st->z.avail_out;
+	hdrlen = ret == Z_OK || ret == Z_STREAM_END ?
+		 parse_object_header(st->early, got, &st->type, &st->size) : -1;
+	if (hdrlen < 0)
+		return set_fault(f, FAULT_CORRUPT, "bad header");
+	/* The header is part of what the id hashes. */
+	SHA1_Init(&st->ctx);
+	SHA1_Update(&st->ctx, st->early, hdrlen);
+	st->early_pos = hdrlen;
+	st->early_len = got;
+	if (got - hdrlen > st->size)
+		return set_fault(f, FAULT_CORRUPT, "longer than its header says");
+	st->left = st->size;
+	return check_claimed_size(st, f);
+}
+
+int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
+		    enum object_type type, size_t size, struct fault *f)
+{
+	char hdr[MAX_HEADER_LEN];
+
+	memset(st, 0, sizeof(*st));
+	start_inflate(st, zbuf, len);
+	if (!st->inflating)
+		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
+	st->type = type;
+	st->size = st->left = size;
+	SHA1_Init(&st->ctx);
+	SHA1_Update(&st->ctx, hdr, format_object_header(hdr, type, size));
+	return check_claimed_size(st, f);
+}
+
+void open_memory_stream(struct object_stream *st, const void *buf,
+			enum object_type type, size_t size)
+{
+	char hdr[MAX_HEADER_LEN];
+
+	memset(st, 0, sizeof(*st));
+	st->mem = buf;
+	st->type = type;
+	st->size = st->left = size;
+	SHA1_Init(&st->ctx);
+	SHA1_Update(&st->ctx, hdr, format_object_header(hdr, type, size));
+}
+
+void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
+{
+	memcpy(st->sha1, sha1, 20);
+	st->verify = 1;
+}
+
+/* Inflate into buf (n bytes) until it is full or the stream ends. */
+static int inflate_into(struct object_stream *st, unsigned char *buf,
+			size_t n, struct fault *f)
+{
+	st->z.next_out = buf;
+	st->z.avail_out = n;
+	while (st->z.avail_out && !st->ended) {
+		int ret = inflate(&st->z, Z_NO_FLUSH);
+
+		if (ret == Z_STREAM_END)
+			st->ended = 1;
+		else if (ret != Z_OK)
+			return set_fault(f, FAULT_CORRUPT, "truncated or "
+					 "damaged zlib stream");
+	}
+	if (st->z.avail_out)
+		return set_fault(f, FAULT_CORRUPT, "shorter than its header "
+				 "says");
+	return 0;
+}
+
+/* The next n content bytes (n <= st->left) into buf. */
+static int fill(struct object_stream *st, unsigned char *buf, size_t n,
+		struct fault *f)
+{
+	size_t early = st->early_len - st->early_pos;
+
+	if (st->mem) {
+		memcpy(buf, st->mem + (st->size - st->left), n);
+		return 0;
+	}
+	if (early > n)
+		early = n;
+	memcpy(buf, st->early + st->early_pos, early);
+	st->early_pos += early;
+	return n > early ? inflate_into(st, buf + early, n - early, f) : 0;
+}
+
+/*
+ * All content is out: the zlib stream must end here, with no byte of
+ * output and no byte of input after it, and the id must match.
+ */
+static int check_end(struct object_stream *st, struct fault *f)
+{
+	unsigned char spare, check[20];
+
+	if (st->inflating && !st->ended) {
+		st->z.next_out = &spare;
+		st->z.avail_out = 1;
+		while (!st->ended && st->z.avail_out) {
+			int ret = inflate(&st->z, Z_NO_FLUSH);
+
+			if (ret == Z_STREAM_END)
+				st->ended = 1;
+			else if (ret != Z_OK)
+				return set_fault(f, FAULT_CORRUPT, "truncated "
+						 "or damaged zlib stream");
+		}
+		if (!st->z.avail_out)
+			return set_fault(f, FAULT_CORRUPT, "longer than its "
+					 "header says");
+	}
+	if (st->inflating && st->z.avail_in && st->zlen <= UINT_MAX)
+		return set_fault(f, FAULT_CORRUPT, "garbage after the zlib "
+				 "stream");
+	if (!st->verify)
+		return 0;
+	SHA1_Final(check, &st->ctx);
+	if (memcmp(check, st->sha1, 20))
+		return set_fault(f, FAULT_HASH_MISMATCH, "its content hashes "
+				 "to %s", sha1_to_hex(check));
+	return 0;
+}
+
+ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
+			   struct fault *f)
+{
+	size_t n = len < st->left ? len : st->left;
+
+	if (st->done)
+		return 0;
+	if (!n) {
+		if (check_end(st, f) < 0)
+			return -1;
+		st->done = 1;
+		return 0;
+	}
+	if (fill(st, buf, n, f) < 0)
+		return -1;
+	if (st->verify)
+		SHA1_Update(&st->ctx, buf, n);
+	st->left -= n;
+	return n;
+}
+
+void *read_object_stream_whole(struct object_stream *st, struct fault *f)
+{
+	unsigned char *buf = malloc(st->size + 1);
+	size_t got = 0;
+
+	if (!buf) {
+		set_fault(f, FAULT_IO, "out of memory for %zu bytes", st->size);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n = read_object_stream(st, buf + got, st->size - got, f);
+
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	buf[st->size] = '\0';
+	return buf;
+}
+
+void close_object_stream(struct object_stream *st)
+{
+	if (st->inflating)
+		inflateEnd(&st->z);
+	st->inflating = 0;
+	if (st->release)
+		st->release(st);
+	st->release = NULL;
+}
+
+/* ---- writing ---- */
+
+int deflate_writer_start(struct deflate_writer *w, int fd)
+{
+	memset(&w->z, 0, sizeof(w->z));
+	w->fd = fd;
+	/* Level 1 is git's default for loose objects, and several times
+	 * faster than 6. */
+	if (deflateInit(&w->z, 1) != Z_OK) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->z.next_out = w->out;
+	w->z.avail_out = sizeof(w->out);
+	return 0;
+}
+
+/*
+ * Deflate what is in z.next_in, writing out each time the buffer fills
+ * and when the stream ends, so that a small object is a single write.
+ */
+static int deflate_pending(struct deflate_writer *w, int flush)
+{
+	for (;;) {
+		int ret = deflate(&w->z, flush);
+
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
+			errno = EIO;
+			return -1;
+		}
+		if (!w->z.avail_out || ret == Z_STREAM_END) {
+			if (write_in_full(w->fd, w->out,
+					  sizeof(w->out) - w->z.avail_out) < 0)
+				return -1;
+			w->z.next_out = w->out;
+			w->z.avail_out = sizeof(w->out);
+		}
+		if (ret == Z_STREAM_END ||
+		    (flush != Z_FINISH && w->z.avail_out && !w->z.avail_in))
+			return 0;
+	}
+}
+
+int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
+		       int last)
+{
+	const unsigned char *p = buf;
+
+	/* Pieces of at most UINT_MAX bytes: avail_in is an unsigned int. */
+	do {
+		size_t n = len > UINT_MAX ? UINT_MAX : len;
+
+		w->z.next_in = (unsigned char *)p;
+		w->z.avail_in = n;
+		p += n;
+		len -= n;
+		if (deflate_pending(w, last && !len ? Z_FINISH : Z_NO_FLUSH))
+			return -1;
+	} while (len);
+	return 0;
+}
+
+void deflate_writer_end(struct deflate_writer *w)
+{
+	deflateEnd(&w->z);
+}
+
+int deflate_object(int fd, enum object_type type, const void *buf,
+		   size_t len)
+{
+	struct deflate_writer *w = xmalloc(sizeof(*w));
+	char hdr[MAX_HEADER_LEN];
+	int ret = deflate_writer_start(w, fd);
+
+	/* The header goes in on its own, as git does, so the bytes match. */
+	if (!ret)
+		ret = deflate_writer_add(w, hdr,
+					 format_object_header(hdr, type, len),
+					 0);
+	if (!ret)
+		ret = deflate_writer_add(w, buf, len, 1);
+	deflate_writer_end(w);
+	free(w);
+	return ret;
+}

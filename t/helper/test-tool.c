@@ -1,0 +1,266 @@
+/*
+ * test-tool: the library's interfaces driven from the shell, for the
+ * unit tests in t/t0100-library.sh.  Each subcommand calls one module
+ * the way a tool would and prints what it returned, so a test can
+ * compare it with git's answer for the same input.
+ *
+ *   pathspec <spec>... -- <path>...   paths ps selects (one a line)
+ *   interest <spec>... -- <dir>...    all/some/none for directories
+ *   resolve-ref <name>                "<id> <resolved name>"
+ *   for-each-ref                      "<id> <name>" lines
+ *   stream <id> <piece>               the content, read in pieces
+ *   lock <file>                       replace file with stdin
+ *   traverse <tree>...                one line per name of the walk
+ *   delta-make <base> <target>        create_delta()'s delta
+ *   delta-apply <base> <delta>        apply_delta()'s result (exit 1
+ *                                     when it refuses the delta)
+ *   delta-roundtrip (<a> <b>)...      each delta, a to b and b to a,
+ *                                     must give back the other (exit 1)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cache.h"
+
+static int split_at_dashes(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	die("expected -- between the pathspecs and the paths");
+}
+
+static int cmd_pathspec(int argc, char **argv, int dirs)
+{
+	static const char *words[] = { "none", "all", "some" };
+	struct pathspec ps;
+	int n = split_at_dashes(argc, argv), i;
+
+	if (parse_pathspec(&ps, argv, n) < 0)
+		return 128;
+	for (i = n + 1; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (dirs)
+			printf("%s %s\n", words[pathspec_interest(&ps, argv[i],
+								  len, 1)],
+			       argv[i]);
+		else if (match_pathspec(&ps, argv[i], len))
+			printf("%s\n", argv[i]);
+	}
+	clear_pathspec(&ps);
+	return 0;
+}
+
+static int cmd_resolve_ref(char **argv)
+{
+	unsigned char sha1[20];
+	char *name;
+	int ret = resolve_ref(argv[0], sha1, &name);
+
+	if (ret < 0) {
+		printf("none %s\n", name ? name : "-");
+		free(name);
+		return 1;
+	}
+	printf("%s %s\n", sha1_to_hex(sha1), name);
+	free(name);
+	return 0;
+}
+
+static int show_ref(const char *name, const unsigned char *sha1, void *data)
+{
+	(void)data;
+	printf("%s %s\n", sha1_to_hex(sha1), name);
+	return 0;
+}
+
+static int cmd_stream(char **argv)
+{
+	struct object_stream st;
+	unsigned char sha1[20], *buf;
+	size_t piece = strtoul(argv[1], NULL, 10);
+	struct fault f;
+	ssize_t n;
+
+	if (get_sha1_hex(argv[0], sha1) < 0 || !piece)
+		die("usage: stream <id> <piece>");
+	if (open_object_stream(&st, sha1, &f) < 0)
+		return report_object_fault(sha1, &f), 1;
+	buf = xmalloc(piece);
+	while ((n = read_object_stream(&st, buf, piece, &f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	close_object_stream(&st);
+	free(buf);
+	if (n < 0)
+		return report_object_fault(sha1, &f), 1;
+	return 0;
+}
+
+static int cmd_lock(char **argv)
+{
+	static struct lock_file lk;
+	char buf[4096];
+	ssize_t n;
+
+	if (hold_lock_file(&lk, argv[0]) < 0)
+		return 1;
+	while ((n = read(0, buf, sizeof(buf))) > 0)
+		if (write_in_full(lk.fd, buf, n) < 0)
+			die_errno("write");
+	return commit_lock_file(&lk) < 0;
+}
+
+static int show_step(int n, const struct name_entry **e, void *data)
+{
+	int i;
+
+	(void)data;
+	for (i = 0; i < n; i++)
+		if (e[i])
+			printf("%s%06o %.*s", i ? " | " : "", e[i]->mode,
+			       (int)e[i]->pathlen, e[i]->path);
+		else
+			printf("%s-", i ? " | " : "");
+	putchar('\n');
+	return 0;
+}
+
+static int cmd_traverse(int argc, char **argv)
+{
+	struct tree_desc t[MAX_TRAVERSE_TREES];
+	void *bufs[MAX_TRAVERSE_TREES];
+	int i, ret;
+
+	if (argc > MAX_TRAVERSE_TREES)
+		die("at most %d trees", MAX_TRAVERSE_TREES);
+	for (i = 0; i < argc; i++) {
+		unsigned char sha1[20], tree[20];
+		size_t size;
+
+		if (get_sha1(argv[i], sha1) < 0 ||
+		    !(bufs[i] = read_tree_ish(sha1, &size, tree)))
+			return 128;
+		init_tree_desc(&t[i], bufs[i], size);
+	}
+	ret = traverse_trees(argc, t, show_step, NULL);
+	for (i = 0; i < argc; i++)
+		free(bufs[i]);
+	return ret ? 1 : 0;
+}
+
+/* A file's bytes, through the one work-tree reader. */
+static char *read_whole(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+
+	if (lstat(path, &st) < 0)
+		die_errno("lstat '%s'", path);
+	buf = read_work_file(path, &st, size);
+	if (!buf)
+		exit(128);
+	return buf;
+}
+
+static int cmd_delta(const char *what, char **argv)
+{
+	size_t base_size, other_size, out_size;
+	char *base = read_whole(argv[0], &base_size);
+	char *other = read_whole(argv[1], &other_size);
+	const char *why = "no delta";
+	void *out;
+
+	if (!strcmp(what, "make"))
+		out = create_delta(base, base_size, other, other_size, 0,
+				   &out_size);
+	else
+		out = apply_delta(base, base_size, other, other_size,
+				  &out_size, &why);
+	if (!out)
+		return error("%s", why), 1;
+	fwrite(out, 1, out_size, stdout);
+	free(out);
+	free(base);
+	free(other);
+	return 0;
+}
+
+/* The delta from a to b turns a into b; 0 if so. */
+static int round_trip(const char *a, size_t a_size, const char *b,
+		      size_t b_size, const char *name)
+{
+	size_t delta_size, out_size;
+	void *delta = create_delta(a, a_size, b, b_size, 0, &delta_size);
+	char *out;
+	const char *why;
+	int ret = 0;
+
+	if (!delta)
+		return error("%s: no delta", name);
+	out = apply_delta(a, a_size, delta, delta_size, &out_size, &why);
+	if (!out)
+		ret = error("%s: %s", name, why);
+	else if (out_size != b_size || memcmp(out, b, b_size))
+		ret = error("%s: the delta gives something else", name);
+	free(out);
+	free(delta);
+	return ret;
+}
+
+static int cmd_delta_roundtrip(int argc, char **argv)
+{
+	int i, bad = 0;
+
+	if (argc % 2)
+		die("usage: delta-roundtrip (<a> <b>)...");
+	for (i = 0; i < argc; i += 2) {
+		size_t a_size, b_size;
+		char *a = read_whole(argv[i], &a_size);
+		char *b = read_whole(argv[i + 1], &b_size);
+
+		if (round_trip(a, a_size, b, b_size, argv[i + 1]) ||
+		    round_trip(b, b_size, a, a_size, argv[i]))
+			bad = 1;
+		free(a);
+		free(b);
+	}
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	setup_tool(argv[0]);
+	if (argc < 2)
+		die("usage: test-tool <command> <args>");
+	if (!strcmp(argv[1], "pathspec"))
+		ret = cmd_pathspec(argc - 2, argv + 2, 0);
+	else if (!strcmp(argv[1], "interest"))
+		ret = cmd_pathspec(argc - 2, argv + 2, 1);
+	else if (!strcmp(argv[1], "resolve-ref") && argc == 3)
+		ret = cmd_resolve_ref(argv + 2);
+	else if (!strcmp(argv[1], "for-each-ref"))
+		ret = for_each_ref(show_ref, NULL);
+	else if (!strcmp(argv[1], "stream") && argc == 4)
+		ret = cmd_stream(argv + 2);
+	else if (!strcmp(argv[1], "lock") && argc == 3)
+		ret = cmd_lock(argv + 2);
+	else if (!strcmp(argv[1], "traverse"))
+		ret = cmd_traverse(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "delta-make") && argc == 4)
+		ret = cmd_delta("make", argv + 2);
+	else if (!strcmp(argv[1], "delta-apply") && argc == 4)
+		ret = cmd_delta("apply", argv + 2);
+	else if (!strcmp(argv[1], "delta-roundtrip"))
+		ret = cmd_delta_roundtrip(argc - 2, argv + 2);
+	else
+		die("unknown command '%s'", argv[1]);
+	finish_stdout();
+	return ret;
+}

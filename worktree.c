@@ -1,0 +1,259 @@
+/*
+ * worktree.c: content between the work tree and the store.  The one
+ * reader of a work-tree file (a regular file's bytes or a symlink's
+ * target, nothing else: a FIFO or a device would hang or lie), hashing
+ * and storing it as update-cache does (files over STREAM_MIN a piece at
+ * a time, so memory stays flat), and writing a blob into a file a piece
+ * at a time, as checkout-cache does.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+/*
+ * Files up to this size are read whole; bigger ones are hashed and
+ * deflated as they are read (the kernel's biggest file is 24 MB, and
+ * every thread may hold one).
+ */
+#define STREAM_MIN (1024 * 1024)
+
+/* ---- reading ---- */
+
+/* Read exactly len bytes of a file that should hold them. */
+static int read_piece(int fd, const char *path, void *buf, size_t len)
+{
+	ssize_t n = read_in_full(fd, buf, len);
+
+	if (n < 0)
+		return error_errno("read '%s'", path);
+	if ((size_t)n != len)
+		return error("'%s' changed size while it was read", path);
+	return 0;
+}
+
+/* Nothing must follow what lstat said the file held. */
+static int check_at_end(int fd, const char *path)
+{
+	unsigned char extra;
+
+	if (read_in_full(fd, &extra, 1) != 0)
+		return error("'%s' changed size while it was read", path);
+	return 0;
+}
+
+/*
+ * Open a file lstat called regular: never a symlink put there since,
+ * and O_NONBLOCK so that a FIFO put there since cannot hang us.
+ */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return error_errno("open '%s'", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("'%s' changed type while it was read", path);
+	}
+	return fd;
+}
+
+static char *read_link(const char *path, const struct stat *st,
+		       size_t *len)
+{
+	char *buf = xmalloc(st->st_size + 1);
+	ssize_t n = readlink(path, buf, st->st_size + 1);
+
+	if (n < 0 || n > st->st_size) {
+		if (n < 0)
+			error_errno("readlink '%s'", path);
+		else
+			error("'%s' changed while it was read", path);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+int check_work_file_type(const char *path, const struct stat *st)
+{
+	if (S_ISREG(st->st_mode) || S_ISLNK(st->st_mode))
+		return 0;
+	return error("'%s': unsupported file type", path);
+}
+
+char *read_work_file(const char *path, const struct stat *st, size_t *size)
+{
+	size_t len = st->st_size;
+	char *buf;
+	int fd;
+
+	if (check_work_file_type(path, st) < 0)
+		return NULL;
+	if (S_ISLNK(st->st_mode))
+		return read_link(path, st, size);
+	fd = open_regular(path);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(len + 1);
+	if (read_piece(fd, path, buf, len) < 0 || check_at_end(fd, path) < 0) {
+		close(fd);
+		free(buf);
+		return NULL;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*size = len;
+	return buf;
+}
+
+/* ---- hashing and storing ---- */
+
+/*
+ * Hash a big file a piece at a time; with w, deflate it into w too
+ * (header first, as deflate_object does, so the bytes match).
+ */
+static int stream_file(int fd, const char *path, size_t size,
+		       struct deflate_writer *w, unsigned char *sha1)
+{
+	char hdr[MAX_HEADER_LEN];
+	int hdrlen = format_object_header(hdr, OBJ_BLOB, size), ret = 0;
+	unsigned char *in = xmalloc(OBJECT_CHUNK);
+	size_t left = size;
+	SHA_CTX c;
+
+	SHA1_Init(&c);
+	SHA1_Update(&c, hdr, hdrlen);
+	if (w && deflate_writer_add(w, hdr, hdrlen, 0) < 0)
+		ret = error_errno("write object for '%s'", path);
+	while (!ret && left) {
+		size_t n = left < OBJECT_CHUNK ? left : OBJECT_CHUNK;
+
+		ret = read_piece(fd, path, in, n);
+		left -= n;
+		if (!ret)
+			SHA1_Update(&c, in, n);
+		if (!ret && w && deflate_writer_add(w, in, n, !left) < 0)
+			ret = error_errno("write object for '%s'", path);
+	}
+	if (!ret)
+		ret = check_at_end(fd, path);
+	free(in);
+	SHA1_Final(sha1, &c);
+	return ret;
+}
+
+/* Store a big file: deflate it into objects/tmp_obj_*, name it after. */
+static int write_big_file(int fd, const char *path, size_t size,
+			  unsigned char *sha1)
+{
+	struct deflate_writer *w;
+	char *tmp;
+	int ofd = open_tmp_object(get_object_directory(), &tmp), ret;
+
+	if (ofd < 0)
+		return -1;
+	w = xmalloc(sizeof(*w));
+	if (deflate_writer_start(w, ofd) < 0)
+		ret = error_errno("zlib: deflateInit");
+	else
+		ret = stream_file(fd, path, size, w, sha1);
+	deflate_writer_end(w);
+	free(w);
+	if (ret < 0) {
+		close(ofd);
+		unlink(tmp);
+	} else {
+		ret = place_tmp_object(tmp, ofd, sha1);
+	}
+	free(tmp);
+	return ret;
+}
+
+static int index_big_file(const char *path, size_t size, int write_object,
+			  unsigned char *sha1)
+{
+	int fd, ret;
+
+	if (size > UINT_MAX - MAX_HEADER_LEN)
+		return error("object of %zu bytes is too large (4 GiB at most)",
+			     size);
+	fd = open_regular(path);
+	if (fd < 0)
+		return -1;
+	if (write_object)
+		ret = write_big_file(fd, path, size, sha1);
+	else
+		ret = stream_file(fd, path, size, NULL, sha1);
+	close(fd);
+	return ret;
+}
+
+int index_path(const char *path, const struct stat *st, int write_object,
+	       unsigned char *sha1)
+{
+	size_t len;
+	int ret = 0;
+	char *buf;
+
+	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN)
+		return index_big_file(path, st->st_size, write_object, sha1);
+	buf = read_work_file(path, st, &len);
+	if (!buf)
+		return -1;
+	if (write_object)
+		ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
+	else
+		hash_sha1_file(buf, len, OBJ_BLOB, sha1);
+	free(buf);
+	return ret;
+}
+
+int path_matches_sha1(const char *path, const struct stat *st,
+		      const unsigned char *sha1)
+{
+	unsigned char now[20];
+
+	if (index_path(path, st, 0, now) < 0)
+		return -1;
+	return !memcmp(now, sha1, 20);
+}
+
+/* ---- writing a blob out ---- */
+
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+{
+	struct object_stream st;
+	unsigned char *chunk;
+	struct fault f;
+	ssize_t n;
+
+	if (open_object_stream(&st, sha1, &f) < 0)
+		return report_object_fault(sha1, &f);
+	if (st.type != OBJ_BLOB) {
+		close_object_stream(&st);
+		return error("object %s is a %s, not a blob", sha1_to_hex(sha1),
+			     type_name(st.type));
+	}
+	chunk = xmalloc(OBJECT_CHUNK);
+	while ((n = read_object_stream(&st, chunk, OBJECT_CHUNK, &f)) > 0)
+		if (write_in_full(fd, chunk, n) < 0)
+			break;
+	if (n > 0)
+		error_errno("write '%s'", path);
+	else if (n < 0)
+		report_object_fault(sha1, &f);
+	close_object_stream(&st);
+	free(chunk);
+	return n ? -1 : 0;
+}
