@@ -1,6 +1,6 @@
 #!/bin/sh
 test_description='the library modules through t/helper/test-tool'
-. ./test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 TT="$TEST_DIRECTORY/helper/test-tool"
 
