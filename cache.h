@@ -386,6 +386,13 @@ int has_sha1_file(const unsigned char *sha1);
  * again, as it may have come since.  Not thread-safe.
  */
 int has_sha1_file_listed(const unsigned char *sha1);
+/*
+ * How many hex digits name sha1 (stored or not) without naming another
+ * loose object, at least min: git's abbreviation, one digit past what
+ * its nearest neighbours share.  From the same listings; not
+ * thread-safe.
+ */
+int unique_abbrev_len(const unsigned char *sha1, int min);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);

@@ -169,10 +169,21 @@ static void emit_file_name(FILE *out, const char *sign, const char *prefix,
 	fputs(strchr(side->path, ' ') ? "\t\n" : "\n", out);
 }
 
+/*
+ * An id on the "index" line: full, or abbreviated as git does (7 digits
+ * unless another object shares them).
+ */
+static void emit_index_id(FILE *out, const struct diff_side *s, int full)
+{
+	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
+	int len = full ? 40 : unique_abbrev_len(sha1, 7);
+
+	fprintf(out, "%.*s", len, sha1_to_hex(sha1));
+}
+
 static void emit_header(FILE *out, const struct diff_side *one,
 			const struct diff_side *two, int full_index)
 {
-	int abbrev = full_index ? 40 : 7;
 
 	fputs("diff --git ", out);
 	write_quoted_path(out, "a/", one->path, strlen(one->path));
@@ -188,9 +199,10 @@ static void emit_header(FILE *out, const struct diff_side *one,
 			one->mode, two->mode);
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		return;
-	fprintf(out, "index %.*s..%.*s",
-		abbrev, sha1_to_hex(one->mode ? one->sha1 : null_sha1),
-		abbrev, sha1_to_hex(two->mode ? two->sha1 : null_sha1));
+	fputs("index ", out);
+	emit_index_id(out, one, full_index);
+	fputs("..", out);
+	emit_index_id(out, two, full_index);
 	if (one->mode == two->mode)
 		fprintf(out, " %06o", one->mode);
 	putc('\n', out);

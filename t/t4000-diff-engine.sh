@@ -299,6 +299,34 @@ test_expect_success 'the indent heuristic: odd white space and its limits' '
 	check_pair blanks1 blanks2
 '
 
+# git abbreviates an id on the "index" line to 7 digits, or to one more
+# than it shares with the nearest other object in the store.
+test_expect_success 'index lines: abbreviations as long as git makes them' '
+	python3 -c "
+import hashlib
+seen = {}
+i = 0
+while True:
+    data = b\"twin %d\n\" % i
+    h = hashlib.sha1(b\"blob %d\0\" % len(data) + data).hexdigest()
+    if h[:7] in seen:
+        open(\"twin1\", \"wb\").write(seen[h[:7]])
+        open(\"twin2\", \"wb\").write(data)
+        break
+    seen[h[:7]] = data
+    i += 1
+" &&
+	rm -rf repo && test_create_repo repo &&
+	cp twin1 repo/f &&
+	(cd repo && update-cache --add f && echo changed >f &&
+	 show-diff >../short &&
+	 GIT_DIR=.dircache git hash-object -w ../twin2 >/dev/null &&
+	 show-diff >../actual && GIT_DIR=.dircache git diff >../expect) &&
+	test_cmp expect actual &&
+	test_grep "^index [0-9a-f]\{7\}\.\." short &&
+	test_grep "^index [0-9a-f]\{8,\}\.\." actual
+'
+
 test_expect_success 'paths with spaces and quoted bytes' '
 	rm -rf repo && test_create_repo repo &&
 	lines x >"repo/a b" &&
