@@ -17,6 +17,7 @@
  *   diff-delta.c  making deltas in it
  *   worktree.c    work-tree files in and out of the store
  *   object.c      trees, commits and tags; walking n trees in step
+ *   fsck.c        checking objects as git fsck does
  *   refs.c        reading and writing refs
  *   sha1_name.c   ids from the command line
  *   date.c        dates
@@ -207,8 +208,18 @@ int parse_loose_name(const char *dir, const char *file, unsigned char *sha1);
 /* dir, a slash and file (malloc'd). */
 char *path_join(const char *dir, const char *file);
 /*
- * 1 when the path is fit to enter the index: relative, no empty, ".",
- * ".." or ".dircache"/".git" (any case) component, no trailing slash.
+ * DOTGIT or DOTDIRCACHE when a path component would open .git or
+ * .dircache on some file system: any case; on NTFS with trailing dots
+ * or spaces, an ":stream" suffix, a "\\" after it, or as the 8.3 name
+ * (git~1, dircac~1); on HFS+ with ignorable code points inside (git's
+ * core.protectNTFS and core.protectHFS, both always on here).  Else 0.
+ */
+#define DOTGIT 1
+#define DOTDIRCACHE 2
+int is_dotgit_name(const char *name, size_t len);
+/*
+ * 1 when the path is fit to enter the index: relative, no empty, "."
+ * or ".." component, none that is_dotgit_name, no trailing slash.
  */
 int verify_path(const char *path, size_t len);
 /*
@@ -225,6 +236,15 @@ char *normalize_path(const char *path);
  * error other than ENOENT/ENOTDIR.
  */
 int has_symlink_leading_path(const char *path, size_t len);
+/*
+ * lstat a work-tree path named by the index or the command line: one
+ * beyond a symlink (or a file) in a leading directory does not exist
+ * (-1, ENOENT), as in git, so no tool reads through a link.  The
+ * directories found real are remembered, per thread; a tool that
+ * changes directories calls forget_known_dirs() after.
+ */
+int lstat_work_path(const char *path, struct stat *st);
+void forget_known_dirs(void);
 /* Create leading directories of path (not path itself); -1 with errno. */
 int create_leading_dirs(char *path);
 
@@ -527,18 +547,44 @@ struct name_entry {
 void init_tree_desc(struct tree_desc *desc, const void *buf, size_t size);
 /*
  * Take the next entry: 1 when one was taken, 0 at the end, -1 when the
- * bytes are malformed (no error printed: callers name the tree).
+ * bytes are malformed (no error printed: callers name the tree).  The
+ * mode is canonical (canon_mode), as git reads it.
  */
 int tree_entry_next(struct tree_desc *desc, struct name_entry *entry);
-
+/* The same with the mode as written, for fsck. */
+int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry);
 /*
- * Check a whole tree: every entry parses, modes are canonical
- * (100644, 100755, 120000, 40000, 160000), names are valid and the
- * entries are sorted in git's order without duplicates.  Returns NULL
- * when the tree is good, else a static message such as
- * "duplicateEntries: contains duplicate file entries".
+ * The mode git reads a tree entry's mode as: any regular file 100644
+ * or 100755 by its owner's x bit, 120000, 40000, else 160000.
  */
-const char *check_tree(const void *buf, size_t size);
+unsigned int canon_mode(unsigned int mode);
+
+/* Compare two tree entry names in git's order (a tree sorts as "name/"). */
+int base_name_compare(const char *n1, size_t l1, unsigned int m1,
+		      const char *n2, size_t l2, unsigned int m2);
+
+/* The object type that a tree entry of this mode names. */
+enum object_type object_type_of_mode(unsigned int mode);
+
+struct commit_info {
+	unsigned char tree[20];
+	unsigned char (*parents)[20];	/* malloc'd; free with the struct */
+	size_t nr_parents;
+};
+/* Parse the tree and parent lines of a commit; -1 when malformed. */
+int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci);
+void free_commit_info(struct commit_info *ci);
+/* The object and type lines of a tag; -1 when malformed. */
+int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
+		     enum object_type *type);
+/*
+ * Read sha1 as a want, peeling as git does: a tag gives the object it
+ * names, a commit its tree (when want is a tree).  The content
+ * (malloc'd) and, when peeled is not NULL, the id it came from; NULL
+ * after error() when it cannot be peeled to want.
+ */
+void *read_object_peeled(const unsigned char *sha1, enum object_type want,
+			 size_t *size, unsigned char *peeled);
 
 /*
  * A file "a" and a directory "a" cannot both be in one tree, and in
@@ -583,30 +629,44 @@ typedef int (*traverse_fn)(int n, const struct name_entry **entries,
 			   void *data);
 int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data);
 
-/* Compare two tree entry names in git's order (a tree sorts as "name/"). */
-int base_name_compare(const char *n1, size_t l1, unsigned int m1,
-		      const char *n2, size_t l2, unsigned int m2);
+/* ---- fsck.c: checking objects as git fsck does ---- */
 
-/* The object type that a tree entry of this mode names. */
-enum object_type object_type_of_mode(unsigned int mode);
-
-struct commit_info {
-	unsigned char tree[20];
-	unsigned char (*parents)[20];	/* malloc'd; free with the struct */
-	size_t nr_parents;
+/* Info is printed as a warning; a warning is an error under --strict. */
+enum fsck_level {
+	FSCK_INFO = 1,
+	FSCK_WARN,
+	FSCK_ERROR,
 };
+
 /*
- * Check a commit as git fsck does: tree and parent lines with valid
- * ids, author and committer as "Name <email> epoch +hhmm", no NUL in
- * the header.  NULL when good, else a static "msgId: text".
+ * report (may be NULL) gets each problem as "msgId: text", at its
+ * level after strict; first is set to the id of the first error.
  */
-const char *check_commit(const void *buf, size_t size);
-/* The object line and type line of a tag; NULL when good. */
-const char *check_tag(const void *buf, size_t size, unsigned char *sha1,
-		      enum object_type *type);
-/* Parse the tree and parent lines of a commit; -1 when malformed. */
-int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci);
-void free_commit_info(struct commit_info *ci);
+struct fsck_options {
+	int strict;
+	void (*report)(void *data, enum fsck_level level, const char *msg);
+	void *data;
+	const char *first;
+};
+
+/*
+ * Check an object's content as git fsck does; each returns 1 when an
+ * error-level problem was found (commits and tags stop at the first).
+ * fsck_tag also gives the id and type the tag names.
+ */
+int fsck_tree(const void *buf, size_t size, struct fsck_options *o);
+int fsck_commit(const void *buf, size_t size, struct fsck_options *o);
+int fsck_tag(const void *buf, size_t size, struct fsck_options *o,
+	     unsigned char *sha1, enum object_type *type);
+/*
+ * For tools that read trees: NULL when the tree may be walked (every
+ * entry parses, sorted, no duplicates, no name that is /-separated,
+ * ".", ".." or a .git or .dircache in disguise), else a static
+ * "msgId: text" such as "duplicateEntries: contains duplicate file
+ * entries".  Old modes (100664, zero-padded) are fine: they are read
+ * as git reads them.
+ */
+const char *check_tree(const void *buf, size_t size);
 
 /* ---- refs.c: reading and writing refs ---- */
 
@@ -741,17 +801,20 @@ int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
 int cache_name_pos(const char *name, size_t len);
 
 /*
- * 1 when a leading directory of name stands in the index as a file (a
- * file/directory clash, which only a hostile index holds).
+ * The length of a leading directory of name that stands in the index
+ * as a file (a file/directory clash, which only a hostile index
+ * holds), or 0.
  */
-int index_has_file_above(const char *name);
+size_t index_has_file_above(const char *name);
 
 #define ADD_CACHE_OK_TO_ADD 1
 #define ADD_CACHE_OK_TO_REPLACE 2	/* drop entries in a D/F clash */
 /*
  * Insert ce (the index takes ownership), replacing an entry of the
- * same name and stage.  Refuses a new path without OK_TO_ADD, and a
- * file/directory clash without OK_TO_REPLACE.
+ * same name and stage; a stage-0 entry resolves its path (the stages
+ * of a merge there are dropped, as in git).  Refuses a path not in the
+ * index at any stage without OK_TO_ADD, and a file/directory clash
+ * without OK_TO_REPLACE.
  */
 int add_cache_entry(struct cache_entry *ce, int option);
 /*

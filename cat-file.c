@@ -3,8 +3,10 @@
  * both from the header alone; -e says by its exit status alone whether
  * it exists (1 when it does not; a corrupt object is an error, not a
  * "no"); -p prints it for people, a tree as `git cat-file -p` lists
- * it; "<type> <id>" prints the raw content, and refuses an object of
- * another type so that a script never parses the wrong thing.
+ * it; "<type> <id>" prints the raw content of that type, peeling as
+ * git does (a tag gives the object it names, a commit its tree), and
+ * refuses anything else, so that a script never parses the wrong
+ * thing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,15 +66,14 @@ static void pretty_print(const unsigned char *sha1)
 	free(buf);
 }
 
+/* The raw content as <type>, peeling a tag or a commit as git does. */
 static void print_typed(const unsigned char *sha1, enum object_type want)
 {
-	enum object_type type;
 	size_t size;
-	void *buf = read_or_die(sha1, &type, &size);
+	void *buf = read_object_peeled(sha1, want, &size, NULL);
 
-	if (type != want)
-		die("object %s is a %s, not a %s", sha1_to_hex(sha1),
-		    type_name(type), type_name(want));
+	if (!buf)
+		die("unable to read %s %s", type_name(want), sha1_to_hex(sha1));
 	write_raw(buf, size);
 	free(buf);
 }

@@ -3,11 +3,15 @@
  * read and verified (zlib stream complete with nothing after it, a
  * well-formed header whose size is the inflated length, the SHA-1 of
  * the content equal to the file's name), every tree and commit is
- * parsed strictly, and the links between objects are followed from
- * the given ids, or from HEAD, refs/ and the index, to find missing
- * objects.  Problems are printed on stdout in git fsck's vocabulary
- * ("missing blob <id>", "hash mismatch <id>", "error in tree <id>:
- * duplicateEntries: ..."); the exit status is 1 when there are any.
+ * checked as git fsck checks it (fsck.c: the same message ids and
+ * severities, warnings made errors by --strict), and the links between
+ * objects are followed from the given ids, or from HEAD, refs/
+ * (packed-refs too) and the index, to find missing objects.  As in git
+ * fsck, problems with objects go to stderr ("error in tree <id>:
+ * duplicateEntries: ...", "warning in tag <id>: missingTaggerEntry:
+ * ...", "error: object <id> is corrupt: ..."), and stdout carries the
+ * listing: "missing blob <id>", "dangling commit <id>".  The exit
+ * status is git's: 1 for a bad object, 2 for a missing one, 3 both.
  *
  * Objects are verified on all cores: inflating and hashing is the cost,
  * and each object is independent of the others.
@@ -39,13 +43,18 @@ struct object {
 	unsigned char sha1[20];
 	signed char type;	/* OBJ_NONE when not in the store */
 	unsigned char flags;
-	char *problem;		/* lines to print, malloc'd */
+	char *problem;		/* lines for stderr, malloc'd */
+	int bad;		/* an error among them */
 	struct link *links;
 	unsigned int nr_links;
 };
 
 static struct object *objects;
 static size_t nr_objects, alloc_objects;
+
+/* The exit status, as git fsck's: bits for bad objects and missing ones. */
+#define ERROR_OBJECT 1
+#define ERROR_MISSING 2
 static int errors_found;
 
 /* ---- phase 1: list the store ---- */
@@ -111,27 +120,26 @@ static void add_link(struct object *o, const unsigned char *sha1, int type,
 	o->nr_links++;
 }
 
-static int is_warning_only(const char *msg)
+/* fsck.c's report: "error in <type> <id>: ..." or "warning in ...". */
+static void fsck_line(void *data, enum fsck_level level, const char *msg)
 {
-	return !strncmp(msg, "zeroPaddedFilemode", 18) ||
-	       !strncmp(msg, "badFilemode", 11);
+	struct object *o = data;
+
+	add_problem(o, "%s in %s %s: %s",
+		    level == FSCK_ERROR ? "error" : "warning",
+		    type_name(o->type), sha1_to_hex(o->sha1), msg);
+	if (level == FSCK_ERROR)
+		o->bad = 1;
 }
 
 static void check_tree_object(struct object *o, const char *buf, size_t size)
 {
-	const char *bad = check_tree(buf, size);
+	struct fsck_options opt = { strict, fsck_line, o, NULL };
 	struct tree_desc desc;
 	struct name_entry e;
 	size_t alloc = 0;
 
-	if (bad) {
-		if (strict || !is_warning_only(bad))
-			add_problem(o, "error in tree %s: %s",
-				    sha1_to_hex(o->sha1), bad);
-		else
-			fprintf(stderr, "%s: warning in tree %s: %s\n",
-				progname(), sha1_to_hex(o->sha1), bad);
-	}
+	fsck_tree(buf, size, &opt);
 	init_tree_desc(&desc, buf, size);
 	while (tree_entry_next(&desc, &e) > 0)
 		if (!S_ISGITLINK(e.mode))
@@ -141,16 +149,12 @@ static void check_tree_object(struct object *o, const char *buf, size_t size)
 static void check_commit_object(struct object *o, const char *buf,
 				size_t size)
 {
-	const char *bad = check_commit(buf, size);
+	struct fsck_options opt = { strict, fsck_line, o, NULL };
 	struct commit_info ci;
 	size_t alloc = 0, i;
 
-	if (bad) {
-		add_problem(o, "error in commit %s: %s", sha1_to_hex(o->sha1),
-			    bad);
-		return;
-	}
-	if (parse_commit_buffer(buf, size, &ci) < 0)
+	if (fsck_commit(buf, size, &opt) ||
+	    parse_commit_buffer(buf, size, &ci) < 0)
 		return;
 	add_link(o, ci.tree, OBJ_TREE, &alloc);
 	for (i = 0; i < ci.nr_parents; i++)
@@ -160,22 +164,23 @@ static void check_commit_object(struct object *o, const char *buf,
 
 static void check_tag_object(struct object *o, const char *buf, size_t size)
 {
+	struct fsck_options opt = { strict, fsck_line, o, NULL };
 	unsigned char sha1[20];
 	enum object_type type;
 	size_t alloc = 0;
-	const char *bad = check_tag(buf, size, sha1, &type);
 
-	if (bad)
-		add_problem(o, "error in tag %s: %s", sha1_to_hex(o->sha1), bad);
-	else
+	fsck_tag(buf, size, &opt, sha1, &type);
+	if (type != OBJ_BAD)
 		add_link(o, sha1, type, &alloc);
 }
 
 static void report_bad_object(struct object *o, const struct fault *f)
 {
 	o->type = OBJ_BAD;
+	o->bad = 1;
 	if (f->code == FAULT_HASH_MISMATCH)
-		add_problem(o, "hash mismatch %s", sha1_to_hex(o->sha1));
+		add_problem(o, "error: hash mismatch %s: %s",
+			    sha1_to_hex(o->sha1), f->msg);
 	else
 		add_problem(o, "error: object %s is corrupt: %s",
 			    sha1_to_hex(o->sha1), f->msg);
@@ -299,12 +304,13 @@ static void check_links(void)
 			struct link *l = &o->links[j];
 			struct object *t = find_object(l->sha1);
 
-			if (!t) {
+			if (!t || t->type == OBJ_BAD) {
 				note_missing(l->sha1, l->type);
-				continue;
+				if (!t)
+					continue;
 			}
 			t->flags |= F_REFERENCED;
-			if (t->type > 0 && t->type != l->type)
+			if (t->type > 0 && t->type != l->type) {
 				add_problem(o, "error in %s %s: broken link "
 					    "to %s %s, which is a %s",
 					    type_name(o->type),
@@ -312,6 +318,8 @@ static void check_links(void)
 					    type_name(l->type),
 					    sha1_to_hex(l->sha1),
 					    type_name(t->type));
+				o->bad = 1;
+			}
 		}
 	}
 }
@@ -385,10 +393,10 @@ static void report(void)
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
 
-		if (o->problem) {
-			fputs(o->problem, stdout);
-			errors_found = 1;
-		}
+		if (o->problem)
+			fputs(o->problem, stderr);
+		if (o->bad)
+			errors_found |= ERROR_OBJECT;
 	}
 	if (nr_missing > 1)
 		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
@@ -397,7 +405,7 @@ static void report(void)
 			continue;
 		printf("missing %s %s\n", type_name(missing[i].type),
 		       sha1_to_hex(missing[i].sha1));
-		errors_found = 1;
+		errors_found |= ERROR_MISSING;
 	}
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];

@@ -95,13 +95,13 @@ static int has_entries_below(const char *name, size_t len, int pos)
 	return 0;
 }
 
-int index_has_file_above(const char *name)
+size_t index_has_file_above(const char *name)
 {
 	const char *slash = name;
 
 	while ((slash = strchr(slash, '/')) != NULL) {
 		if (cache_name_pos(name, slash - name) >= 0)
-			return 1;
+			return slash - name;
 		slash++;
 	}
 	return 0;
@@ -148,6 +148,33 @@ static int check_df_clash(const struct cache_entry *ce, int option)
 	return 0;
 }
 
+/* Is path in the index at any stage? */
+static int index_has_path(const char *name, size_t len)
+{
+	int pos = cache_name_pos(name, len);
+
+	if (pos >= 0)
+		return 1;
+	pos = -pos - 1;
+	return (unsigned int)pos < active_nr &&
+	       active_cache[pos]->ce_namelen == len &&
+	       !memcmp(active_cache[pos]->name, name, len);
+}
+
+/*
+ * A merged entry (stage 0) resolves its path: the stages of a merge
+ * that sit after pos (where the stage-0 entry is) go, as in git.
+ */
+static void drop_stages_after(unsigned int pos)
+{
+	const struct cache_entry *ce = active_cache[pos];
+
+	while (pos + 1 < active_nr &&
+	       active_cache[pos + 1]->ce_namelen == ce->ce_namelen &&
+	       !memcmp(active_cache[pos + 1]->name, ce->name, ce->ce_namelen))
+		remove_cache_entry_at(pos + 1);
+}
+
 int add_cache_entry(struct cache_entry *ce, int option)
 {
 	int pos = cache_pos_stage(ce->name, ce->ce_namelen, ce_stage(ce));
@@ -155,11 +182,14 @@ int add_cache_entry(struct cache_entry *ce, int option)
 	if (pos >= 0) {
 		free_cache_entry(active_cache[pos]);
 		active_cache[pos] = ce;
+		if (!ce_stage(ce))
+			drop_stages_after(pos);
 		return 0;
 	}
 	if (!verify_path(ce->name, ce->ce_namelen))
 		return error("invalid path '%s'", ce->name);
-	if (!(option & ADD_CACHE_OK_TO_ADD))
+	if (!(option & ADD_CACHE_OK_TO_ADD) &&
+	    !index_has_path(ce->name, ce->ce_namelen))
 		return error("'%s' is not in the cache; use --add to add it",
 			     ce->name);
 	if (check_df_clash(ce, option) < 0)
@@ -171,6 +201,8 @@ int add_cache_entry(struct cache_entry *ce, int option)
 		(active_nr - pos) * sizeof(*active_cache));
 	active_cache[pos] = ce;
 	active_nr++;
+	if (!ce_stage(ce))
+		drop_stages_after(pos);
 	return 0;
 }
 
@@ -203,12 +235,20 @@ static int check_new_entries(struct cache_entry **ces, unsigned int nr,
 		if (!verify_path(ce->name, ce->ce_namelen))
 			return error("invalid path '%s'", ce->name);
 		if (!(option & ADD_CACHE_OK_TO_ADD) &&
-		    cache_pos_stage(ce->name, ce->ce_namelen,
-				    ce_stage(ce)) < 0)
+		    !index_has_path(ce->name, ce->ce_namelen))
 			return error("'%s' is not in the cache; use --add to "
 				     "add it", ce->name);
 	}
 	return 0;
+}
+
+/* Is ce a stage of a merge whose path prev (stage 0) resolved? */
+static int resolved_by(const struct cache_entry *ce,
+		       const struct cache_entry *prev)
+{
+	return prev && ce_stage(ce) && !ce_stage(prev) &&
+	       prev->ce_namelen == ce->ce_namelen &&
+	       !memcmp(prev->name, ce->name, ce->ce_namelen);
 }
 
 /*
@@ -235,6 +275,11 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 
 		if (!cmp)
 			free_cache_entry(active_cache[i++]);
+		else if (cmp < 0 && resolved_by(active_cache[i],
+						n ? merged[n - 1] : NULL)) {
+			free_cache_entry(active_cache[i++]);
+			continue;
+		}
 		merged[n++] = cmp < 0 ? active_cache[i++] : ces[j++];
 	}
 	free(active_cache);
@@ -299,7 +344,7 @@ static size_t preload_entry(void *data, size_t i)
 	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) ||
 	    (preload_wanted && !preload_wanted(ce->name)))
 		return 1;
-	if (!lstat(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
+	if (!lstat_work_path(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
 	    !ce_is_racy(ce))
 		ce->ce_state |= CE_UPTODATE;
 	return 1;

@@ -1,8 +1,9 @@
 /*
  * object.c: parsing trees and commits.  Every tool that reads a tree
- * walks it with tree_entry_next() and checks it with check_tree(), so
- * a hostile tree is refused the same way everywhere.  Parsers take
- * (buf, len) and trust nothing in it.
+ * walks it with tree_entry_next() (and checks it first with fsck.c's
+ * check_tree(), so a hostile tree is refused the same way everywhere).
+ * Modes are read as git reads them, canonicalised (a 2005 tree's
+ * 100664 is 100644).  Parsers take (buf, len) and trust nothing in it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ void init_tree_desc(struct tree_desc *desc, const void *buf, size_t size)
 	desc->size = size;
 }
 
-int tree_entry_next(struct tree_desc *desc, struct name_entry *entry)
+int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry)
 {
 	const unsigned char *p = desc->buf, *end = p + desc->size;
 	const unsigned char *nul;
@@ -44,6 +45,26 @@ int tree_entry_next(struct tree_desc *desc, struct name_entry *entry)
 	return 1;
 }
 
+unsigned int canon_mode(unsigned int mode)
+{
+	if (S_ISREG(mode))
+		return S_IFREG | ((mode & 0100) ? 0755 : 0644);
+	if (S_ISLNK(mode))
+		return S_IFLNK;
+	if (S_ISDIR(mode))
+		return S_IFDIR;
+	return S_IFGITLINK;
+}
+
+int tree_entry_next(struct tree_desc *desc, struct name_entry *entry)
+{
+	int ret = tree_entry_raw(desc, entry);
+
+	if (ret > 0)
+		entry->mode = canon_mode(entry->mode);
+	return ret;
+}
+
 int base_name_compare(const char *n1, size_t l1, unsigned int m1,
 		      const char *n2, size_t l2, unsigned int m2)
 {
@@ -65,28 +86,6 @@ enum object_type object_type_of_mode(unsigned int mode)
 	if (S_ISGITLINK(mode))
 		return OBJ_COMMIT;
 	return OBJ_BLOB;
-}
-
-static int is_canonical_mode(unsigned int mode)
-{
-	return mode == 0100644 || mode == 0100755 || mode == 0120000 ||
-	       mode == 040000 || mode == S_IFGITLINK;
-}
-
-/* A reason the name is unfit for a tree entry, or NULL. */
-static const char *check_entry_name(const char *name, size_t len)
-{
-	if (memchr(name, '/', len))
-		return "fullPathname: contains full pathnames";
-	if (len == 1 && name[0] == '.')
-		return "hasDot: contains '.'";
-	if (len == 2 && !memcmp(name, "..", 2))
-		return "hasDotdot: contains '..'";
-	if (len == 4 && !strncasecmp(name, ".git", 4))
-		return "hasDotgit: contains '.git'";
-	if (len == 9 && !strncasecmp(name, ".dircache", 9))
-		return "hasDotdircache: contains '.dircache'";
-	return NULL;
 }
 
 /* ---- file/directory clashes ---- */
@@ -134,166 +133,6 @@ void df_check_clear(struct df_check *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static const char *check_order(struct name_entry *a, struct name_entry *b,
-			       struct df_check *df)
-{
-	int cmp = base_name_compare(a->path, a->pathlen, a->mode,
-				    b->path, b->pathlen, b->mode);
-
-	if (!cmp || (a->pathlen == b->pathlen &&
-		     !memcmp(a->path, b->path, a->pathlen)))
-		return "duplicateEntries: contains duplicate file entries";
-	if (cmp > 0)
-		return "treeNotSorted: not properly sorted";
-	if (S_ISDIR(b->mode) && df_check_dir(df, b->path, b->pathlen))
-		return "duplicateEntries: contains duplicate file entries";
-	return NULL;
-}
-
-const char *check_tree(const void *buf, size_t size)
-{
-	struct df_check df = { NULL, 0, 0 };
-	struct name_entry prev = { NULL, 0, 0, NULL }, e;
-	struct tree_desc desc;
-	const char *bad = NULL;
-	int ret, first = 1;
-
-	init_tree_desc(&desc, buf, size);
-	while (!bad) {
-		const unsigned char *start = desc.buf;
-
-		ret = tree_entry_next(&desc, &e);
-		if (!ret)
-			break;
-		if (ret < 0)
-			bad = "badTree: cannot be parsed as a tree";
-		else if (*start == '0')
-			bad = "zeroPaddedFilemode: contains zero-padded file modes";
-		else if (!is_canonical_mode(e.mode))
-			bad = "badFilemode: contains bad file modes";
-		else
-			bad = check_entry_name(e.path, e.pathlen);
-		if (!bad && !first)
-			bad = check_order(&prev, &e, &df);
-		if (!S_ISDIR(e.mode))
-			df_check_file(&df, e.path, e.pathlen);
-		prev = e;
-		first = 0;
-	}
-	df_check_clear(&df);
-	return bad;
-}
-
-/* "Name <email> 1112911993 -0700" up to the newline at end. */
-static const char *check_ident(const char *p, const char *end)
-{
-	const char *lt = memchr(p, '<', end - p), *gt;
-
-	if (!lt)
-		return "badEmail: invalid author/committer line - bad email";
-	if (lt == p || lt[-1] != ' ')
-		return "missingSpaceBeforeEmail: invalid author/committer "
-		       "line - missing space before email";
-	if (memchr(p, '>', lt - p))
-		return "badName: invalid author/committer line - bad name";
-	gt = memchr(lt, '>', end - lt);
-	if (!gt || memchr(lt + 1, '<', gt - lt - 1))
-		return "badEmail: invalid author/committer line - bad email";
-	p = gt + 1;
-	if (p >= end || *p++ != ' ')
-		return "missingSpaceBeforeDate: invalid author/committer line "
-		       "- missing space before date";
-	if (p >= end || *p < '0' || *p > '9')
-		return "badDate: invalid author/committer line - bad date";
-	if (*p == '0' && p + 1 < end && p[1] != ' ')
-		return "zeroPaddedDate: invalid author/committer line - "
-		       "zero-padded date";
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	if (end - p != 6 || p[0] != ' ' || (p[1] != '+' && p[1] != '-'))
-		return "badTimezone: invalid author/committer line - bad "
-		       "time zone";
-	for (p += 2; p < end; p++)
-		if (*p < '0' || *p > '9')
-			return "badTimezone: invalid author/committer line - "
-			       "bad time zone";
-	return NULL;
-}
-
-/* The header line at *p that starts with key; NULL when it is not. */
-static const char *header_line(const char **p, const char *end,
-			       const char *key, const char **line_end)
-{
-	size_t klen = strlen(key);
-	const char *nl;
-
-	if ((size_t)(end - *p) < klen || memcmp(*p, key, klen))
-		return NULL;
-	nl = memchr(*p, '\n', end - *p);
-	if (!nl)
-		return NULL;
-	*line_end = nl;
-	nl = *p + klen;
-	*p = *line_end + 1;
-	return nl;
-}
-
-const char *check_commit(const void *data, size_t size)
-{
-	const char *buf = data;
-	const char *p = buf, *end = buf + size, *v, *le;
-	const char *hdr_end = NULL;
-	unsigned char sha1[20];
-	size_t i;
-
-	for (i = 0; i + 1 < size; i++) {
-		if (!buf[i])
-			return "nulInHeader: unterminated header: NUL in header";
-		if (buf[i] == '\n' && buf[i + 1] == '\n') {
-			hdr_end = buf + i + 1;
-			break;
-		}
-	}
-	if (!hdr_end && (!size || buf[size - 1] != '\n'))
-		return "unterminatedHeader: unterminated header";
-	end = hdr_end ? hdr_end : end;
-	v = header_line(&p, end, "tree ", &le);
-	if (!v)
-		return "missingTree: invalid format - expected 'tree' line";
-	if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
-		return "badTreeSha1: invalid 'tree' line format - bad sha1";
-	while ((v = header_line(&p, end, "parent ", &le)) != NULL) {
-		if (le - v != 40 || get_sha1_hex(v, sha1) < 0)
-			return "badParentSha1: invalid 'parent' line format "
-			       "- bad sha1";
-	}
-	v = header_line(&p, end, "author ", &le);
-	if (!v)
-		return "missingAuthor: invalid format - expected 'author' line";
-	if ((v = check_ident(v, le)) != NULL)
-		return v;
-	v = header_line(&p, end, "committer ", &le);
-	if (!v)
-		return "missingCommitter: invalid format - expected "
-		       "'committer' line";
-	return check_ident(v, le);
-}
-
-const char *check_tag(const void *data, size_t size, unsigned char *sha1,
-		      enum object_type *type)
-{
-	const char *p = data, *end = p + size, *v, *le;
-
-	v = header_line(&p, end, "object ", &le);
-	if (!v || le - v != 40 || get_sha1_hex(v, sha1) < 0)
-		return "badObjectSha1: invalid 'object' line format - bad sha1";
-	v = header_line(&p, end, "type ", &le);
-	*type = v ? type_from_string(v, le - v) : OBJ_BAD;
-	if (*type == OBJ_BAD)
-		return "badType: invalid 'type' value";
-	return NULL;
-}
-
 static int parse_sha1_line(const char **p, const char *end,
 			   const char *key, unsigned char *sha1)
 {
@@ -321,6 +160,57 @@ int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci)
 		memcpy(ci->parents[ci->nr_parents++], sha1, 20);
 	}
 	return 0;
+}
+
+int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
+		     enum object_type *type)
+{
+	const char *p = buf, *end = p + size, *nl;
+
+	if (parse_sha1_line(&p, end, "object ", sha1) < 0 ||
+	    (size_t)(end - p) < 5 || memcmp(p, "type ", 5))
+		return -1;
+	nl = memchr(p + 5, '\n', end - p - 5);
+	if (!nl)
+		return -1;
+	*type = type_from_string(p + 5, nl - p - 5);
+	return *type == OBJ_BAD ? -1 : 0;
+}
+
+void *read_object_peeled(const unsigned char *sha1, enum object_type want,
+			 size_t *size, unsigned char *peeled)
+{
+	unsigned char cur[20];
+	enum object_type type;
+	int depth;
+
+	memcpy(cur, sha1, 20);
+	for (depth = 0; depth < 64; depth++) {
+		struct commit_info ci;
+		void *buf = read_sha1_file(cur, &type, size);
+
+		if (!buf || type == want) {
+			if (buf && peeled)
+				memcpy(peeled, cur, 20);
+			return buf;
+		}
+		if (type == OBJ_TAG && !parse_tag_buffer(buf, *size, cur, &type)) {
+			free(buf);
+			continue;
+		}
+		if (type == OBJ_COMMIT && want == OBJ_TREE &&
+		    !parse_commit_buffer(buf, *size, &ci)) {
+			memcpy(cur, ci.tree, 20);
+			free_commit_info(&ci);
+			free(buf);
+			continue;
+		}
+		free(buf);
+		break;
+	}
+	error("object %s is a %s, not a %s", sha1_to_hex(cur),
+	      type_name(type), type_name(want));
+	return NULL;
 }
 
 void free_commit_info(struct commit_info *ci)

@@ -7,6 +7,8 @@
  * names a directory only, and "*", "?" and "[...]" are globs in which
  * "*" crosses "/".
  */
+#define _GNU_SOURCE		/* memrchr */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -28,15 +30,89 @@ char *path_join(const char *dir, const char *file)
 
 /* ---- the rules for a path in the index ---- */
 
+/*
+ * Bytes of an HFS+ ignorable code point at p (UTF-8), or 0: HFS+ drops
+ * U+200C..U+200F, U+202A..U+202E, U+206A..U+206F and U+FEFF from
+ * names, so ".g\u200cit" opens ".git" on a Mac.
+ */
+static size_t hfs_ignorable(const unsigned char *p, const unsigned char *end)
+{
+	if (end - p < 3)
+		return 0;
+	if (p[0] == 0xe2 && p[1] == 0x80 &&
+	    ((p[2] >= 0x8c && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae)))
+		return 3;
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xaa && p[2] <= 0xaf)
+		return 3;
+	if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		return 3;
+	return 0;
+}
+
+/* Is name, ignorables dropped and ASCII case folded, the word? */
+static int hfs_equals(const char *name, size_t len, const char *word)
+{
+	const unsigned char *p = (const unsigned char *)name, *end = p + len;
+
+	while (p < end) {
+		size_t skip = hfs_ignorable(p, end);
+
+		if (skip) {
+			p += skip;
+			continue;
+		}
+		if (!*word || tolower(*p) != *word)
+			return 0;
+		p++;
+		word++;
+	}
+	return !*word;
+}
+
+/*
+ * Does name open the directory "word" on NTFS?  There a name ends at
+ * a backslash, trailing dots and spaces are dropped, ":stream" names
+ * an alternate data stream of it, and short is its 8.3 name.
+ */
+static int ntfs_equals(const char *name, size_t len, const char *word,
+		       const char *short_name)
+{
+	const char *bs = memchr(name, '\\', len);
+	size_t n, i;
+
+	if (bs)
+		len = bs - name;
+	if (len >= (n = strlen(word)) && !strncasecmp(name, word, n))
+		;
+	else if (len >= (n = strlen(short_name)) &&
+		 !strncasecmp(name, short_name, n))
+		;
+	else
+		return 0;
+	for (i = n; i < len && name[i] != ':'; i++)
+		if (name[i] != '.' && name[i] != ' ')
+			return 0;
+	return 1;
+}
+
+int is_dotgit_name(const char *name, size_t len)
+{
+	if (hfs_equals(name, len, ".git") ||
+	    ntfs_equals(name, len, ".git", "git~1"))
+		return DOTGIT;
+	if (hfs_equals(name, len, ".dircache") ||
+	    ntfs_equals(name, len, ".dircache", "dircac~1"))
+		return DOTDIRCACHE;
+	return 0;
+}
+
 static int bad_component(const char *c, size_t len)
 {
 	if (!len)
 		return 1;
-	if (c[0] != '.')
-		return 0;
-	return len == 1 || (len == 2 && c[1] == '.') ||
-	       (len == 4 && !strncasecmp(c, ".git", 4)) ||
-	       (len == 9 && !strncasecmp(c, ".dircache", 9));
+	if (c[0] == '.' && (len == 1 || (len == 2 && c[1] == '.')))
+		return 1;
+	return is_dotgit_name(c, len) != 0;
 }
 
 int verify_path(const char *path, size_t len)
@@ -85,20 +161,54 @@ char *normalize_path(const char *path)
 /* ---- leading directories ---- */
 
 /*
- * One lstat a leading directory; a missing one ends the walk, as
- * nothing below it can exist either.
+ * The last directory found real, per thread: an index walked in order
+ * asks about the same directories again and again, and each is then
+ * lstat'ed once.  Only tools that never change directories use it.
+ */
+static __thread char known_dir[4096];
+static __thread size_t known_len;
+
+/* How much of the directory part (len bytes) of path is known real. */
+static size_t known_prefix(const char *path, size_t len)
+{
+	if (!known_len || known_len > len || memcmp(path, known_dir, known_len))
+		return 0;
+	return known_len == len || path[known_len] == '/' ? known_len : 0;
+}
+
+static void remember_dir(const char *path, size_t len)
+{
+	if (len >= sizeof(known_dir))
+		return;
+	memcpy(known_dir, path, len);
+	known_len = len;
+}
+
+/*
+ * One lstat a leading directory not known already; a missing one ends
+ * the walk, as nothing below it can exist either.
  */
 int has_symlink_leading_path(const char *path, size_t len)
 {
-	char *buf = xmalloc(len + 1);
-	const char *end = path + len, *slash = path;
+	const char *end = memrchr(path, '/', len), *slash;
+	size_t dirlen = end ? (size_t)(end - path) : 0, known;
+	char *buf;
 	int ret = 0;
 
-	while ((slash = memchr(slash, '/', end - slash)) != NULL) {
+	if (!dirlen)
+		return 0;
+	known = known_prefix(path, dirlen);
+	if (known == dirlen)
+		return 0;
+	buf = xmalloc(dirlen + 1);
+	slash = path + (known ? known + 1 : 0);
+	for (;;) {
+		const char *next = memchr(slash, '/', end - slash);
+		size_t n = (next ? next : end) - path;
 		struct stat st;
 
-		memcpy(buf, path, slash - path);
-		buf[slash - path] = '\0';
+		memcpy(buf, path, n);
+		buf[n] = '\0';
 		if (lstat(buf, &st) < 0) {
 			if (errno != ENOENT && errno != ENOTDIR)
 				ret = -1;
@@ -108,10 +218,30 @@ int has_symlink_leading_path(const char *path, size_t len)
 			ret = 1;
 			break;
 		}
-		slash++;
+		if (!next) {
+			remember_dir(path, dirlen);
+			break;
+		}
+		slash = next + 1;
 	}
 	free(buf);
 	return ret;
+}
+
+int lstat_work_path(const char *path, struct stat *st)
+{
+	int beyond = has_symlink_leading_path(path, strlen(path));
+
+	if (beyond > 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	return beyond < 0 ? -1 : lstat(path, st);
+}
+
+void forget_known_dirs(void)
+{
+	known_len = 0;
 }
 
 int create_leading_dirs(char *path)

@@ -112,7 +112,7 @@ static void smudge_racy_entries(void)
 		if (ce_stage(ce) || (ce->ce_state & CE_UPTODATE) ||
 		    !ce_is_racy(ce) || !ce->ce_size)
 			continue;
-		if (lstat(ce->name, &st) || ce_match_stat(ce, &st))
+		if (lstat_work_path(ce->name, &st) || ce_match_stat(ce, &st))
 			ce->ce_size = 0;
 	}
 }
@@ -392,12 +392,24 @@ static int writer_flush(struct index_writer *w)
 	return 0;
 }
 
+/* Buffer len bytes, flushing as the buffer fills (len may exceed it). */
 static int writer_add(struct index_writer *w, const void *data, size_t len)
 {
-	if (w->len + len > sizeof(w->buf) && writer_flush(w) < 0)
-		return -1;
-	memcpy(w->buf + w->len, data, len);
-	w->len += len;
+	const unsigned char *p = data;
+
+	while (len) {
+		size_t n = sizeof(w->buf) - w->len;
+
+		if (!n && writer_flush(w) < 0)
+			return -1;
+		n = sizeof(w->buf) - w->len;
+		if (n > len)
+			n = len;
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		p += n;
+		len -= n;
+	}
 	return 0;
 }
 
@@ -409,10 +421,12 @@ static void put_be32(unsigned char *p, uint32_t v)
 	p[3] = v;
 }
 
+/* The fixed part, the name, and the NULs that pad it to 8 bytes. */
 static int write_ondisk_entry(struct index_writer *w,
 			      const struct cache_entry *ce)
 {
-	unsigned char e[ONDISK_FIXED + 2 + 4096 + 8];
+	static const unsigned char zeros[8];
+	unsigned char e[ONDISK_FIXED + 2];
 	const uint32_t f[10] = {
 		ce->ce_ctime.sec, ce->ce_ctime.nsec, ce->ce_mtime.sec,
 		ce->ce_mtime.nsec, ce->ce_dev, ce->ce_ino, ce->ce_mode,
@@ -427,21 +441,17 @@ static int write_ondisk_entry(struct index_writer *w,
 		fixed += 2;
 	}
 	total = (fixed + ce->ce_namelen + 8) & ~(size_t)7;
-	if (total > sizeof(e))
-		return error("path too long for the index: '%.64s...'",
-			     ce->name);
-	memset(e, 0, total);
 	for (i = 0; i < 10; i++)
 		put_be32(e + 4 * i, f[i]);
 	memcpy(e + 40, ce->sha1, 20);
 	e[60] = flags >> 8;
 	e[61] = flags;
-	if (fixed > ONDISK_FIXED) {
-		e[62] = ce->ce_ext_flags >> 8;
-		e[63] = ce->ce_ext_flags;
-	}
-	memcpy(e + fixed, ce->name, ce->ce_namelen);
-	return writer_add(w, e, total);
+	e[62] = ce->ce_ext_flags >> 8;
+	e[63] = ce->ce_ext_flags;
+	if (writer_add(w, e, fixed) < 0 ||
+	    writer_add(w, ce->name, ce->ce_namelen) < 0)
+		return -1;
+	return writer_add(w, zeros, total - fixed - ce->ce_namelen);
 }
 
 static int write_index_to(int fd)

@@ -111,10 +111,13 @@ static void show_patch(char status, const struct cache_entry *ce,
 
 /* ---- comparing ---- */
 
-/* lstat name; 0 when it exists, 1 when it is gone, die on other errors. */
+/*
+ * lstat name; 0 when it exists, 1 when it is gone (or beyond a
+ * symlink, as git sees it), die on other errors.
+ */
 static int lstat_work(const char *name, struct stat *st)
 {
-	if (!lstat(name, st))
+	if (!lstat_work_path(name, st))
 		return 0;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 1;
@@ -138,6 +141,8 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st)
 		return S_ISDIR(st->st_mode) ? 0 : 'T';
 	if (S_ISDIR(st->st_mode))
 		return 'D';	/* git: a directory where a file was */
+	if (!S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode))
+		return 'M';	/* git: a FIFO is a change it cannot hash */
 	changed = ce_match_stat(ce, st);
 	if (!changed)
 		return 0;

@@ -97,6 +97,8 @@ static void update_path(const char *path)
 
 	if (!verify_path(path, len))
 		die("invalid path '%s'", path);
+	if (has_symlink_leading_path(path, len) > 0)
+		die("'%s' is beyond a symbolic link", path);
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
 			die_errno("lstat '%s'", path);
@@ -184,13 +186,21 @@ static void add_cacheinfo(const char *mode_arg, const char *id,
 	queue_entry(ce);
 }
 
-/* Re-stat one entry; 1 when it needs an update-cache of its own. */
+/*
+ * Re-stat one entry; 1 when it needs an update-cache of its own.  A
+ * gitlink is up to date while its directory is there, as in git; a
+ * FIFO or a device where a file was just needs an update.
+ */
 static int refresh_entry(struct cache_entry *ce)
 {
 	unsigned int changed;
 	struct stat st;
 
-	if (lstat(ce->name, &st) < 0)
+	if (lstat_work_path(ce->name, &st) < 0)
+		return 1;
+	if (S_ISGITLINK(ce->ce_mode))
+		return !S_ISDIR(st.st_mode);
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		return 1;
 	changed = ce_match_stat(ce, &st);
 	if (!changed)

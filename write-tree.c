@@ -96,22 +96,31 @@ static void write_tree(unsigned int *pos, const char *base, size_t baselen,
 }
 
 /*
- * Report every unmerged path (once) and every missing object before
- * giving up, so that one run shows all there is to fix.
+ * Report every unmerged path (once), every file/directory clash and
+ * every missing object before giving up, so that one run shows all
+ * there is to fix, and nothing is written from an index that cannot
+ * be written whole.
  */
 static void check_index(void)
 {
+	const char *last_unmerged = NULL;
 	unsigned int i;
+	size_t len;
 	int bad = 0;
 
 	for (i = 0; i < active_nr; i++) {
 		const struct cache_entry *ce = active_cache[i];
 
 		if (ce_stage(ce)) {
-			if (!i || strcmp(active_cache[i - 1]->name, ce->name))
-				bad = error("'%s' is unmerged", ce->name);
+			if (!last_unmerged || strcmp(last_unmerged, ce->name))
+				error("'%s' is unmerged", ce->name);
+			last_unmerged = ce->name;
+			bad = -1;
 			continue;
 		}
+		if ((len = index_has_file_above(ce->name)) != 0)
+			bad = error("'%.*s' is both a file and a directory in "
+				    "the index", (int)len, ce->name);
 		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file_listed(ce->sha1))
 			continue;
 		bad = error("'%s' names object %s, which does not exist",

@@ -98,6 +98,19 @@ test_expect_success 'a type that does not match is refused' '
 	test_grep "$(cat ../C) is a commit, not a blob" ../err
 '
 
+test_expect_success '<type> peels a tag and a commit as git does' '
+	cd repo &&
+	tag=$(printf "object %s\ntype commit\ntag v1\ntagger T <t@t> 1 +0000\n\nv1\n" \
+		$(cat ../C) | GIT_DIR=.dircache git hash-object -t tag -w --stdin) &&
+	for spec in "tree $(cat ../C)" "commit $tag" "tree $tag" "tag $tag"; do
+		cat-file $spec >../out &&
+		GIT_DIR=.dircache git cat-file $spec >../expect &&
+		test_cmp ../expect ../out || return 1
+	done &&
+	test_expect_code 128 cat-file blob $tag 2>../err &&
+	test_grep "is a commit, not a blob" ../err
+'
+
 test_expect_success 'bad and missing ids are refused' '
 	cd repo &&
 	test_expect_code 128 cat-file -t nothex >../out 2>../err &&

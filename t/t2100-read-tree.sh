@@ -180,13 +180,27 @@ test_expect_success 'unsorted and duplicate entries: refused' '
 		duplicateEntries
 '
 
-test_expect_success 'zero-padded and bad modes: refused' '
+# Trees from 2005 hold 100664 and zero-padded modes: git reads them,
+# canonicalised, and so must we.
+test_expect_success 'old and odd modes are read as git reads them' '
 	b=$(git hash-object file) &&
 	sub=$(mktree_raw "100644 x $b") &&
-	refuse_tree $(mktree_raw "040000 d $sub") zeroPaddedFilemode &&
-	refuse_tree $(mktree_raw "100664 f $b") badFilemode &&
-	refuse_tree $(mktree_raw "100600 f $b") badFilemode &&
-	refuse_tree $(mktree_raw "7 f $b") badFilemode
+	for spec in "040000 d $sub" "100664 f $b" "100600 f $b" \
+		    "100775 f $b" "0100644 f $b"; do
+		t=$(mktree_raw "$spec") &&
+		rm -f .dircache/index &&
+		read-tree $t &&
+		GIT_DIR=.dircache git ls-files -s >actual &&
+		GIT_DIR=.dircache GIT_INDEX_FILE=git-index git read-tree $t &&
+		GIT_DIR=.dircache GIT_INDEX_FILE=git-index git ls-files -s >expect &&
+		test_cmp expect actual &&
+		cat-file -p $t >actual &&
+		GIT_DIR=.dircache git cat-file -p $t >expect &&
+		test_cmp expect actual &&
+		diff-tree -r $EMPTY_TREE $t >actual &&
+		GIT_DIR=.dircache git diff-tree -r $EMPTY_TREE $t >expect &&
+		test_cmp expect actual || return 1
+	done
 '
 
 test_expect_success 'a hostile subtree is refused, naming the tree and its path' '
