@@ -18,12 +18,13 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
-	checkout-cache show-diff diff-tree cat-file fsck-cache
+	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
-	date.o read-cache.o index.o diff.o quote.o
+	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
+	diff-print.o diff-delta.o merge.o quote.o
 LIB = libcache.a
-HDRS = cache.h diff.h
+HDRS = cache.h diff.h diff-internal.h
 
 all: $(PROGRAMS)
 
@@ -65,7 +66,7 @@ bench: all
 # libFuzzer targets (clang): `make fuzz` builds them, `make fuzz-run
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
-	fuzz/fuzz-commit fuzz/fuzz-date
+	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined

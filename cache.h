@@ -14,6 +14,7 @@
  *   stream.c      an object's bytes in and out of zlib, checked
  *   sha1_file.c   the object store: one reader, its sources, writing
  *   patch-delta.c git's delta format
+ *   diff-delta.c  making deltas in it
  *   worktree.c    work-tree files in and out of the store
  *   object.c      trees, commits and tags; walking n trees in step
  *   fsck.c        checking objects as git fsck does
@@ -22,7 +23,9 @@
  *   date.c        dates
  *   read-cache.c  the index file: reading, checking, writing it
  *   index.c       the index in memory: lookup, insertion, stat data
- *   (diff.h: the diff engine, diff.c, and path quoting, quote.c)
+ *   (diff.h: the diff engine, diff.c, diff-search.c and diff-slide.c;
+ *   git's patches, diff-print.c; the three-way merge, merge.c; and
+ *   path quoting, quote.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
@@ -403,6 +406,13 @@ int has_sha1_file(const unsigned char *sha1);
  * again, as it may have come since.  Not thread-safe.
  */
 int has_sha1_file_listed(const unsigned char *sha1);
+/*
+ * How many hex digits name sha1 (stored or not) without naming another
+ * loose object, at least min: git's abbreviation, one digit past what
+ * its nearest neighbours share.  From the same listings; not
+ * thread-safe.
+ */
+int unique_abbrev_len(const unsigned char *sha1, int min);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);
@@ -478,6 +488,18 @@ int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
  */
 void *apply_delta(const void *base, size_t base_len, const void *delta,
 		  size_t delta_len, size_t *result_len, const char **why);
+
+/* ---- diff-delta.c: making git's deltas ---- */
+
+/*
+ * A delta in git's format that turns base into target (apply_delta()
+ * undoes it): copies of base runs found through an index of its
+ * blocks, literal bytes between.  Returns it (malloc'd) and its size,
+ * or NULL when it would pass max_size bytes (0: no limit) or the base
+ * is 4 GiB or more.
+ */
+void *create_delta(const void *base, size_t base_size, const void *target,
+		   size_t target_size, size_t max_size, size_t *delta_size);
 
 /* ---- worktree.c: work-tree files in and out of the store ---- */
 

@@ -1,7 +1,8 @@
 /*
- * diff.h: the one diff engine (diff.c) and path quoting (quote.c),
- * shared by show-diff, diff-tree and, later, the patch applier and
- * merges.
+ * diff.h: the one diff engine (diff.c, diff-search.c, diff-slide.c),
+ * git's patch format (diff-print.c), the three-way file merge
+ * (merge.c) and path quoting (quote.c), shared by show-diff,
+ * diff-tree, merge-file and, later, the patch applier and merges.
  */
 #ifndef DIFF_H
 #define DIFF_H
@@ -28,9 +29,10 @@ struct diff_side {
 /* How print_patch writes; a NULL options pointer means all zero. */
 struct diff_options {
 	/*
-	 * Binary content as git's "GIT binary patch" (literal, forward
-	 * and reverse, full ids on the index line) that git apply can
-	 * apply, instead of "Binary files a/p and b/p differ".
+	 * Binary content as git's "GIT binary patch" (forward and
+	 * reverse hunks, each a literal or a delta as git chooses, full
+	 * ids on the index line) that git apply can apply, instead of
+	 * "Binary files a/p and b/p differ".
 	 */
 	int binary;
 };
@@ -50,12 +52,13 @@ int print_patch(FILE *out, const struct diff_side *one,
 		const struct diff_side *two, const struct diff_options *opt);
 
 /*
- * The line diff itself: Myers' O(ND) algorithm in linear space, with
- * the usual speed-ups (common ends trimmed, lines hashed into ids,
- * unmatched lines dropped, a cost budget per split).
+ * The line diff itself (diff.c, diff-slide.c): Myers' O(ND) algorithm
+ * in linear space with git's speed-ups and cost limits, and changed
+ * lines placed where git's default diff places them (its slider
+ * placement and indent heuristic), so that patches equal git's.
  * Lines are compared by content; edits hold 0-based line numbers.
- * Exposed for later tools (patch application, merges) that need edits
- * rather than printed text.
+ * Exposed for the tools that need edits rather than printed text
+ * (merges, patch application).
  */
 struct diff_line {
 	const char *start;
@@ -67,19 +70,54 @@ struct diff_edit {
 	size_t new_start, new_count;	/* lines added from the new side */
 };
 
+/* Place runs of changes by the indent heuristic (git diff's default). */
+#define DIFF_INDENT_HEURISTIC 1
+
 /* Split buf into lines; *nr gets their count.  Caller frees. */
 struct diff_line *split_lines(const char *buf, size_t size, size_t *nr);
 /*
  * Compute the edits turning a into b, in order; *nr gets their count
- * (0, and NULL returned, when a and b are equal).  Caller frees.
- * Time about O((N+M) D) with D bounded, memory O(N+M).
+ * (0, and NULL returned, when a and b are equal).  flags: DIFF_*.
+ * Caller frees.  Time about O((N+M) D) with D bounded, memory O(N+M).
  */
 struct diff_edit *diff_lines(const struct diff_line *a, size_t na,
 			     const struct diff_line *b, size_t nb,
-			     size_t *nr);
+			     unsigned flags, size_t *nr);
 
 /* Does the buffer look binary to git (a NUL in its first 8000 bytes)? */
 int buffer_is_binary(const char *buf, size_t size);
+
+/* ---- merge.c: the three-way file merge ---- */
+
+/* The three texts of a merge (any bytes; the caller refuses binary). */
+struct merge_input {
+	const char *ours, *base, *theirs;
+	size_t ours_size, base_size, theirs_size;
+};
+
+/* How conflicts are written; a NULL options pointer means all zero. */
+struct merge_options {
+	/* Names after the markers; NULL: a bare marker. */
+	const char *ours_label, *base_label, *theirs_label;
+	int marker_size;	/* <= 0: git's 7 */
+	int diff3;		/* the base between "|||||||" and "=======" */
+};
+
+struct merge_result {
+	char *buf;		/* the merged text, malloc'd: caller frees */
+	size_t size;
+	int conflicts;		/* conflict regions in it */
+};
+
+/*
+ * Merge the change from base to theirs into ours, as git merge-file
+ * does: a clean result is git's byte for byte, and conflicts are
+ * written with git's markers around git's conflict regions (narrowed
+ * to the lines the sides disagree on, except with diff3).  Returns
+ * the number of conflicts (out->conflicts); never fails.
+ */
+int merge_buffers(struct merge_result *out, const struct merge_input *in,
+		  const struct merge_options *opt);
 
 /* ---- quote.c ---- */
 

@@ -120,19 +120,61 @@ static int list_one(const unsigned char *sha1, void *data)
 	return 0;
 }
 
-int has_sha1_file_listed(const unsigned char *sha1)
+/* The sorted listing of fan-out directory `first`, made once. */
+static struct fanout_listing *listed_fanout(unsigned int first)
 {
-	struct fanout_listing *l = &fanout[sha1[0]];
+	struct fanout_listing *l = &fanout[first];
 
 	if (!l->loaded) {
 		l->loaded = 1;
-		for_each_loose_in_fanout(sha1[0], list_one, NULL, l);
+		for_each_loose_in_fanout(first, list_one, NULL, l);
 		if (l->nr)
 			qsort(l->names, l->nr, 19, compare_suffix);
 	}
+	return l;
+}
+
+int has_sha1_file_listed(const unsigned char *sha1)
+{
+	struct fanout_listing *l = listed_fanout(sha1[0]);
+
 	if (l->nr && bsearch(sha1 + 1, l->names, l->nr, 19, compare_suffix))
 		return 1;
 	return has_sha1_file(sha1);	/* it may have come since, or be packed */
+}
+
+/* Hex digits two names of one fan-out directory share (19 bytes each). */
+static int shared_digits(const unsigned char *a, const unsigned char *b)
+{
+	int i = 0;
+
+	while (i < 19 && a[i] == b[i])
+		i++;
+	if (i == 19)
+		return 40;
+	return 2 + 2 * i + ((a[i] >> 4) == (b[i] >> 4));
+}
+
+int unique_abbrev_len(const unsigned char *sha1, int min)
+{
+	struct fanout_listing *l = listed_fanout(sha1[0]);
+	size_t lo = 0, hi = l->nr, mid;
+	int len = min, n;
+
+	while (lo < hi) {		/* the first name not below sha1 */
+		mid = lo + (hi - lo) / 2;
+		if (memcmp(l->names[mid], sha1 + 1, 19) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && (n = shared_digits(l->names[lo - 1], sha1 + 1) + 1) > len)
+		len = n;
+	if (lo < l->nr && !memcmp(l->names[lo], sha1 + 1, 19))
+		lo++;			/* itself */
+	if (lo < l->nr && (n = shared_digits(l->names[lo], sha1 + 1) + 1) > len)
+		len = n;
+	return len < 40 ? len : 40;
 }
 
 /* ---- the sources ---- */

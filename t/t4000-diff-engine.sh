@@ -28,24 +28,6 @@ diff_both() {
 	 GIT_DIR=.dircache git diff >../expect)
 }
 
-# check_ambiguous OLD NEW: several shortest diffs turn OLD into NEW,
-# and ours may place a change elsewhere than git does (git lines
-# changes up by its own heuristics, we push them down).  Our patch must
-# still apply, and be no longer than git's.
-check_ambiguous() {
-	diff_both "$1" "$2" &&
-	check_apply "$1" "$2" &&
-	test $(count_changes actual) -le $(count_changes expect)
-}
-
-# count_changes PATCH: lines removed or added by the hunks.
-count_changes() {
-	awk '/^diff --git / { hunk = 0 }
-	     /^@@ / { hunk = 1; next }
-	     hunk && /^[-+]/ { n++ }
-	     END { print n + 0 }' "$1"
-}
-
 # check_apply OLD NEW: ./actual applied to a copy of OLD gives NEW.
 check_apply() {
 	mkdir applied &&
@@ -108,15 +90,6 @@ for i in range(na):
     write('old/a/%03d' % i, old)
     write('new/a/%03d' % i, new)
 EOF
-
-# per_file_changes PATCH: "path count" for each file, sorted.
-per_file_changes() {
-	awk '/^diff --git / { if (f != "") print f, n; f = $3; n = 0;
-			      hunk = 0; next }
-	     /^@@ / { hunk = 1; next }
-	     hunk && /^[-+]/ { n++ }
-	     END { if (f != "") print f, n }' "$1" | sort
-}
 
 lines() {
 	for l in "$@"; do
@@ -259,31 +232,99 @@ test_expect_success 'an insertion between blank-separated blocks, as git' '
 	check_pair slide.c slide2.c
 '
 
-test_expect_success 'an ambiguous change is pushed as far down as it goes' '
-	lines P x a b a Q >amb1 &&
-	lines R x a Q >amb2 &&
-	check_ambiguous amb1 amb2 &&
+# Where several shortest diffs exist, git's choice is made by the way
+# its search breaks ties and by how it slides runs of changed lines
+# over equal ones (next to a change on the other side, else by the
+# indent heuristic): ours must be the same patch.
+test_expect_success 'an ambiguous change is placed where git places it' '
+	lines a c >ac &&
+	lines c c >cc &&
+	check_pair ac cc &&
 	sed 1,4d actual >hunks &&
 	cat >expect-hunks <<-\EOF &&
-	@@ -1,6 +1,4 @@
-	-P
-	+R
-	 x
-	 a
-	-b
+	@@ -1,2 +1,2 @@
 	-a
-	 Q
+	+c
+	 c
 	EOF
 	test_cmp expect-hunks hunks &&
+	lines P x a b a Q >amb1 &&
+	lines R x a Q >amb2 &&
+	check_pair amb1 amb2 &&
 	lines a x a x a x >rep &&
 	lines a x a x a x a x >rep2 &&
-	check_ambiguous rep rep2 &&
-	test_grep "^@@ -4,3 +4,5 @@ a$" actual &&
+	check_pair rep rep2 &&
 	lines a "" "" b >blank1 &&
 	lines a "" b >blank2 &&
-	check_ambiguous blank1 blank2 &&
-	test_grep "^@@ -1,4 +1,3 @@$" actual &&
-	test $(count_changes actual) = 1
+	check_pair blank1 blank2
+'
+
+test_expect_success 'a run of changes slides next to a change on the other side' '
+	lines x a b a b y >s1 &&
+	lines x a b Z y >s2 &&
+	check_pair s1 s2 &&
+	lines top a a a a bottom >s3 &&
+	lines top a a B bottom >s4 &&
+	check_pair s3 s4
+'
+
+test_expect_success 'the indent heuristic: blank lines and indentation' '
+	printf "if (a) {\n\tx();\n}\n\nif (b) {\n\ty();\n}\n" >ind1 &&
+	printf "if (a) {\n\tx();\n}\n\nif (c) {\n\tz();\n}\n\nif (b) {\n\ty();\n}\n" >ind2 &&
+	check_pair ind1 ind2 &&
+	printf "{\n\t\tp();\n\t}\n\t{\n\t\tq();\n\t}\n}\n" >ind3 &&
+	printf "{\n\t\tp();\n\t}\n\t{\n\t\tr();\n\t}\n\t{\n\t\tq();\n\t}\n}\n" >ind4 &&
+	check_pair ind3 ind4 &&
+	check_pair ind4 ind3
+'
+
+# Form feeds and vertical tabs are not white space to git's heuristic,
+# a tab reaches the next multiple of 8, indentation counts up to 200
+# and blank lines up to 20.
+test_expect_success 'the indent heuristic: odd white space and its limits' '
+	printf "a\n\f\nb\n\f\nb\nc\n" >ws1 &&
+	printf "a\n\f\nb\n\f\nb\n\f\nb\nc\n" >ws2 &&
+	check_pair ws1 ws2 &&
+	printf "a\n\v\n \vx\nz\n \vx\nz\n" >ws3 &&
+	printf "a\n\v\n \vx\nz\n \vx\nz\n \vx\nz\n" >ws4 &&
+	check_pair ws3 ws4 &&
+	deep=$(printf "%210s" x) &&
+	lines a "$deep" b "$deep" b c >deep1 &&
+	lines a "$deep" b "$deep" b "$deep" b c >deep2 &&
+	check_pair deep1 deep2 &&
+	{ lines a && for i in $(seq 25); do echo; done && lines x y x y z; } \
+		>blanks1 &&
+	{ lines a && for i in $(seq 25); do echo; done &&
+	  lines x y x y x y z; } >blanks2 &&
+	check_pair blanks1 blanks2
+'
+
+# git abbreviates an id on the "index" line to 7 digits, or to one more
+# than it shares with the nearest other object in the store.
+test_expect_success 'index lines: abbreviations as long as git makes them' '
+	python3 -c "
+import hashlib
+seen = {}
+i = 0
+while True:
+    data = b\"twin %d\n\" % i
+    h = hashlib.sha1(b\"blob %d\0\" % len(data) + data).hexdigest()
+    if h[:7] in seen:
+        open(\"twin1\", \"wb\").write(seen[h[:7]])
+        open(\"twin2\", \"wb\").write(data)
+        break
+    seen[h[:7]] = data
+    i += 1
+" &&
+	rm -rf repo && test_create_repo repo &&
+	cp twin1 repo/f &&
+	(cd repo && update-cache --add f && echo changed >f &&
+	 show-diff >../short &&
+	 GIT_DIR=.dircache git hash-object -w ../twin2 >/dev/null &&
+	 show-diff >../actual && GIT_DIR=.dircache git diff >../expect) &&
+	test_cmp expect actual &&
+	test_grep "^index [0-9a-f]\{7\}\.\." short &&
+	test_grep "^index [0-9a-f]\{8,\}\.\." actual
 '
 
 test_expect_success 'paths with spaces and quoted bytes' '
@@ -334,26 +375,22 @@ test_expect_success '100,000 lines with every other line changed' '
 '
 
 # lines drawn from a small set all match somewhere: the search gives
-# up at its cost limit, so the patch need not be the shortest, but it
-# must apply, and stay close to git's (which has a cost limit too)
+# up at its cost limit and settles for the point that got furthest,
+# as git does, so the patch is not the shortest, but it is git's
 test_expect_success 'many repeated lines: the cost limit' '
 	awk "BEGIN { srand(7); for (i = 0; i < 30000; i++)
 		print \"tok \" int(rand() * 300) }" >rep1 &&
 	awk "BEGIN { srand(8) } { if (rand() < 0.3)
 		print \"tok \" int(rand() * 300); else print }" rep1 >rep2 &&
-	diff_both rep1 rep2 &&
-	check_apply rep1 rep2 &&
-	ours=$(count_changes actual) && theirs=$(count_changes expect) &&
-	echo "changed lines: ours $ours, git $theirs" &&
-	test $ours -le $((theirs + theirs / 20))
+	check_pair rep1 rep2
 '
 
-# Random pairs, made by diff-pairs.py (above): in u/ every line of a file is
-# distinct and the new file keeps the old lines it keeps in order, so
-# there is one shortest diff and it must be git's byte for byte; in a/
-# lines come from a handful of values, so many shortest diffs exist:
-# each must apply and be no longer than git's.
-test_expect_success 'random pairs: unambiguous ones as git, all apply' '
+# Random pairs, made by diff-pairs.py (above): in u/ every line of a
+# file is distinct and the new file keeps the old lines it keeps in
+# order, so there is one shortest diff; in a/ lines come from a
+# handful of values, so many shortest diffs exist.  Both must be git's
+# patches byte for byte (t4103 has more).
+test_expect_success 'random pairs: patches as git'"'"'s, and they apply' '
 	rm -rf repo old new &&
 	python3 diff-pairs.py 4000 150 150 &&
 	test_create_repo repo &&
@@ -361,21 +398,14 @@ test_expect_success 'random pairs: unambiguous ones as git, all apply' '
 	(cd repo && find u a -type f | sort >../files &&
 	 update-cache --add $(cat ../files)) &&
 	cp -R new/. repo/ &&
-	(cd repo && show-diff -- u >../actual &&
-	 GIT_DIR=.dircache git diff -- u >../expect) &&
+	(cd repo && show-diff >../actual &&
+	 GIT_DIR=.dircache git diff >../expect) &&
 	test_cmp expect actual &&
-	test $(grep -c "^diff --git" actual) -ge 140 &&
-	(cd repo && show-diff -- a >../actual &&
-	 GIT_DIR=.dircache git diff -- a >../expect) &&
+	test $(grep -c "^diff --git a/u/" actual) -ge 140 &&
+	test $(grep -c "^diff --git a/a/" actual) -ge 130 &&
 	rm -rf applied && cp -R old applied &&
 	(cd applied && git apply ../actual) &&
-	diff -r new/a applied/a &&
-	per_file_changes actual >ours &&
-	per_file_changes expect >theirs &&
-	join ours theirs >both &&
-	test $(wc -l <both) = $(wc -l <theirs) &&
-	awk "\$2 > \$3 { print \"longer than git:\", \$0; bad = 1 }
-	     END { exit bad }" both
+	diff -r new applied
 '
 
 test_done

@@ -11,6 +11,11 @@
  *   stream <id> <piece>               the content, read in pieces
  *   lock <file>                       replace file with stdin
  *   traverse <tree>...                one line per name of the walk
+ *   delta-make <base> <target>        create_delta()'s delta
+ *   delta-apply <base> <delta>        apply_delta()'s result (exit 1
+ *                                     when it refuses the delta)
+ *   delta-roundtrip (<a> <b>)...      each delta, a to b and b to a,
+ *                                     must give back the other (exit 1)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +153,85 @@ static int cmd_traverse(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+/* A file's bytes, through the one work-tree reader. */
+static char *read_whole(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+
+	if (lstat(path, &st) < 0)
+		die_errno("lstat '%s'", path);
+	buf = read_work_file(path, &st, size);
+	if (!buf)
+		exit(128);
+	return buf;
+}
+
+static int cmd_delta(const char *what, char **argv)
+{
+	size_t base_size, other_size, out_size;
+	char *base = read_whole(argv[0], &base_size);
+	char *other = read_whole(argv[1], &other_size);
+	const char *why = "no delta";
+	void *out;
+
+	if (!strcmp(what, "make"))
+		out = create_delta(base, base_size, other, other_size, 0,
+				   &out_size);
+	else
+		out = apply_delta(base, base_size, other, other_size,
+				  &out_size, &why);
+	if (!out)
+		return error("%s", why), 1;
+	fwrite(out, 1, out_size, stdout);
+	free(out);
+	free(base);
+	free(other);
+	return 0;
+}
+
+/* The delta from a to b turns a into b; 0 if so. */
+static int round_trip(const char *a, size_t a_size, const char *b,
+		      size_t b_size, const char *name)
+{
+	size_t delta_size, out_size;
+	void *delta = create_delta(a, a_size, b, b_size, 0, &delta_size);
+	char *out;
+	const char *why;
+	int ret = 0;
+
+	if (!delta)
+		return error("%s: no delta", name);
+	out = apply_delta(a, a_size, delta, delta_size, &out_size, &why);
+	if (!out)
+		ret = error("%s: %s", name, why);
+	else if (out_size != b_size || memcmp(out, b, b_size))
+		ret = error("%s: the delta gives something else", name);
+	free(out);
+	free(delta);
+	return ret;
+}
+
+static int cmd_delta_roundtrip(int argc, char **argv)
+{
+	int i, bad = 0;
+
+	if (argc % 2)
+		die("usage: delta-roundtrip (<a> <b>)...");
+	for (i = 0; i < argc; i += 2) {
+		size_t a_size, b_size;
+		char *a = read_whole(argv[i], &a_size);
+		char *b = read_whole(argv[i + 1], &b_size);
+
+		if (round_trip(a, a_size, b, b_size, argv[i + 1]) ||
+		    round_trip(b, b_size, a, a_size, argv[i]))
+			bad = 1;
+		free(a);
+		free(b);
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -169,6 +253,12 @@ int main(int argc, char **argv)
 		ret = cmd_lock(argv + 2);
 	else if (!strcmp(argv[1], "traverse"))
 		ret = cmd_traverse(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "delta-make") && argc == 4)
+		ret = cmd_delta("make", argv + 2);
+	else if (!strcmp(argv[1], "delta-apply") && argc == 4)
+		ret = cmd_delta("apply", argv + 2);
+	else if (!strcmp(argv[1], "delta-roundtrip"))
+		ret = cmd_delta_roundtrip(argc - 2, argv + 2);
 	else
 		die("unknown command '%s'", argv[1]);
 	finish_stdout();
