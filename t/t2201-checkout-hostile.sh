@@ -51,7 +51,7 @@ test_expect_success 'corrupt headers and checksums are refused before any write'
 	good="100644 $(cat blob) 0 f" &&
 	for opts in "--bad-checksum:bad checksum" \
 		"--signature=DIRX:bad signature" \
-		"--version=4:has version 4" \
+		"--version=5:has version 5" \
 		"--count=1000:cannot fit" \
 		"--truncate=-1:corrupt" \
 		"--extension=abcd:does not understand"
