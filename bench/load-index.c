@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 	int i, runs = argc > 1 ? atoi(argv[1]) : 21, nr = 0;
 	double *t;
 
+	setup_tool(argv[0]);
 	if (runs < 1)
 		runs = 1;
 	t = calloc(runs, sizeof(*t));
