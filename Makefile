@@ -26,9 +26,9 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 # The listing tools (issue 12).
-PROGRAMS += ls-tree rev-list merge-base
-LIB_OBJS += commit.o revision.o
-HDRS += commit.h
+PROGRAMS += ls-tree rev-list merge-base ls-files
+LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
+HDRS += commit.h exclude.h
 
 all: $(PROGRAMS)
 
