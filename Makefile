@@ -26,7 +26,7 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 # The listing tools (issue 12).
-PROGRAMS += ls-tree rev-list merge-base ls-files
+PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
 
