@@ -166,9 +166,8 @@ static void show_unmerged(const char *path, const struct tree_file *t)
 	struct side one = { 0, null_sha1, 0 }, two = { 0, null_sha1, 0 };
 
 	if (show_patch) {
-		fputs("* Unmerged path ", stdout);
-		write_quoted_path(stdout, "", path, strlen(path));
-		putchar('\n');
+		/* git writes this name as it is, unquoted */
+		printf("* Unmerged path %s\n", path);
 		return;
 	}
 	if (t) {
