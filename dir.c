@@ -208,7 +208,8 @@ int read_directory(struct dir_walk *w)
 	p.buf[0] = '\0';
 	ret = walk_dir(w, &p);
 	free(p.buf);
-	qsort(w->names, w->nr, sizeof(*w->names), compare_names);
+	if (w->nr)
+		qsort(w->names, w->nr, sizeof(*w->names), compare_names);
 	return ret;
 }
 
