@@ -24,7 +24,7 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
-LIB_OBJS += checkout.o unpack.o
+LIB_OBJS += checkout.o unpack.o tree-list.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 HDRS += checkout.h unpack.h

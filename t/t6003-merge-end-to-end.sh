@@ -175,6 +175,13 @@ test_expect_success 'the conflict files: git merge'"'"'s text and markers' '
 	test "$(cat c/mod-del)" = "mod by ours"
 '
 
+test_expect_success 'show-diff shows the unmerged paths as git diff-files' '
+	(cd c && show-diff -s >../sd.ours; test $? -le 1) &&
+	(cd c && gd diff-files --name-status >../sd.git; test $? -le 1) &&
+	test_cmp sd.git sd.ours &&
+	test_grep "^U	conflict$" sd.ours
+'
+
 # git_merge_index DIR BASE OURS THEIRS: the 2005 way with git's tools;
 # the index as git lists it in DIR.ls.
 git_merge_index() {

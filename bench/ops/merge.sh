@@ -45,24 +45,28 @@ merge_checkouts() {
 	cp "$W/mg-git.index" "$W/mg-git.saved"
 }
 
-# Put back the index and the files the last merge wrote.
-merge_reset() {
-	export SHA1_FILE_DIRECTORY=$W/old/.dircache/objects
+# Put back the index and the files the last merge wrote, in mg-ours
+# or in mg-git.  Files written in the index's second would be racy:
+# wait one out before the refresh.
+reset_ours() {
 	cd "$W/mg-ours"
+	export SHA1_FILE_DIRECTORY=$W/old/.dircache/objects
 	cp "$W/mg-ours.saved" .dircache/index
 	xargs -r -d '\n' checkout-cache -f -- <"$W/merged" >/dev/null 2>&1 || :
+	[ -s "$W/merged" ] && sleep 1
+	update-cache --refresh >/dev/null || :
 	unset SHA1_FILE_DIRECTORY
+}
+
+reset_git() {
 	cd "$W/mg-git"
 	cp "$W/mg-git.saved" "$W/mg-git.index"
-	GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/mg-git.index GIT_WORK_TREE=. \
-		xargs -r -d '\n' git checkout-index -f -- <"$W/merged" \
-		>/dev/null 2>&1 || :
-	# Files written in the index's second would be racy: wait one out.
+	export GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/mg-git.index
+	GIT_WORK_TREE=. xargs -r -d '\n' git checkout-index -f -- \
+		<"$W/merged" >/dev/null 2>&1 || :
 	[ -s "$W/merged" ] && sleep 1
-	cd "$W/mg-ours" && SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
-		update-cache --refresh >/dev/null || :
-	cd "$W/mg-git" && GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/mg-git.index \
-		git update-index --refresh >/dev/null || :
+	git update-index --refresh >/dev/null || :
+	unset GIT_DIR GIT_INDEX_FILE
 }
 
 op_merge() {
@@ -76,22 +80,18 @@ op_merge() {
 		git ls-files -u | cut -f2 | sort -u >"$W/merged"
 	MERGES=$(wc -l <"$W/merged")
 	for i in $(seq $RUNS); do
-		merge_reset
-		cd "$W/mg-ours"
+		reset_ours
 		time_cmd ours-rt3 env SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
 			read-tree -m $OLD_TREE $NEW_TREE $THEIRS_TREE
-		merge_reset
-		cd "$W/mg-git"
+		reset_git
 		time_cmd git-rt3 env GIT_DIR=$W/old/.git \
 			GIT_INDEX_FILE=$W/mg-git.index GIT_WORK_TREE=. \
 			git read-tree -m $OLD_TREE $NEW_TREE $THEIRS_TREE
-		merge_reset
-		cd "$W/mg-ours"
+		reset_ours
 		time_cmd ours-merge env SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
 			sh -c "read-tree -m $OLD_TREE $NEW_TREE $THEIRS_TREE &&
 			{ merge-cache -o -q merge-one-file -a 2>/dev/null; :; }"
-		merge_reset
-		cd "$W/mg-git"
+		reset_git
 		time_cmd git-merge env GIT_DIR=$W/old/.git \
 			GIT_INDEX_FILE=$W/mg-git.index GIT_WORK_TREE=. \
 			sh -c "git read-tree -m $OLD_TREE $NEW_TREE $THEIRS_TREE &&
