@@ -53,7 +53,7 @@ static void read_trees(int n, char **names, struct entry_list *lists)
 		unsigned char sha1[20];
 
 		if (get_sha1(names[i], sha1) < 0 ||
-		    read_tree_list(sha1, &lists[i]) < 0)
+		    read_tree_list(sha1, &lists[i], lists, i) < 0)
 			die("cannot read tree '%s'", names[i]);
 	}
 }

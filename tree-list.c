@@ -17,6 +17,14 @@ void entry_list_append(struct entry_list *l, struct cache_entry *ce)
 	l->ces[l->nr++] = ce;
 }
 
+/* A subtree of a read tree: its path ("d/e/"), id and entries. */
+struct subtree_span {
+	char *path;
+	size_t len;
+	unsigned char sha1[20];
+	size_t start, end;
+};
+
 void entry_list_clear(struct entry_list *l)
 {
 	size_t i;
@@ -24,8 +32,79 @@ void entry_list_clear(struct entry_list *l)
 	for (i = 0; i < l->nr; i++)
 		free_cache_entry(l->ces[i]);
 	free(l->ces);
-	l->ces = NULL;
-	l->nr = l->alloc = 0;
+	for (i = 0; i < l->dirs_nr; i++)
+		free(l->dirs[i].path);
+	free(l->dirs);
+	memset(l, 0, sizeof(*l));
+}
+
+/*
+ * The subtree of l at path (len bytes, ending in '/'), or NULL.  The
+ * spans are in walk order, which is byte order of their paths.
+ */
+static const struct subtree_span *find_span(const struct entry_list *l,
+					    const char *path, size_t len)
+{
+	size_t lo = 0, hi = l->dirs_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct subtree_span *d = &l->dirs[mid];
+		int cmp = cache_name_compare(d->path, d->len, 0, path, len, 0);
+
+		if (!cmp)
+			return d;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Copy the subtree sha1 at path from a list read before, if one has it. */
+static int reuse_subtree(const unsigned char *sha1, const char *path,
+			 size_t len, const struct entry_list *prev,
+			 int nr_prev, struct entry_list *l)
+{
+	int j;
+
+	for (j = 0; j < nr_prev; j++) {
+		const struct subtree_span *d = find_span(&prev[j], path, len);
+		size_t i;
+
+		if (!d || memcmp(d->sha1, sha1, 20))
+			continue;
+		for (i = d->start; i < d->end; i++) {
+			const struct cache_entry *ce = prev[j].ces[i];
+			struct cache_entry *copy =
+				make_cache_entry(ce->name, ce->ce_namelen);
+
+			copy->ce_mode = ce->ce_mode;
+			memcpy(copy->sha1, ce->sha1, 20);
+			entry_list_append(l, copy);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static struct subtree_span *add_span(struct entry_list *l,
+				     const unsigned char *sha1,
+				     const char *path, size_t len)
+{
+	struct subtree_span *d;
+
+	ALLOC_GROW(l->dirs, l->dirs_nr + 1, l->dirs_alloc);
+	d = &l->dirs[l->dirs_nr++];
+	d->path = xmalloc(len + 1);
+	memcpy(d->path, path, len);
+	d->path[len] = '\0';
+	d->len = len;
+	memcpy(d->sha1, sha1, 20);
+	d->start = l->nr;
+	d->end = l->nr;
+	return d;
 }
 
 /* ---- reading a tree into a list ---- */
@@ -66,10 +145,17 @@ static struct cache_entry *tree_entry_ce(const char *path, size_t len,
  * "d/".  path has room for MAX_PATH_LEN bytes and a NUL; len bytes of
  * it (empty, or ending in '/') lead to this tree.
  */
+struct tree_reader {
+	struct entry_list *l;
+	const struct entry_list *prev;
+	int nr_prev;
+};
+
 static int read_tree_rec(const unsigned char *sha1, const void *buf,
 			 size_t size, char *path, size_t len,
-			 struct entry_list *l)
+			 struct tree_reader *r)
 {
+	struct entry_list *l = r->l;
 	const char *bad = check_tree(buf, size);
 	struct tree_desc desc;
 	struct name_entry e;
@@ -93,17 +179,24 @@ static int read_tree_rec(const unsigned char *sha1, const void *buf,
 			return error("%s: invalid path '%s'",
 				     describe_tree(sha1, path, len), path);
 		if (S_ISDIR(e.mode)) {
-			size_t sub_size;
-			void *sub = read_object_of_type(e.sha1, OBJ_TREE,
-							&sub_size);
+			size_t sub_size, span;
+			void *sub;
 
+			path[full] = '/';
+			if (reuse_subtree(e.sha1, path, full + 1, r->prev,
+					  r->nr_prev, l))
+				continue;
+			path[full] = '\0';
+			sub = read_object_of_type(e.sha1, OBJ_TREE, &sub_size);
 			if (!sub)
 				return error("%s: cannot read subtree '%s'",
 					     describe_tree(sha1, path, len),
 					     path);
 			path[full] = '/';
+			span = add_span(l, e.sha1, path, full + 1) - l->dirs;
 			ret = read_tree_rec(e.sha1, sub, sub_size, path,
-					    full + 1, l);
+					    full + 1, r);
+			l->dirs[span].end = l->nr;
 			free(sub);
 			if (ret < 0)
 				return -1;
@@ -118,8 +211,10 @@ static int read_tree_rec(const unsigned char *sha1, const void *buf,
 	return 0;
 }
 
-int read_tree_list(const unsigned char *sha1, struct entry_list *l)
+int read_tree_list(const unsigned char *sha1, struct entry_list *l,
+		   const struct entry_list *prev, int nr_prev)
 {
+	struct tree_reader r = { l, prev, nr_prev };
 	unsigned char tree_sha1[20];
 	char *path;
 	size_t size;
@@ -130,7 +225,7 @@ int read_tree_list(const unsigned char *sha1, struct entry_list *l)
 		return -1;
 	path = xmalloc(MAX_PATH_LEN + 1);
 	path[0] = '\0';
-	ret = read_tree_rec(tree_sha1, buf, size, path, 0, l);
+	ret = read_tree_rec(tree_sha1, buf, size, path, 0, &r);
 	free(path);
 	free(buf);
 	return ret;

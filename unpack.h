@@ -9,9 +9,14 @@
 #include "cache.h"
 
 /* A list of entries in index order (a flattened tree, or a result). */
+struct subtree_span;
+
 struct entry_list {
 	struct cache_entry **ces;
 	size_t nr, alloc;
+	/* A read tree's subtrees, in order: for read_tree_list's reuse. */
+	struct subtree_span *dirs;
+	size_t dirs_nr, dirs_alloc;
 };
 
 void entry_list_append(struct entry_list *l, struct cache_entry *ce);
@@ -21,10 +26,13 @@ void entry_list_clear(struct entry_list *l);
 /*
  * Read the tree sha1 and all its subtrees into l (stage 0, zero stat
  * data), checking each tree with check_tree, every path with
- * verify_path and that every blob exists.  -1 after error(), l holds
- * what was read so far.
+ * verify_path and that every blob exists.  A subtree that one of the
+ * nr_prev lists in prev (read by this function) has at the same path
+ * with the same id is copied from there, checked already.  -1 after
+ * error(), l holds what was read so far.
  */
-int read_tree_list(const unsigned char *sha1, struct entry_list *l);
+int read_tree_list(const unsigned char *sha1, struct entry_list *l,
+		   const struct entry_list *prev, int nr_prev);
 
 /* Lookups in a list in index order (byte order of the names). */
 /* The position of the first entry not before name (len bytes). */
