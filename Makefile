@@ -19,16 +19,19 @@ endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
+PROGRAMS += merge-cache merge-one-file
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
+LIB_OBJS += checkout.o unpack.o tree-list.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
+HDRS += checkout.h unpack.h
 
 all: $(PROGRAMS)
 
