@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 /*
  * bench/run builds a second copy of the tools with -DBENCH_UNVERIFIED to
@@ -155,6 +156,33 @@ static int shared_digits(const unsigned char *a, const unsigned char *b)
 	return 2 + 2 * i + ((a[i] >> 4) == (b[i] >> 4));
 }
 
+struct neighbour {
+	const unsigned char *sha1;
+	int len;
+};
+
+static int note_neighbour(const unsigned char *sha1, void *data)
+{
+	struct neighbour *nb = data;
+	int n;
+
+	if (memcmp(sha1, nb->sha1, 20) &&
+	    (n = shared_digits(sha1 + 1, nb->sha1 + 1) + 1) > nb->len)
+		nb->len = n;
+	return 0;
+}
+
+/* unique_abbrev_len's look at the loose objects of the alternates. */
+static int alternate_abbrev_len(const unsigned char *sha1, int len)
+{
+	struct neighbour nb = { sha1, len };
+
+	if (*alternate_object_dirs())
+		for_each_alternate_loose_prefix(sha1_to_hex(sha1), 2,
+						note_neighbour, &nb);
+	return nb.len;
+}
+
 int unique_abbrev_len(const unsigned char *sha1, int min)
 {
 	struct fanout_listing *l = listed_fanout(sha1[0]);
@@ -174,6 +202,8 @@ int unique_abbrev_len(const unsigned char *sha1, int min)
 		lo++;			/* itself */
 	if (lo < l->nr && (n = shared_digits(l->names[lo], sha1 + 1) + 1) > len)
 		len = n;
+	len = packed_abbrev_len(sha1, len);
+	len = alternate_abbrev_len(sha1, len);
 	return len < 40 ? len : 40;
 }
 
@@ -260,6 +290,8 @@ typedef int (*open_source_fn)(struct object_stream *st,
 
 static const open_source_fn sources[] = {
 	open_loose,
+	open_packed_stream,
+	open_alternate_loose,
 };
 
 #define NR_SOURCES (sizeof(sources) / sizeof(*sources))
@@ -276,6 +308,9 @@ static int open_unverified(struct object_stream *st, const unsigned char *sha1,
 		if (f->code != FAULT_MISSING)
 			return -1;
 	}
+	/* A pack may have come since we looked (a gc beside us). */
+	if (rescan_packs())
+		return open_packed_stream(st, sha1, f);
 	return -1;
 }
 
@@ -291,7 +326,11 @@ int open_object_stream(struct object_stream *st, const unsigned char *sha1,
 
 int has_sha1_file(const unsigned char *sha1)
 {
-	return has_loose_object(sha1);
+	struct packed_git *p;
+	uint32_t pos;
+
+	return has_loose_object(sha1) || !find_packed(sha1, &p, &pos) ||
+	       has_alternate_loose(sha1);
 }
 
 /* ---- reading ---- */
