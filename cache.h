@@ -447,6 +447,8 @@ typedef void (*loose_garbage_fn)(const char *path, const char *name,
 int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 			     loose_garbage_fn garbage, void *data);
 int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data);
+/* The loose objects of another object directory (an alternate). */
+int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data);
 
 /*
  * Store buf as a loose object (zlib level 1) and put its name in sha1.

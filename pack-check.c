@@ -9,6 +9,7 @@
  * reading each object checks that its zlib data fills its entry).
  * Messages are git fsck's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,56 +42,59 @@ static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
 	return ret;
 }
 
-static int check_idx_sum(struct packed_git *p)
+typedef void (*report_fn)(void *data, const char *fmt, ...);
+
+static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[20];
 
 	SHA1(p->idx, p->idx_size - 20, sha1);
 	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
-		return error("Packfile index for %s hash mismatch",
-			     p->pack_name);
+		return say(data, "Packfile index for %s hash mismatch",
+			   p->pack_name), -1;
 	return 0;
 }
 
-static int check_pack_sum(struct packed_git *p)
+static int check_pack_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[20], trailer[20];
 
 	if (hash_file_prefix(p->fd, p->pack_size - 20, sha1) < 0 ||
 	    pread(p->fd, trailer, 20, p->pack_size - 20) != 20)
-		return error_errno("read '%s'", p->pack_name);
+		return say(data, "read '%s': %s", p->pack_name,
+			   strerror(errno)), -1;
 	if (memcmp(sha1, trailer, 20))
-		return error("%s pack checksum mismatch", p->pack_name);
+		return say(data, "%s pack checksum mismatch", p->pack_name), -1;
 	if (memcmp(trailer, p->idx + p->idx_size - 40, 20))
-		return error("%s pack checksum does not match its index",
-			     p->pack_name);
+		return say(data, "%s pack checksum does not match its index",
+			   p->pack_name), -1;
 	return 0;
 }
 
-int verify_pack_checksums(struct packed_git *p)
+int verify_pack_checksums(struct packed_git *p, report_fn say, void *data)
 {
 	const uint64_t *order;
 	struct fault f;
 	int errors = 0;
 	uint32_t i;
 
-	if (check_idx_sum(p) < 0)
+	if (check_idx_sum(p, say, data) < 0)
 		errors++;
 	order = pack_order(p, &f);
 	if (!order) {
-		error("%s", f.msg);
+		say(data, "%s", f.msg);
 		return errors + 1;
 	}
-	if (check_pack_sum(p) < 0)
+	if (check_pack_sum(p, say, data) < 0)
 		errors++;
 	if (p->nr && order[0] != 12) {
-		error("packfile %s has data the index does not list at "
-		      "offset 12", p->pack_name);
+		say(data, "packfile %s has data the index does not list at "
+		    "offset 12", p->pack_name);
 		errors++;
 	}
 	for (i = 0; i < p->nr; i++) {
 		if (check_pack_crc(p, order[2 * i + 1], &f) < 0) {
-			error("%s", f.msg);
+			say(data, "%s", f.msg);
 			errors++;
 		}
 	}

@@ -119,11 +119,13 @@ void close_pack(struct packed_git *p);
 /*
  * Verify a pack whole (pack-check.c): the checksums of idx and pack,
  * the pack's header against the idx, each entry's CRC32 (idx v2) and
- * that the entries fill the pack exactly.  Each problem is printed
- * with error() in git fsck's words; returns the number of problems.
- * Objects themselves are checked by reading them (open_pack_entry).
+ * that the entries fill the pack exactly.  say gets each problem in
+ * git fsck's words; returns the number of problems.  Objects
+ * themselves are checked by reading them (open_pack_entry).
  */
-int verify_pack_checksums(struct packed_git *p);
+int verify_pack_checksums(struct packed_git *p,
+			  void (*say)(void *data, const char *fmt, ...),
+			  void *data);
 
 /* Call fn for every object of every pack; a non-zero return stops. */
 int for_each_packed_object(int (*fn)(const unsigned char *sha1,

@@ -57,8 +57,8 @@ static int has_loose_object(const unsigned char *sha1)
 	return name && !stat(name, &st);
 }
 
-int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
-			     loose_garbage_fn garbage, void *data)
+static int walk_fanout(const char *objdir, unsigned int first, loose_fn fn,
+		       loose_garbage_fn garbage, void *data)
 {
 	char hex[3], *dir;
 	struct dirent *de;
@@ -66,7 +66,7 @@ int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 	DIR *d;
 
 	snprintf(hex, sizeof(hex), "%02x", first);
-	dir = path_join(get_object_directory(), hex);
+	dir = path_join(objdir, hex);
 	d = opendir(dir);
 	while (!ret && d && (de = readdir(d)) != NULL) {
 		unsigned char sha1[20];
@@ -88,6 +88,12 @@ int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 	return ret;
 }
 
+int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
+			     loose_garbage_fn garbage, void *data)
+{
+	return walk_fanout(get_object_directory(), first, fn, garbage, data);
+}
+
 int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data)
 {
 	unsigned int i;
@@ -95,6 +101,16 @@ int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data)
 
 	for (i = 0; !ret && i < 256; i++)
 		ret = for_each_loose_in_fanout(i, fn, garbage, data);
+	return ret;
+}
+
+int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 256; i++)
+		ret = walk_fanout(objdir, i, fn, NULL, data);
 	return ret;
 }
 
