@@ -98,7 +98,7 @@ int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
 }
 
 /* Sizes, the fan-out table and the order of the ids; NULL when good. */
-static const char *check_idx(struct packed_git *p)
+const char *check_pack_idx(struct packed_git *p)
 {
 	const unsigned char *fanout = p->idx;
 	size_t size = p->idx_size, min;
@@ -185,7 +185,7 @@ static int load_idx(struct packed_git *p)
 		return error_errno("mmap '%s'", p->idx_name);
 	p->idx = map;
 	p->idx_size = st.st_size;
-	bad = check_idx(p);
+	bad = check_pack_idx(p);
 	if (bad) {
 		munmap(map, st.st_size);
 		p->idx = NULL;

@@ -46,6 +46,12 @@ struct packed_git {
 	uint64_t *by_offset;		/* sorted: offset << 32 | idx pos */
 };
 
+/*
+ * Check p->idx (p->idx_size bytes) as an idx and fill the fields that
+ * point into it: NULL when it may be used, else what is wrong.
+ */
+const char *check_pack_idx(struct packed_git *p);
+
 /* The packs of the store and of its alternates (scanned once). */
 struct packed_git *get_packs(void);
 /* Look again in the pack directories; 1 when a pack came. */
