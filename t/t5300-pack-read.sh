@@ -94,6 +94,57 @@ test_expect_success 'writing an object that is packed compares with it' '
 	! test -f .git/objects/$(echo $id | sed "s|^..|&/|")
 '
 
+test_expect_success 'writing over a corrupt packed copy is refused' '
+	git init -q crc && cd crc &&
+	seq 1 3000 >f && git add f && git commit -q -m f &&
+	git gc -q &&
+	id=$(git rev-parse HEAD:f) &&
+	p=$(ls .git/objects/pack/*.pack) && chmod u+w $p &&
+	size=$(wc -c <$p) &&
+	printf "\\125" | dd of=$p bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
+	test_must_fail update-cache --add f 2>../err &&
+	test_grep "$id exists but cannot be verified" ../err &&
+	! test -f .git/objects/$(echo $id | sed "s|^..|&/|")
+'
+
+test_expect_success 'alternates: relative, nested as deep as git reads' '
+	git init -q a0 &&
+	i=0 && while [ $i -le 7 ]; do
+		git init -q a$((i + 1)) &&
+		echo "../../../a$((i + 1))/.git/objects" \
+			>a$i/.git/objects/info/alternates &&
+		echo "object $i" | (cd a$((i + 1)) && git hash-object -w --stdin) \
+			>id$i || exit 1
+		i=$((i + 1))
+	done &&
+	cd a0 &&
+	for n in 0 1 2 3 4 5 6 7; do
+		git cat-file -e $(cat ../id$n) 2>/dev/null; g=$? &&
+		cat-file -e $(cat ../id$n) 2>../err; o=$? &&
+		test $g = $o || { echo "depth $n: git $g, ours $o"; exit 1; }
+	done &&
+	test_grep "nesting too deep" ../err &&
+	cat-file -p $(cat ../id5) >../ours && echo "object 5" >../expect &&
+	test_cmp ../expect ../ours
+'
+
+test_expect_success 'a git index with extensions, rewritten over a packed store' '
+	git clone -q repo ext && cd ext &&
+	git config core.untrackedCache true && git config core.fsmonitor false &&
+	git config index.threads 2 && git config index.recordEndOfIndexEntries true &&
+	git config index.recordOffsetTable true &&
+	echo junk >untracked && git status --porcelain >/dev/null &&
+	git gc -q &&
+	echo changed >>big && update-cache big &&
+	git ls-files -s >../theirs && git status --porcelain >../gst &&
+	test_grep "^ M big" ../gst &&
+	git fsck 2>&1 | grep -v -e ^dangling -e ^notice >../fsck;
+	! test -s ../fsck &&
+	git ls-files -s >../ls-after &&
+	test_cmp ../theirs ../ls-after &&
+	git diff --cached --stat >../dc && test_grep big ../dc
+'
+
 test_expect_success 'a pack that comes while a tool runs is found' '
 	git init -q late && cd late &&
 	echo a >a && git add a && git commit -q -m a &&
