@@ -65,13 +65,30 @@ FAKE2 = hashlib.sha1(b"fake two").digest()
 def build(case):
     # entries: (id, raw entry bytes as a function of its offset)
     ents = []
+    starts = []
     base_id = oid(b"blob", BASE)
     ents.append((base_id, lambda o: header(3, len(BASE)) + zlib.compress(BASE)))
     target = oid(b"blob", GOOD)
     d_ok = delta(len(BASE), len(GOOD), [copy(0, len(BASE)), insert(b"tail\n")])
+    def ofs_delta_prev(d):
+        # the entry just before: its offset is known when this one is placed
+        return lambda o: header(6, len(d)) + ofs(o - starts[-1]) + zlib.compress(d)
     def ofs_delta(d, back=None):
         return lambda o: header(6, len(d)) + ofs(o - 12 if back is None else back) + zlib.compress(d)
-    if case in ("good", "bad_crc", "truncated", "idx_past_end", "dup_idx"):
+    if case == "deep":
+        # 300 deltas, each on the one before, OFS and REF in turn
+        prev, prev_id = BASE, base_id
+        for n in range(300):
+            cur = prev + b"line %d\n" % n
+            d = delta(len(prev), len(cur), [copy(0, len(prev)), insert(b"line %d\n" % n)])
+            cur_id = oid(b"blob", cur)
+            if n % 2:
+                ents.append((cur_id, ofs_delta_prev(d)))
+            else:
+                ents.append((cur_id, (lambda d, b: lambda o: header(7, len(d)) + b + zlib.compress(d))(d, prev_id)))
+            prev, prev_id = cur, cur_id
+        target = prev_id
+    elif case in ("good", "bad_crc", "truncated", "idx_past_end", "dup_idx"):
         ents.append((target, ofs_delta(d_ok)))
     elif case == "copy_beyond":
         d = delta(len(BASE), len(BASE) + 10, [copy(0, len(BASE) + 10)])
@@ -105,6 +122,7 @@ def build(case):
     for i, make in ents:
         off = len(pack)
         raw = make(off)
+        starts.append(off)
         pack += raw
         rows.append([i, off, zlib.crc32(raw) & 0xffffffff])
     if case == "dup_idx":

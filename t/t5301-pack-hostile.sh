@@ -46,6 +46,23 @@ test_expect_success 'the pack maker makes packs git reads' '
 	fsck-cache
 '
 
+test_expect_success 'a chain 300 deep, OFS and REF in turn, read as git' '
+	git init -q deep && cd deep &&
+	id=$($MP deep .git/objects/pack) &&
+	git cat-file -p $id >../expect &&
+	cat-file -p $id >../ours &&
+	test_cmp ../expect ../ours &&
+	test_grep "^line 299" ../ours &&
+	git verify-pack -v .git/objects/pack/*.idx >../expect &&
+	verify-pack -v .git/objects/pack/*.idx >../ours &&
+	test_cmp ../expect ../ours &&
+	test_grep "chain length = 300: 1 object" ../ours &&
+	fsck-cache >../out &&
+	git fsck 2>/dev/null | grep ^dangling | sort >../expect &&
+	sort ../out >../ours &&
+	test_cmp ../expect ../ours
+'
+
 test_expect_success 'a truncated pack' '
 	hostile truncated "does not match index"
 '
