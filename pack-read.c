@@ -1,5 +1,7 @@
 /*
- * pack-read.c: objects out of pack files.  An entry stored whole is
+ * pack-read.c: objects out of pack files.  Each entry's header is
+ * parsed with every number checked (a size or offset that overflows,
+ * a base offset at or after the entry).  An entry stored whole is
  * handed out as a stream inflated from the mapped pack, so a big blob
  * never sits in memory.  A delta is resolved: its chain is walked down
  * to a whole entry (or to a base still in the cache) without
@@ -19,6 +21,82 @@
 #include <string.h>
 
 #include "pack.h"
+
+/* ---- entry headers ---- */
+
+/*
+ * Parse the header of the entry at offset (len bytes at buf): its type,
+ * the size of its data inflated, and a delta's base.  Returns the
+ * header's length, or -1 (f).
+ */
+int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
+		     struct pack_entry_info *e, struct fault *f)
+{
+	size_t i = 1;
+	unsigned int shift = 4;
+	uint64_t size, back;
+	unsigned char c;
+
+	memset(e, 0, sizeof(*e));
+	e->offset = offset;
+	e->length = len;
+	if (!len)
+		return set_fault(f, FAULT_CORRUPT, "empty entry");
+	c = buf[0];
+	e->type = (c >> 4) & 7;
+	size = c & 15;
+	while (c & 0x80) {
+		if (i >= len)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		c = buf[i++];
+		if (shift > 63 || ((uint64_t)(c & 0x7f) << shift) >> shift !=
+		    (uint64_t)(c & 0x7f) || shift > 8 * sizeof(size_t) - 7)
+			return set_fault(f, FAULT_CORRUPT, "entry size "
+					 "overflows");
+		size += (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	e->size = size;
+	switch (e->type) {
+	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
+		return i;
+	case OBJ_REF_DELTA:
+		if (len - i < 20)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		memcpy(e->base_sha1, buf + i, 20);
+		return i + 20;
+	case OBJ_OFS_DELTA:
+		if (i >= len)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		c = buf[i++];
+		back = c & 0x7f;
+		while (c & 0x80) {
+			if (i >= len)
+				return set_fault(f, FAULT_CORRUPT, "entry "
+						 "header is truncated");
+			if (back >= (UINT64_MAX >> 7) - 1)
+				return set_fault(f, FAULT_CORRUPT, "delta base "
+						 "offset overflows");
+			c = buf[i++];
+			back = ((back + 1) << 7) | (c & 0x7f);
+		}
+		if (!back)
+			return set_fault(f, FAULT_CORRUPT, "delta base offset "
+					 "points to the delta itself");
+		if (back > offset - 12)
+			return set_fault(f, FAULT_CORRUPT, "delta base offset "
+					 "is out of bound");
+		e->base_offset = offset - back;
+		return i;
+	default:
+		return set_fault(f, FAULT_CORRUPT, "unknown object type %d at "
+				 "offset %llu", e->type,
+				 (unsigned long long)offset);
+	}
+}
 
 /* ---- the delta-base cache ---- */
 

@@ -11,8 +11,8 @@
  * idx when it is mapped (sizes, the fan-out, ids strictly ascending),
  * offsets when the pack is first opened, each entry's header as it is
  * read.  The pack is mapped in windows, so a pack of many GiB needs
- * address space for the entries in use, not memory.  Resolving deltas
- * and handing out objects is pack-read.c's work.
+ * address space for the entries in use, not memory.  Parsing entries,
+ * resolving deltas and handing out objects is pack-read.c's work.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -597,7 +597,6 @@ static void make_room(struct packed_git *p, size_t need)
 static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 				      size_t len, struct fault *f)
 {
-	static uint64_t tick;
 	struct pack_window *w;
 	uint64_t start = offset & ~(uint64_t)(WINDOW_SIZE / 2 - 1);
 	uint64_t end = offset + len;
@@ -625,7 +624,7 @@ static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 	p->windows = w;
 found:
 	w->inuse++;
-	w->last_used = ++tick;
+	w->last_used = ++p->tick;
 	return w;
 }
 
@@ -671,80 +670,4 @@ void unuse_pack(struct pack_window *w)
 	pthread_mutex_lock(&p->lock);
 	w->inuse--;
 	pthread_mutex_unlock(&p->lock);
-}
-
-/* ---- entry headers ---- */
-
-/*
- * Parse the header of the entry at offset (len bytes at buf): its type,
- * the size of its data inflated, and a delta's base.  Returns the
- * header's length, or -1 (f).
- */
-int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
-		     struct pack_entry_info *e, struct fault *f)
-{
-	size_t i = 1;
-	unsigned int shift = 4;
-	uint64_t size, back;
-	unsigned char c;
-
-	memset(e, 0, sizeof(*e));
-	e->offset = offset;
-	e->length = len;
-	if (!len)
-		return set_fault(f, FAULT_CORRUPT, "empty entry");
-	c = buf[0];
-	e->type = (c >> 4) & 7;
-	size = c & 15;
-	while (c & 0x80) {
-		if (i >= len)
-			return set_fault(f, FAULT_CORRUPT, "entry header is "
-					 "truncated");
-		c = buf[i++];
-		if (shift > 63 || ((uint64_t)(c & 0x7f) << shift) >> shift !=
-		    (uint64_t)(c & 0x7f) || shift > 8 * sizeof(size_t) - 7)
-			return set_fault(f, FAULT_CORRUPT, "entry size "
-					 "overflows");
-		size += (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	}
-	e->size = size;
-	switch (e->type) {
-	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
-		return i;
-	case OBJ_REF_DELTA:
-		if (len - i < 20)
-			return set_fault(f, FAULT_CORRUPT, "entry header is "
-					 "truncated");
-		memcpy(e->base_sha1, buf + i, 20);
-		return i + 20;
-	case OBJ_OFS_DELTA:
-		if (i >= len)
-			return set_fault(f, FAULT_CORRUPT, "entry header is "
-					 "truncated");
-		c = buf[i++];
-		back = c & 0x7f;
-		while (c & 0x80) {
-			if (i >= len)
-				return set_fault(f, FAULT_CORRUPT, "entry "
-						 "header is truncated");
-			if (back >= (UINT64_MAX >> 7) - 1)
-				return set_fault(f, FAULT_CORRUPT, "delta base "
-						 "offset overflows");
-			c = buf[i++];
-			back = ((back + 1) << 7) | (c & 0x7f);
-		}
-		if (!back)
-			return set_fault(f, FAULT_CORRUPT, "delta base offset "
-					 "points to the delta itself");
-		if (back > offset - 12)
-			return set_fault(f, FAULT_CORRUPT, "delta base offset "
-					 "is out of bound");
-		e->base_offset = offset - back;
-		return i;
-	default:
-		return set_fault(f, FAULT_CORRUPT, "unknown object type %d at "
-				 "offset %llu", e->type,
-				 (unsigned long long)offset);
-	}
 }

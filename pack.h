@@ -43,6 +43,7 @@ struct packed_git {
 	uint64_t pack_size;
 	struct pack_window *windows;
 	size_t mapped;
+	uint64_t tick;			/* the windows' last use */
 	uint64_t *by_offset;		/* sorted: offset << 32 | idx pos */
 };
 

@@ -1,9 +1,9 @@
 /*
  * sha1_file.c: the object store.  Every object is found through one
- * lookup that asks the sources in turn (loose objects; pack files plug
- * in beside them), so packed and loose objects look the same to every
- * tool, and every object handed out is checked (stream.c) against its
- * id.  Loose objects are exactly as git keeps them: zlib of "<type>
+ * lookup that asks the sources in turn (loose objects, pack files, the
+ * alternates' loose objects: pack.h), so packed and loose objects look
+ * the same to every tool, and every object handed out is checked
+ * (stream.c) against its id.  Loose objects are exactly as git keeps them: zlib of "<type>
  * <size>\0<data>" at objects/xx/<38 hex>, named by the SHA-1 of the
  * uncompressed bytes.  Writes go to a temporary name that can never
  * look like an object, then rename(2) into place, so a reader or an

@@ -145,7 +145,7 @@ test_expect_success 'a git index with extensions, rewritten over a packed store'
 	git diff --cached --stat >../dc && test_grep big ../dc
 '
 
-test_expect_success 'a pack that comes while a tool runs is found' '
+test_expect_success 'two packs: objects found in the second' '
 	git init -q late && cd late &&
 	echo a >a && git add a && git commit -q -m a &&
 	git gc -q && echo b >b && git add b && git commit -q -m b &&
