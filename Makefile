@@ -20,6 +20,7 @@ endif
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
 PROGRAMS += merge-cache merge-one-file
+PROGRAMS += verify-pack unpack-objects
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
@@ -32,6 +33,8 @@ PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
 HDRS += checkout.h unpack.h
+LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o
+HDRS += pack.h
 
 all: $(PROGRAMS)
 
@@ -75,6 +78,7 @@ bench: all
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
 	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
 FUZZERS += fuzz/fuzz-wildmatch
+FUZZERS += fuzz/fuzz-idx
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined

@@ -13,6 +13,8 @@
  *   lockfile.c    replacing a file under <file>.lock
  *   stream.c      an object's bytes in and out of zlib, checked
  *   sha1_file.c   the object store: one reader, its sources, writing
+ *   (pack.h: pack files, pack.c, pack-read.c, pack-check.c; and the
+ *   alternate object directories, alternates.c)
  *   patch-delta.c git's delta format
  *   diff-delta.c  making deltas in it
  *   worktree.c    work-tree files in and out of the store
@@ -394,8 +396,9 @@ int deflate_object(int fd, enum object_type type, const void *buf,
 
 /*
  * The one reader.  Every lookup asks the sources in turn (loose
- * objects; pack files later), so a new source changes no tool; every
- * object handed out is verified against its id.
+ * objects, pack files, the alternates' loose objects: pack.h), so a
+ * new source changes no tool; every object handed out is verified
+ * against its id.  A lookup that misses looks for new packs once.
  */
 int open_object_stream(struct object_stream *st, const unsigned char *sha1,
 		       struct fault *f);
@@ -409,9 +412,9 @@ int has_sha1_file(const unsigned char *sha1);
 int has_sha1_file_listed(const unsigned char *sha1);
 /*
  * How many hex digits name sha1 (stored or not) without naming another
- * loose object, at least min: git's abbreviation, one digit past what
- * its nearest neighbours share.  From the same listings; not
- * thread-safe.
+ * object (loose, packed or in an alternate), at least min: git's
+ * abbreviation, one digit past what its nearest neighbours share.
+ * From the same listings and the idx files; not thread-safe.
  */
 int unique_abbrev_len(const unsigned char *sha1, int min);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
@@ -448,6 +451,8 @@ typedef void (*loose_garbage_fn)(const char *path, const char *name,
 int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 			     loose_garbage_fn garbage, void *data);
 int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data);
+/* The loose objects of another object directory (an alternate). */
+int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data);
 
 /*
  * Store buf as a loose object (zlib level 1) and put its name in sha1.

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 static const char fsck_usage[] =
 	"fsck-cache [--strict] [--verbose] [--unreachable] "
@@ -39,10 +40,18 @@ struct link {
 #define F_REACHABLE 2
 #define F_REFERENCED 4
 
+/*
+ * One copy of an object: a loose file of the store (pack and alt NULL)
+ * or of an alternate (alt), or an entry of a pack.  Every copy is
+ * checked; copies of one id are then merged into one object.
+ */
 struct object {
 	unsigned char sha1[20];
 	signed char type;	/* OBJ_NONE when not in the store */
 	unsigned char flags;
+	struct packed_git *pack;
+	uint32_t pos;
+	const char *alt;
 	char *problem;		/* lines for stderr, malloc'd */
 	int bad;		/* an error among them */
 	struct link *links;
@@ -81,9 +90,59 @@ static void list_garbage(const char *path, const char *name, void *data)
 			path);
 }
 
+static int list_packed(const unsigned char *sha1, struct packed_git *p,
+		       uint32_t n, void *data)
+{
+	list_object(sha1, data);
+	objects[nr_objects - 1].pack = p;
+	objects[nr_objects - 1].pos = n;
+	return 0;
+}
+
+static int list_alternate(const unsigned char *sha1, void *data)
+{
+	list_object(sha1, NULL);
+	objects[nr_objects - 1].alt = data;
+	return 0;
+}
+
 static void list_objects(void)
 {
+	const char *const *alt;
+
 	for_each_loose_object(list_object, list_garbage, NULL);
+	for_each_packed_object(list_packed, NULL);
+	for (alt = alternate_object_dirs(); *alt; alt++)
+		for_each_loose_in_dir(*alt, list_alternate, (void *)*alt);
+}
+
+static void pack_problem(void *data, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void pack_problem(void *data, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)data;
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Each pack's checksums and CRCs; a pack whose idx is bad was reported. */
+static void verify_packs(void)
+{
+	struct packed_git *p;
+
+	for (p = get_packs(); p; p = p->next) {
+		if (verbose)
+			fprintf(stderr, "%s: checking pack %s\n", progname(),
+				p->pack_name);
+		if (!p->idx || verify_pack_checksums(p, pack_problem, NULL))
+			errors_found |= ERROR_OBJECT;
+	}
 }
 
 /* ---- phase 1: verify and parse each object (in parallel) ---- */
@@ -198,6 +257,32 @@ static int drain_stream(struct object_stream *st, struct fault *f)
 	return n;
 }
 
+/* Open this copy of the object, to be verified against its id. */
+static int open_copy(struct object *o, struct object_stream *st,
+		     struct fault *f)
+{
+	int ret;
+
+	if (o->pack) {
+		ret = open_pack_entry(st, o->pack, o->pos, f);
+	} else if (o->alt) {
+		const char *hex = sha1_to_hex(o->sha1);
+		char *name = xmalloc(strlen(o->alt) + 43);
+
+		sprintf(name, "%s/%.2s/%s", o->alt, hex, hex + 2);
+		ret = open_object_file_stream(st, name, f);
+		free(name);
+	} else {
+		const char *name = sha1_file_name(o->sha1);
+
+		ret = name ? open_object_file_stream(st, name, f) :
+		      set_fault(f, FAULT_IO, "object directory name too long");
+	}
+	if (!ret)
+		verify_object_stream(st, o->sha1);
+	return ret;
+}
+
 /*
  * Blobs, nearly all of a store, are checked as a stream and never held
  * whole; only trees, commits and tags are read into memory to parse.
@@ -212,7 +297,7 @@ static void check_one_object(struct object *o)
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
 			sha1_to_hex(o->sha1));
-	if (open_object_stream(&st, o->sha1, &f) < 0) {
+	if (open_copy(o, &st, &f) < 0) {
 		report_bad_object(o, &f);
 		return;
 	}
@@ -252,6 +337,42 @@ static void check_all_objects(void)
 }
 
 /* ---- phase 2: links and reachability ---- */
+
+/*
+ * Copies of one id become one object: present if any copy is good (its
+ * type and links), bad if any is bad, with every copy's problems.
+ */
+static void merge_copies(void)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < nr_objects; i++) {
+		struct object *o = &objects[i], *keep = &objects[out ? out - 1 : 0];
+
+		if (!out || memcmp(keep->sha1, o->sha1, 20)) {
+			objects[out++] = *o;
+			continue;
+		}
+		if (o->problem) {
+			size_t a = keep->problem ? strlen(keep->problem) : 0;
+
+			keep->problem = xrealloc(keep->problem,
+						 a + strlen(o->problem) + 1);
+			strcpy(keep->problem + a, o->problem);
+			free(o->problem);
+		}
+		keep->bad |= o->bad;
+		if (keep->type <= 0 && o->type > 0) {
+			free(keep->links);
+			keep->type = o->type;
+			keep->links = o->links;
+			keep->nr_links = o->nr_links;
+		} else {
+			free(o->links);
+		}
+	}
+	nr_objects = out;
+}
 
 static int compare_objects(const void *a, const void *b)
 {
@@ -447,6 +568,8 @@ int main(int argc, char **argv)
 	check_all_objects();
 	if (nr_objects > 1)
 		qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+	merge_copies();
+	verify_packs();
 	check_links();
 	for (; i < argc; i++, roots++) {
 		unsigned char sha1[20];

@@ -1,9 +1,9 @@
 /*
  * sha1_file.c: the object store.  Every object is found through one
- * lookup that asks the sources in turn (loose objects; pack files plug
- * in beside them), so packed and loose objects look the same to every
- * tool, and every object handed out is checked (stream.c) against its
- * id.  Loose objects are exactly as git keeps them: zlib of "<type>
+ * lookup that asks the sources in turn (loose objects, pack files, the
+ * alternates' loose objects: pack.h), so packed and loose objects look
+ * the same to every tool, and every object handed out is checked
+ * (stream.c) against its id.  Loose objects are exactly as git keeps them: zlib of "<type>
  * <size>\0<data>" at objects/xx/<38 hex>, named by the SHA-1 of the
  * uncompressed bytes.  Writes go to a temporary name that can never
  * look like an object, then rename(2) into place, so a reader or an
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 /*
  * bench/run builds a second copy of the tools with -DBENCH_UNVERIFIED to
@@ -56,8 +57,8 @@ static int has_loose_object(const unsigned char *sha1)
 	return name && !stat(name, &st);
 }
 
-int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
-			     loose_garbage_fn garbage, void *data)
+static int walk_fanout(const char *objdir, unsigned int first, loose_fn fn,
+		       loose_garbage_fn garbage, void *data)
 {
 	char hex[3], *dir;
 	struct dirent *de;
@@ -65,7 +66,7 @@ int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 	DIR *d;
 
 	snprintf(hex, sizeof(hex), "%02x", first);
-	dir = path_join(get_object_directory(), hex);
+	dir = path_join(objdir, hex);
 	d = opendir(dir);
 	while (!ret && d && (de = readdir(d)) != NULL) {
 		unsigned char sha1[20];
@@ -87,6 +88,12 @@ int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 	return ret;
 }
 
+int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
+			     loose_garbage_fn garbage, void *data)
+{
+	return walk_fanout(get_object_directory(), first, fn, garbage, data);
+}
+
 int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data)
 {
 	unsigned int i;
@@ -94,6 +101,16 @@ int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data)
 
 	for (i = 0; !ret && i < 256; i++)
 		ret = for_each_loose_in_fanout(i, fn, garbage, data);
+	return ret;
+}
+
+int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 256; i++)
+		ret = walk_fanout(objdir, i, fn, NULL, data);
 	return ret;
 }
 
@@ -155,6 +172,33 @@ static int shared_digits(const unsigned char *a, const unsigned char *b)
 	return 2 + 2 * i + ((a[i] >> 4) == (b[i] >> 4));
 }
 
+struct neighbour {
+	const unsigned char *sha1;
+	int len;
+};
+
+static int note_neighbour(const unsigned char *sha1, void *data)
+{
+	struct neighbour *nb = data;
+	int n;
+
+	if (memcmp(sha1, nb->sha1, 20) &&
+	    (n = shared_digits(sha1 + 1, nb->sha1 + 1) + 1) > nb->len)
+		nb->len = n;
+	return 0;
+}
+
+/* unique_abbrev_len's look at the loose objects of the alternates. */
+static int alternate_abbrev_len(const unsigned char *sha1, int len)
+{
+	struct neighbour nb = { sha1, len };
+
+	if (*alternate_object_dirs())
+		for_each_alternate_loose_prefix(sha1_to_hex(sha1), 2,
+						note_neighbour, &nb);
+	return nb.len;
+}
+
 int unique_abbrev_len(const unsigned char *sha1, int min)
 {
 	struct fanout_listing *l = listed_fanout(sha1[0]);
@@ -174,6 +218,8 @@ int unique_abbrev_len(const unsigned char *sha1, int min)
 		lo++;			/* itself */
 	if (lo < l->nr && (n = shared_digits(l->names[lo], sha1 + 1) + 1) > len)
 		len = n;
+	len = packed_abbrev_len(sha1, len);
+	len = alternate_abbrev_len(sha1, len);
 	return len < 40 ? len : 40;
 }
 
@@ -260,6 +306,8 @@ typedef int (*open_source_fn)(struct object_stream *st,
 
 static const open_source_fn sources[] = {
 	open_loose,
+	open_packed_stream,
+	open_alternate_loose,
 };
 
 #define NR_SOURCES (sizeof(sources) / sizeof(*sources))
@@ -276,6 +324,9 @@ static int open_unverified(struct object_stream *st, const unsigned char *sha1,
 		if (f->code != FAULT_MISSING)
 			return -1;
 	}
+	/* A pack may have come since we looked (a gc beside us). */
+	if (rescan_packs())
+		return open_packed_stream(st, sha1, f);
 	return -1;
 }
 
@@ -291,7 +342,11 @@ int open_object_stream(struct object_stream *st, const unsigned char *sha1,
 
 int has_sha1_file(const unsigned char *sha1)
 {
-	return has_loose_object(sha1);
+	struct packed_git *p;
+	uint32_t pos;
+
+	return has_loose_object(sha1) || !find_packed(sha1, &p, &pos) ||
+	       has_alternate_loose(sha1);
 }
 
 /* ---- reading ---- */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "pack.h"
 
 
 /* Try name as given, then under refs/, refs/tags/ and refs/heads/. */
@@ -43,17 +44,21 @@ static int match_abbrev(const unsigned char *sha1, void *data)
 
 	if (strncmp(sha1_to_hex(sha1), a->hex, a->len))
 		return 0;
+	if (a->found && !memcmp(a->sha1, sha1, 20))
+		return 0;	/* the same object, loose and packed */
 	memcpy(a->sha1, sha1, 20);
 	return ++a->found > 1;	/* a second one: stop, it is ambiguous */
 }
 
-/* The loose objects whose names start with the hex prefix: 0, 1 or 2. */
+/* The objects whose names start with the hex prefix: 0, 1 or 2. */
 static int find_abbrev(const char *hex, size_t len, unsigned char *sha1)
 {
 	struct abbrev a = { hex, len, { 0 }, 0 };
 
-	for_each_loose_in_fanout(hexval(hex[0]) << 4 | hexval(hex[1]),
-				 match_abbrev, NULL, &a);
+	if (!for_each_loose_in_fanout(hexval(hex[0]) << 4 | hexval(hex[1]),
+				      match_abbrev, NULL, &a) &&
+	    !for_each_packed_prefix(hex, len, match_abbrev, &a))
+		for_each_alternate_loose_prefix(hex, len, match_abbrev, &a);
 	memcpy(sha1, a.sha1, 20);
 	return a.found;
 }

@@ -1,0 +1,510 @@
+/*
+ * pack-read.c: objects out of pack files.  Each entry's header is
+ * parsed with every number checked (a size or offset that overflows,
+ * a base offset at or after the entry).  An entry stored whole is
+ * handed out as a stream inflated from the mapped pack, so a big blob
+ * never sits in memory.  A delta is resolved: its chain is walked down
+ * to a whole entry (or to a base still in the cache) without
+ * recursion, remembering the offsets passed, then the deltas are
+ * applied on the way back up, each checked by apply_delta.  A chain
+ * that comes back to an entry it passed loops and is refused; so is a
+ * REF_DELTA whose base is not in the pack.
+ *
+ * The bases met on the way are kept in a cache bounded in bytes, as
+ * walking a history reads the same trees' bases over and over.  The
+ * cache is shared by the threads of a tool (fsck-cache reads on every
+ * core), behind one lock; it hands out copies.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack.h"
+
+/* ---- entry headers ---- */
+
+/*
+ * Parse the header of the entry at offset (len bytes at buf): its type,
+ * the size of its data inflated, and a delta's base.  Returns the
+ * header's length, or -1 (f).
+ */
+int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
+		     struct pack_entry_info *e, struct fault *f)
+{
+	size_t i = 1;
+	unsigned int shift = 4;
+	uint64_t size, back;
+	unsigned char c;
+
+	memset(e, 0, sizeof(*e));
+	e->offset = offset;
+	e->length = len;
+	if (!len)
+		return set_fault(f, FAULT_CORRUPT, "empty entry");
+	c = buf[0];
+	e->type = (c >> 4) & 7;
+	size = c & 15;
+	while (c & 0x80) {
+		if (i >= len)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		c = buf[i++];
+		if (shift > 63 || ((uint64_t)(c & 0x7f) << shift) >> shift !=
+		    (uint64_t)(c & 0x7f) || shift > 8 * sizeof(size_t) - 7)
+			return set_fault(f, FAULT_CORRUPT, "entry size "
+					 "overflows");
+		size += (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	e->size = size;
+	switch (e->type) {
+	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
+		return i;
+	case OBJ_REF_DELTA:
+		if (len - i < 20)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		memcpy(e->base_sha1, buf + i, 20);
+		return i + 20;
+	case OBJ_OFS_DELTA:
+		if (i >= len)
+			return set_fault(f, FAULT_CORRUPT, "entry header is "
+					 "truncated");
+		c = buf[i++];
+		back = c & 0x7f;
+		while (c & 0x80) {
+			if (i >= len)
+				return set_fault(f, FAULT_CORRUPT, "entry "
+						 "header is truncated");
+			if (back >= (UINT64_MAX >> 7) - 1)
+				return set_fault(f, FAULT_CORRUPT, "delta base "
+						 "offset overflows");
+			c = buf[i++];
+			back = ((back + 1) << 7) | (c & 0x7f);
+		}
+		if (!back)
+			return set_fault(f, FAULT_CORRUPT, "delta base offset "
+					 "points to the delta itself");
+		if (back > offset - 12)
+			return set_fault(f, FAULT_CORRUPT, "delta base offset "
+					 "is out of bound");
+		e->base_offset = offset - back;
+		return i;
+	default:
+		return set_fault(f, FAULT_CORRUPT, "unknown object type %d at "
+				 "offset %llu", e->type,
+				 (unsigned long long)offset);
+	}
+}
+
+/* ---- the delta-base cache ---- */
+
+#define CACHE_SLOTS 1024
+#define CACHE_LIMIT ((size_t)96 << 20)
+
+struct cached_base {
+	struct packed_git *pack;
+	uint64_t offset;
+	enum object_type type;
+	unsigned char *buf;
+	size_t size;
+	uint64_t used;
+};
+
+static struct cached_base cache[CACHE_SLOTS];
+static size_t cache_bytes;
+static uint64_t cache_tick;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct cached_base *cache_slot(struct packed_git *p, uint64_t offset)
+{
+	uintptr_t h = (uintptr_t)p / sizeof(void *) + offset * 2654435761u;
+
+	return &cache[(h ^ (h >> 17)) % CACHE_SLOTS];
+}
+
+static void drop_cached(struct cached_base *c)
+{
+	cache_bytes -= c->size;
+	free(c->buf);
+	c->buf = NULL;
+	c->pack = NULL;
+}
+
+/* A copy of the cached base at offset of p, or NULL. */
+static unsigned char *get_cached(struct packed_git *p, uint64_t offset,
+				 enum object_type *type, size_t *size)
+{
+	struct cached_base *c = cache_slot(p, offset);
+	unsigned char *copy = NULL;
+
+	pthread_mutex_lock(&cache_lock);
+	if (c->buf && c->pack == p && c->offset == offset) {
+		copy = malloc(c->size + 1);
+		if (copy) {
+			memcpy(copy, c->buf, c->size + 1);
+			*type = c->type;
+			*size = c->size;
+			c->used = ++cache_tick;
+		}
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return copy;
+}
+
+/* Keep a copy of buf (size bytes and a NUL), evicting the oldest first. */
+static void put_cached(struct packed_git *p, uint64_t offset,
+		       enum object_type type, const unsigned char *buf,
+		       size_t size)
+{
+	struct cached_base *c = cache_slot(p, offset);
+	unsigned char *copy;
+	size_t i;
+
+	if (size > CACHE_LIMIT / 4 || !(copy = malloc(size + 1)))
+		return;
+	memcpy(copy, buf, size + 1);
+	pthread_mutex_lock(&cache_lock);
+	if (c->buf)
+		drop_cached(c);
+	while (cache_bytes + size > CACHE_LIMIT) {
+		struct cached_base *oldest = NULL;
+
+		for (i = 0; i < CACHE_SLOTS; i++)
+			if (cache[i].buf &&
+			    (!oldest || cache[i].used < oldest->used))
+				oldest = &cache[i];
+		if (!oldest)
+			break;
+		drop_cached(oldest);
+	}
+	c->pack = p;
+	c->offset = offset;
+	c->type = type;
+	c->buf = copy;
+	c->size = size;
+	c->used = ++cache_tick;
+	cache_bytes += size;
+	pthread_mutex_unlock(&cache_lock);
+}
+
+/* ---- whole entries ---- */
+
+/*
+ * Inflate an entry's zlib data (len bytes) into exactly size bytes
+ * (malloc'd, NUL after them); the stream must end there and use all
+ * of len.  NULL (f) otherwise.
+ */
+static unsigned char *inflate_entry(const unsigned char *data, size_t len,
+				    size_t size, struct fault *f)
+{
+	unsigned char *buf;
+	z_stream z;
+	int ret;
+
+	/* deflate cannot shrink more than 1032 to 1: more is a lie */
+	if (size / 1032 > len || size >= UINT32_MAX || len > UINT32_MAX) {
+		set_fault(f, FAULT_CORRUPT, "entry claims more bytes than its "
+			  "data can hold");
+		return NULL;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		set_fault(f, FAULT_IO, "out of memory for %zu bytes", size);
+		return NULL;
+	}
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK) {
+		free(buf);
+		set_fault(f, FAULT_IO, "zlib: inflateInit failed");
+		return NULL;
+	}
+	z.next_in = (unsigned char *)data;
+	z.avail_in = len;
+	z.next_out = buf;
+	z.avail_out = size + 1;		/* one more, to see a longer stream */
+	do
+		ret = inflate(&z, Z_FINISH);
+	while (ret == Z_OK);
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END || z.total_out != size || z.avail_in) {
+		free(buf);
+		set_fault(f, FAULT_CORRUPT, "%s", z.total_out > size ?
+			  "longer than its header says" :
+			  ret != Z_STREAM_END ? "truncated or damaged zlib "
+			  "stream" : z.avail_in ? "garbage after the zlib "
+			  "stream" : "shorter than its header says");
+		return NULL;
+	}
+	buf[size] = '\0';
+	return buf;
+}
+
+/* The data of the entry at offset, inflated, and its header. */
+static unsigned char *read_entry_data(struct packed_git *p, uint64_t offset,
+				      struct pack_entry_info *e,
+				      struct fault *f)
+{
+	struct pack_window *w;
+	unsigned char *data = NULL;
+	size_t len;
+	const unsigned char *buf = use_pack_entry(p, offset, &len, &w, f);
+	int hdr;
+
+	if (!buf)
+		return NULL;
+	hdr = parse_pack_entry(buf, len, offset, e, f);
+	if (hdr >= 0)
+		data = inflate_entry(buf + hdr, len - hdr, e->size, f);
+	unuse_pack(w);
+	return data;
+}
+
+/* ---- delta chains ---- */
+
+struct chain {
+	uint64_t *offsets;
+	size_t nr, alloc;
+};
+
+static int in_chain(const struct chain *c, uint64_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->offsets[i] == offset)
+			return 1;
+	return 0;
+}
+
+/* The offset of the base of e, a delta; 0 (f) when there is none. */
+static uint64_t base_of(struct packed_git *p, const struct pack_entry_info *e,
+			struct fault *f)
+{
+	int64_t pos;
+
+	if (e->type == OBJ_OFS_DELTA)
+		return e->base_offset;
+	pos = find_pack_pos(p, e->base_sha1);
+	if (pos < 0) {
+		set_fault(f, FAULT_CORRUPT, "delta base %s is missing from "
+			  "%s", sha1_to_hex(e->base_sha1), p->pack_name);
+		return 0;
+	}
+	return nth_packed_offset(p, pos);
+}
+
+/*
+ * Walk down from offset, noting each delta in c, to a base: a cached
+ * one or an entry stored whole.  Returns the base (malloc'd), NULL (f).
+ */
+static unsigned char *find_base(struct packed_git *p, uint64_t offset,
+				struct chain *c, enum object_type *type,
+				size_t *size, struct fault *f)
+{
+	for (;;) {
+		struct pack_entry_info e;
+		struct pack_window *w;
+		const unsigned char *buf;
+		unsigned char *base;
+		size_t len;
+		int hdr;
+
+		if (c->nr && (base = get_cached(p, offset, type, size)))
+			return base;
+		buf = use_pack_entry(p, offset, &len, &w, f);
+		if (!buf)
+			return NULL;
+		hdr = parse_pack_entry(buf, len, offset, &e, f);
+		if (hdr >= 0 && e.type <= OBJ_TAG) {
+			base = inflate_entry(buf + hdr, len - hdr, e.size, f);
+			unuse_pack(w);
+			*type = e.type;
+			*size = e.size;
+			if (base)
+				put_cached(p, offset, e.type, base, e.size);
+			return base;
+		}
+		unuse_pack(w);
+		if (hdr < 0)
+			return NULL;
+		ALLOC_GROW(c->offsets, c->nr + 1, c->alloc);
+		c->offsets[c->nr++] = offset;
+		offset = base_of(p, &e, f);
+		if (!offset)
+			return NULL;
+		if (in_chain(c, offset)) {
+			set_fault(f, FAULT_CORRUPT, "delta chain loops at "
+				  "offset %llu of %s",
+				  (unsigned long long)offset, p->pack_name);
+			return NULL;
+		}
+	}
+}
+
+/* The object of the delta at offset, resolved; NULL (f). */
+static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct fault *f)
+{
+	struct chain c = { NULL, 0, 0 };
+	unsigned char *base = find_base(p, offset, &c, type, size, f);
+
+	while (base && c.nr) {
+		uint64_t at = c.offsets[--c.nr];
+		struct pack_entry_info e;
+		unsigned char *delta = read_entry_data(p, at, &e, f);
+		unsigned char *result = NULL;
+		const char *why;
+
+		if (delta) {
+			result = apply_delta(base, *size, delta, e.size, size,
+					     &why);
+			if (!result)
+				set_fault(f, FAULT_CORRUPT, "delta at offset "
+					  "%llu of %s: %s",
+					  (unsigned long long)at, p->pack_name,
+					  why);
+		}
+		free(delta);
+		free(base);
+		base = result;
+		if (base && c.nr)
+			put_cached(p, at, *type, base, *size);
+	}
+	free(c.offsets);
+	return base;
+}
+
+/* ---- streams ---- */
+
+static void release_window(struct object_stream *st)
+{
+	unuse_pack(st->source);
+}
+
+static void release_buffer(struct object_stream *st)
+{
+	free(st->source);
+}
+
+int open_pack_entry(struct object_stream *st, struct packed_git *p,
+		    uint32_t n, struct fault *f)
+{
+	uint64_t offset = nth_packed_offset(p, n);
+	struct pack_entry_info e;
+	struct pack_window *w;
+	enum object_type type;
+	unsigned char *data;
+	const unsigned char *buf;
+	size_t len, size;
+	int hdr;
+
+	memset(st, 0, sizeof(*st));
+	buf = use_pack_entry(p, offset, &len, &w, f);
+	if (!buf)
+		return -1;
+	hdr = parse_pack_entry(buf, len, offset, &e, f);
+	if (hdr >= 0 && e.type <= OBJ_TAG) {
+		if (open_raw_stream(st, buf + hdr, len - hdr, e.type, e.size,
+				    f) < 0) {
+			close_object_stream(st);
+			unuse_pack(w);
+			memset(st, 0, sizeof(*st));
+			return -1;
+		}
+		st->source = w;
+		st->release = release_window;
+		return 0;
+	}
+	unuse_pack(w);
+	if (hdr < 0)
+		return -1;
+	data = resolve_delta(p, offset, &type, &size, f);
+	if (!data)
+		return -1;
+	open_memory_stream(st, data, type, size);
+	st->source = data;
+	st->release = release_buffer;
+	return 0;
+}
+
+int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
+		       struct fault *f)
+{
+	struct packed_git *p;
+	struct fault first;
+	int found = 0;
+
+	for (p = get_packs(); p; p = p->next) {
+		int64_t n = p->nr ? find_pack_pos(p, sha1) : -1;
+
+		if (n < 0)
+			continue;
+		if (!open_pack_entry(st, p, n, f))
+			return 0;
+		/* A pack removed under us (a gc beside us) is not there. */
+		if (f->code == FAULT_IO && f->err == ENOENT)
+			continue;
+		if (!found++)
+			first = *f;
+	}
+	if (found) {
+		*f = first;
+		return -1;
+	}
+	return set_fault(f, FAULT_MISSING, "not found");
+}
+
+int pack_entry_info(struct packed_git *p, uint32_t n,
+		    struct pack_entry_info *e, struct fault *f)
+{
+	uint64_t offset = nth_packed_offset(p, n);
+	struct pack_window *w;
+	size_t len;
+	const unsigned char *buf = use_pack_entry(p, offset, &len, &w, f);
+	int hdr;
+
+	if (!buf)
+		return -1;
+	hdr = parse_pack_entry(buf, len, offset, e, f);
+	unuse_pack(w);
+	if (hdr < 0)
+		return -1;
+	if (e->type == OBJ_REF_DELTA) {
+		int64_t pos = find_pack_pos(p, e->base_sha1);
+
+		e->base_offset = pos < 0 ? 0 : nth_packed_offset(p, pos);
+	}
+	return 0;
+}
+
+int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f)
+{
+	uint64_t offset = nth_packed_offset(p, n);
+	struct pack_window *w;
+	size_t len;
+	const unsigned char *buf;
+	uLong crc = crc32(0, NULL, 0);
+
+	if (p->idx_version < 2)
+		return 0;
+	buf = use_pack_entry(p, offset, &len, &w, f);
+	if (!buf)
+		return -1;
+	while (len) {
+		uInt piece = len > UINT32_MAX ? UINT32_MAX : len;
+
+		crc = crc32(crc, buf, piece);
+		buf += piece;
+		len -= piece;
+	}
+	unuse_pack(w);
+	if (crc != nth_packed_crc(p, n))
+		return set_fault(f, FAULT_CORRUPT, "index CRC mismatch for "
+				 "object %s from %s at offset %llu",
+				 sha1_to_hex(nth_packed_sha1(p, n)),
+				 p->pack_name, (unsigned long long)offset);
+	return 0;
+}

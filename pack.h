@@ -1,0 +1,170 @@
+/*
+ * pack.h: git's pack files, read (pack.c, pack-check.c) and the
+ * alternate object directories (alternates.c).  The object store
+ * (sha1_file.c) asks them as sources; fsck-cache, verify-pack and
+ * unpack-objects use the lower-level calls below.
+ */
+#ifndef PACK_H
+#define PACK_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cache.h"
+
+/* The entry types of a pack, beside OBJ_COMMIT..OBJ_TAG. */
+#define OBJ_OFS_DELTA 6
+#define OBJ_REF_DELTA 7
+
+struct pack_window;
+
+/*
+ * One pack: its idx mapped whole (an idx is 28 bytes an object), the
+ * pack itself mapped in windows as entries are read.  Everything is
+ * checked before use; a pack whose idx does not parse is never listed.
+ */
+struct packed_git {
+	struct packed_git *next;
+	char *pack_name;		/* .../pack-<hex>.pack */
+	char *idx_name;
+	const unsigned char *idx;	/* the idx file, mapped */
+	size_t idx_size;
+	int idx_version;		/* 1 or 2 */
+	uint32_t nr;			/* objects listed */
+	const unsigned char *names;	/* v1: 24-byte rows; v2: 20-byte */
+	const unsigned char *crcs;	/* v2 only */
+	const unsigned char *offsets;	/* v2 only: 4-byte offsets */
+	const unsigned char *offsets64;	/* v2 only */
+	size_t nr_offsets64;
+
+	pthread_mutex_t lock;		/* the fields below */
+	int fd;				/* -1 until the pack is opened */
+	int open_failed;
+	uint64_t pack_size;
+	struct pack_window *windows;
+	size_t mapped;
+	uint64_t tick;			/* the windows' last use */
+	uint64_t *by_offset;		/* sorted: offset << 32 | idx pos */
+};
+
+/*
+ * Check p->idx (p->idx_size bytes) as an idx and fill the fields that
+ * point into it: NULL when it may be used, else what is wrong.
+ */
+const char *check_pack_idx(struct packed_git *p);
+
+/* The packs of the store and of its alternates (scanned once). */
+struct packed_git *get_packs(void);
+/* Look again in the pack directories; 1 when a pack came. */
+int rescan_packs(void);
+
+/* The id, offset and CRC32 (v2) of the nth object of the idx. */
+const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n);
+uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n);
+uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n);
+/* The position of sha1 in p's idx, or -1. */
+int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1);
+/* A pack holding sha1 and its position there: 0, or -1 when none does. */
+int find_packed(const unsigned char *sha1, struct packed_git **p,
+		uint32_t *pos);
+
+/*
+ * The source of the store: a stream on sha1 from the first pack that
+ * lists it (FAULT_MISSING when none does).  A delta is resolved into
+ * memory, its chain walked without recursion, each delta checked; an
+ * entry stored whole is inflated as it is read.
+ */
+int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
+		       struct fault *f);
+/* The same on the nth object of p. */
+int open_pack_entry(struct object_stream *st, struct packed_git *p,
+		    uint32_t n, struct fault *f);
+
+/* What an entry is (its header), for verify-pack -v. */
+struct pack_entry_info {
+	uint64_t offset, length;	/* where it is in the pack, and size */
+	int type;			/* as stored: 1-4, OFS or REF delta */
+	size_t size;			/* in its header */
+	uint64_t base_offset;		/* of a delta's base */
+	unsigned char base_sha1[20];	/* of a REF_DELTA's base */
+};
+/*
+ * Parse the header of the entry at offset (len bytes at buf, up to the
+ * next entry): its type, the size of its data inflated, a delta's
+ * base.  The header's length, or -1 (f).
+ */
+int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
+		     struct pack_entry_info *e, struct fault *f);
+/*
+ * The bytes of the entry at offset, from its header to the next entry
+ * (*len of them), mapped until unuse_pack(*w).  NULL (f) when no entry
+ * starts there or the pack cannot be opened.
+ */
+const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
+				    size_t *len, struct pack_window **w,
+				    struct fault *f);
+void unuse_pack(struct pack_window *w);
+/* The entry at idx position n; -1 (f) when it does not parse. */
+int pack_entry_info(struct packed_git *p, uint32_t n,
+		    struct pack_entry_info *e, struct fault *f);
+/* The idx positions in pack order (static to p); NULL (f) on failure. */
+const uint64_t *pack_order(struct packed_git *p, struct fault *f);
+
+/*
+ * Check the nth object's raw bytes against its CRC32 in the idx (v2;
+ * 0 for v1).  -1 (f) when they differ or cannot be read.
+ */
+int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f);
+
+/*
+ * Open the pack of an idx file named on the command line (verify-pack),
+ * outside the store's list.  NULL after error().
+ */
+struct packed_git *open_pack_index(const char *idx_name);
+void close_pack(struct packed_git *p);
+
+/*
+ * Verify a pack whole (pack-check.c): the checksums of idx and pack,
+ * the pack's header against the idx, each entry's CRC32 (idx v2) and
+ * that the entries fill the pack exactly.  say gets each problem in
+ * git fsck's words; returns the number of problems.  Objects
+ * themselves are checked by reading them (open_pack_entry).
+ */
+int verify_pack_checksums(struct packed_git *p,
+			  void (*say)(void *data, const char *fmt, ...),
+			  void *data);
+
+/* Call fn for every object of every pack; a non-zero return stops. */
+int for_each_packed_object(int (*fn)(const unsigned char *sha1,
+				     struct packed_git *p, uint32_t n,
+				     void *data), void *data);
+
+/*
+ * Abbreviations: call fn for every packed id starting with the hex
+ * prefix (len digits, lowercase); a non-zero return stops.
+ */
+int for_each_packed_prefix(const char *hex, size_t len,
+			   int (*fn)(const unsigned char *sha1, void *data),
+			   void *data);
+/* unique_abbrev_len's count of the digits sha1 shares with packed ids. */
+int packed_abbrev_len(const unsigned char *sha1, int len);
+
+/* ---- alternates.c ---- */
+
+/*
+ * The alternate object directories: objects/info/alternates (and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), one directory per line, relative
+ * to the objects directory that names it, followed to git's depth of
+ * 5.  A NULL-terminated list, made once.
+ */
+const char *const *alternate_object_dirs(void);
+/* The loose-object source on the alternates. */
+int open_alternate_loose(struct object_stream *st, const unsigned char *sha1,
+			 struct fault *f);
+int has_alternate_loose(const unsigned char *sha1);
+/* Loose ids with a hex prefix in the alternates (abbreviations). */
+int for_each_alternate_loose_prefix(const char *hex, size_t len,
+				    int (*fn)(const unsigned char *sha1,
+					      void *data), void *data);
+
+#endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+test_description='packed repositories: every tool reads them as git does'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-pack.sh"
+
+GIT_DIR=.git
+export GIT_DIR
+
+test_expect_success 'setup: a history, loose' '
+	pack_make_history repo 12 &&
+	cd repo && pack_compare_all
+'
+
+test_expect_success 'git gc --aggressive: deep chains read as git' '
+	cd repo &&
+	git gc -q --aggressive &&
+	! ls .git/objects/?? 2>/dev/null | grep . &&
+	git verify-pack -v .git/objects/pack/*.idx >../v &&
+	test_grep "chain length = " ../v &&
+	pack_compare_all
+'
+
+test_expect_success 'verify-pack -v lists the pack as git does' '
+	cd repo &&
+	for p in .git/objects/pack/*.idx; do
+		verify-pack -v $p >../ours &&
+		git verify-pack -v $p >../theirs &&
+		test_cmp ../theirs ../ours &&
+		verify-pack $p >../ours &&
+		! test -s ../ours || exit 1
+	done
+'
+
+test_expect_success 'repack -adf --window=250 --depth=250, idx v1 too' '
+	cd repo &&
+	git repack -q -adf --window=250 --depth=250 &&
+	pack_compare_all &&
+	git -c pack.indexVersion=1 repack -q -adf &&
+	od -An -tx1 -N4 .git/objects/pack/*.idx | grep -v "ff 74 4f 63" &&
+	pack_compare_all &&
+	verify-pack -v .git/objects/pack/*.idx >../ours &&
+	git verify-pack -v .git/objects/pack/*.idx >../theirs &&
+	test_cmp ../theirs ../ours
+'
+
+test_expect_success '64-bit offsets in an idx v2' '
+	cd repo &&
+	git -c pack.indexVersion=2 repack -q -adf &&
+	p=$(ls .git/objects/pack/*.pack) &&
+	git index-pack --index-version=2,0x40 -o ../big.idx $p &&
+	cp ../big.idx ${p%.pack}.idx &&
+	pack_cat_all &&
+	verify-pack -v ${p%.pack}.idx >../ours &&
+	git verify-pack -v ${p%.pack}.idx >../theirs &&
+	test_cmp ../theirs ../ours
+'
+
+test_expect_success 'loose, packed and an alternate, mixed' '
+	git clone -q --shared repo mixed &&
+	cd mixed &&
+	test -s .git/objects/info/alternates &&
+	echo new >newfile && git add newfile && git commit -q -m new &&
+	git tag t13 &&
+	ls .git/objects/?? >/dev/null &&
+	( cd ../repo && echo more >>big && git commit -q -a -m loose-in-alt &&
+	  git tag t14 ) &&
+	git fetch -q ../repo t14:refs/tags/t14 &&
+	pack_compare_all
+'
+
+test_expect_success 'abbreviations and cat-file -e see packed objects' '
+	cd repo &&
+	id=$(git rev-parse t5) &&
+	short=$(git rev-parse --short=7 t5) &&
+	cat-file -t $short >../ours && echo commit >../expect &&
+	test_cmp ../expect ../ours &&
+	cat-file -e $id &&
+	test_expect_code 1 cat-file -e 0123456789012345678901234567890123456789
+'
+
+test_expect_success 'writing an object that is packed compares with it' '
+	cd repo &&
+	id=$(git rev-parse t5:big) &&
+	git cat-file blob $id >../blob &&
+	! test -f .git/objects/$(echo $id | sed "s|^..|&/|") &&
+	mkdir ../w && cp ../blob ../w/big &&
+	(cd ../w && GIT_DIR=../repo/.git GIT_INDEX_FILE=../w.idx \
+	 update-cache --add big) &&
+	echo different >../w/big &&
+	id2=$(git hash-object ../w/big) &&
+	(cd ../w && GIT_DIR=../repo/.git GIT_INDEX_FILE=../w.idx \
+	 update-cache big) &&
+	test -f .git/objects/$(echo $id2 | sed "s|^..|&/|") &&
+	! test -f .git/objects/$(echo $id | sed "s|^..|&/|")
+'
+
+test_expect_success 'writing over a corrupt packed copy is refused' '
+	git init -q crc && cd crc &&
+	seq 1 3000 >f && git add f && git commit -q -m f &&
+	git gc -q &&
+	id=$(git rev-parse HEAD:f) &&
+	p=$(ls .git/objects/pack/*.pack) && chmod u+w $p &&
+	size=$(wc -c <$p) &&
+	printf "\\125" | dd of=$p bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
+	test_must_fail update-cache --add f 2>../err &&
+	test_grep "$id exists but cannot be verified" ../err &&
+	! test -f .git/objects/$(echo $id | sed "s|^..|&/|")
+'
+
+test_expect_success 'alternates: relative, nested as deep as git reads' '
+	git init -q a0 &&
+	i=0 && while [ $i -le 7 ]; do
+		git init -q a$((i + 1)) &&
+		echo "../../../a$((i + 1))/.git/objects" \
+			>a$i/.git/objects/info/alternates &&
+		echo "object $i" | (cd a$((i + 1)) && git hash-object -w --stdin) \
+			>id$i || exit 1
+		i=$((i + 1))
+	done &&
+	cd a0 &&
+	for n in 0 1 2 3 4 5 6 7; do
+		git cat-file -e $(cat ../id$n) 2>/dev/null; g=$? &&
+		cat-file -e $(cat ../id$n) 2>../err; o=$? &&
+		test $g = $o || { echo "depth $n: git $g, ours $o"; exit 1; }
+	done &&
+	test_grep "nesting too deep" ../err &&
+	cat-file -p $(cat ../id5) >../ours && echo "object 5" >../expect &&
+	test_cmp ../expect ../ours
+'
+
+test_expect_success 'a git index with extensions, rewritten over a packed store' '
+	git clone -q repo ext && cd ext &&
+	git config core.untrackedCache true && git config core.fsmonitor false &&
+	git config index.threads 2 && git config index.recordEndOfIndexEntries true &&
+	git config index.recordOffsetTable true &&
+	echo junk >untracked && git status --porcelain >/dev/null &&
+	git gc -q &&
+	echo changed >>big && update-cache big &&
+	git ls-files -s >../theirs && git status --porcelain >../gst &&
+	test_grep "^ M big" ../gst &&
+	git fsck 2>&1 | grep -v -e ^dangling -e ^notice >../fsck;
+	! test -s ../fsck &&
+	git ls-files -s >../ls-after &&
+	test_cmp ../theirs ../ls-after &&
+	git diff --cached --stat >../dc && test_grep big ../dc
+'
+
+test_expect_success 'two packs: objects found in the second' '
+	git init -q late && cd late &&
+	echo a >a && git add a && git commit -q -m a &&
+	git gc -q && echo b >b && git add b && git commit -q -m b &&
+	id=$(git rev-parse HEAD:b) &&
+	git repack -q -d &&
+	cat-file -p $id >../ours && echo b >../expect &&
+	test_cmp ../expect ../ours
+'
+
+test_done
