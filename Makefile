@@ -24,7 +24,8 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
 LIB = libcache.a
-HDRS = cache.h diff.h diff-internal.h
+HDRS = cache.h diff.h diff-internal.h \
+	patch.h
 
 all: $(PROGRAMS)
 
