@@ -22,7 +22,8 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
-	diff-print.o diff-delta.o merge.o quote.o
+	diff-print.o diff-delta.o merge.o quote.o \
+	base85.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h \
 	patch.h
