@@ -33,6 +33,7 @@
 
 /* One "@@ -a,b +c,d @@" hunk. */
 struct patch_hunk {
+	const char *header;	/* the "@@" line itself, in the set's buf */
 	unsigned long oldpos, oldlines;	/* as stated (1-based; 0 if empty) */
 	unsigned long newpos, newlines;
 	const char *text;	/* the body lines after the @@ line, each */
@@ -70,7 +71,8 @@ struct patch {
 	unsigned long lineno;	/* where the file's patch starts in input */
 	struct patch *next;
 
-	/* apply_patch_set's working state: not for callers. */
+	/* reverse_patch_set's and apply_patch_set's state: not for callers. */
+	int reversed;		/* '+' and '-' of the hunks trade places */
 	char *result;
 	size_t result_size;
 	int result_ready;
