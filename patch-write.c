@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "diff.h"
 #include "patch-internal.h"
 
 /* What the set makes of one path. */
@@ -280,15 +281,27 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	return 0;
 }
 
+/* git's way of naming a patch in its messages: "old => new" for a move. */
+static void say_patch(const char *before, const struct patch *patch,
+		      const char *after)
+{
+	const char *o = patch->old_name, *n = patch->new_name;
+
+	fputs(before, stderr);
+	if (o && n && strcmp(o, n)) {
+		write_quoted_path(stderr, "", o, strlen(o));
+		fputs(" => ", stderr);
+		write_quoted_path(stderr, "", n, strlen(n));
+	} else {
+		o = n ? n : o;
+		write_quoted_path(stderr, "", o, strlen(o));
+	}
+	fputs(after, stderr);
+}
+
 static void say_checking(const struct patch *patch)
 {
-	if (patch->old_name && patch->new_name &&
-	    strcmp(patch->old_name, patch->new_name))
-		fprintf(stderr, "Checking patch %s => %s...\n",
-			patch->old_name, patch->new_name);
-	else
-		fprintf(stderr, "Checking patch %s...\n",
-			patch->new_name ? patch->new_name : patch->old_name);
+	say_patch("Checking patch ", patch, "...\n");
 }
 
 /* All of the set in memory: 0, or -1 at the first failure. */
@@ -514,13 +527,8 @@ out:
 	return ret;
 }
 
-static const char *patch_name(const struct patch *p)
-{
-	return p->new_name ? p->new_name : p->old_name;
-}
-
-/* git apply --reject's account of each file, and the .rej files. */
-static int write_all_rejects(struct patch_set *set, unsigned int flags)
+/* git apply -v's account of each file, and the .rej files. */
+static int report_results(struct patch_set *set, unsigned int flags)
 {
 	struct patch *p;
 
@@ -528,14 +536,15 @@ static int write_all_rejects(struct patch_set *set, unsigned int flags)
 		const struct patch_hunk *h;
 		unsigned int nth = 0;
 
+		char tail[64];
+
 		if (!p->has_rejects) {
-			fprintf(stderr, "Applied patch %s cleanly.\n",
-				patch_name(p));
+			say_patch("Applied patch ", p, " cleanly.\n");
 			continue;
 		}
-		fprintf(stderr, "Applying patch %s with %d reject%s...\n",
-			patch_name(p), p->has_rejects,
-			p->has_rejects == 1 ? "" : "s");
+		snprintf(tail, sizeof(tail), " with %d reject%s...\n",
+			 p->has_rejects, p->has_rejects == 1 ? "" : "s");
+		say_patch("Applying patch ", p, tail);
 		for (h = p->hunks; h; h = h->next) {
 			nth++;
 			if (h->rejected)
@@ -564,8 +573,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	ret = apply_in_memory(&a, set, &owned, &nr_owned);
 	if (!ret && !(flags & APPLY_CHECK))
 		ret = write_patch_targets(a.t, a.nr, a.flags);
-	if (!ret && (flags & APPLY_REJECT) && !(flags & APPLY_CHECK))
-		ret = write_all_rejects(set, a.flags);
+	if (!ret && (flags & APPLY_VERBOSE) && !(flags & APPLY_CHECK))
+		ret = report_results(set, a.flags);
 	if (!ret && err->rejects)
 		ret = 1;
 	else if (ret < 0 && !err->msg[0])
