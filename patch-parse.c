@@ -563,6 +563,14 @@ bad:
 			  ps->lineno);
 }
 
+/* Does the header alone say something (a git diff with no hunks)? */
+static int changes_metadata(const struct patch *patch)
+{
+	return patch->is_new || patch->is_delete || patch->is_rename ||
+	       patch->is_copy ||
+	       (patch->new_mode && patch->new_mode != patch->old_mode);
+}
+
 static int parse_git_patch(struct parser *ps, struct patch *patch)
 {
 	if (parse_git_header(ps, patch) < 0)
@@ -586,7 +594,12 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 		next_line(ps);
 		return 0;
 	}
-	return parse_hunks(ps, patch);
+	if (parse_hunks(ps, patch) < 0)
+		return -1;
+	if (!patch->nr_hunks && !changes_metadata(patch))
+		return patch_fail(ps->err, NULL, "patch with only garbage at "
+				  "line %lu", ps->lineno);
+	return 0;
 }
 
 /* "--- x" "+++ y" "@@ -" with no git header. */
