@@ -701,6 +701,11 @@ static int check_names(struct patch *patch, struct patch_error *err)
 	const char *names[2] = { patch->old_name, patch->new_name };
 	int i;
 
+	if ((patch->is_new && patch->is_delete) ||
+	    (!patch->old_name && !patch->new_name))
+		return patch_fail(err, NULL, "a patch at line %lu both creates "
+				  "and deletes its file", patch->lineno);
+
 	for (i = 0; i < 2; i++)
 		if (names[i] && !verify_path(names[i], strlen(names[i])))
 			return patch_fail(err, names[i], "%s: invalid path",

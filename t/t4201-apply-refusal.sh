@@ -131,6 +131,12 @@ test_expect_success 'garbage, and an empty input' '
 	refused ../bad "no valid patches\|corrupt"
 '
 
+test_expect_success 'a header that both creates and deletes its file' '
+	printf "diff --git a/x b/x\nnew file mode 100644\ndeleted file mode 100644\n" \
+		>bad &&
+	refused ../bad "both creates and deletes"
+'
+
 test_expect_success 'a binary patch that does not decode, or does not fit' '
 	sed "/^literal/{n;s/^./~/}" patches/binlit >bad &&
 	refused ../bad "corrupt binary patch" &&
