@@ -570,6 +570,11 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	if (flags & APPLY_CACHED)
 		a.flags &= ~APPLY_INDEX;
 	err->rejects = 0;
+	/*
+	 * The directories path.c remembers as real may have gone since
+	 * (an earlier set removed them, and may have put a symlink there).
+	 */
+	forget_known_dirs();
 	ret = apply_in_memory(&a, set, &owned, &nr_owned);
 	if (!ret && !(flags & APPLY_CHECK))
 		ret = write_patch_targets(a.t, a.nr, a.flags);
@@ -579,6 +584,7 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 		ret = 1;
 	else if (ret < 0 && !err->msg[0])
 		patch_fail(err, NULL, "cannot write the patch's result");
+	forget_known_dirs();
 	for (i = 0; i < nr_owned; i++)
 		free(owned[i]);
 	free(owned);
