@@ -35,6 +35,10 @@ HDRS += commit.h exclude.h
 HDRS += checkout.h unpack.h
 LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o
 HDRS += pack.h
+PROGRAMS += apply
+LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
+	patch-write.o patch-stat.o
+HDRS += patch.h patch-internal.h
 
 all: $(PROGRAMS)
 
@@ -79,6 +83,7 @@ FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
 	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
 FUZZERS += fuzz/fuzz-wildmatch
 FUZZERS += fuzz/fuzz-idx
+FUZZERS += fuzz/fuzz-patch
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
