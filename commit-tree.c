@@ -8,8 +8,10 @@
  * Author and committer come from GIT_AUTHOR_* and GIT_COMMITTER_*,
  * then from the 2005 names (AUTHOR_*, COMMITTER_*, COMMIT_AUTHOR_*) so
  * that old scripts keep working, then from the passwd entry, the host
- * name and the clock.  A date or a name that cannot be stored exactly
- * is refused, not repaired.  The message is stored byte for byte
+ * name and the clock.  A variable that is set counts even when empty,
+ * as in git: an empty email is kept ("<>"), an empty name is refused.
+ * A date without a zone is local time in TZ.  A date or a name that
+ * cannot be stored exactly is refused, not repaired.  The message is stored byte for byte
  * (git re-encodes what is not UTF-8; we do not), but a NUL byte is
  * refused, as git refuses it: fsck rejects a commit that holds one.
  */
@@ -31,13 +33,18 @@ struct ident {
 	const char *date;	/* "<epoch> <+hhmm>" */
 };
 
-/* The first of the variables (NULL-terminated) that is set and not empty. */
-static const char *first_env(const char *const *vars, const char **which)
+/*
+ * The first of the variables (NULL-terminated) that is set, and with
+ * want_value not empty: git keeps an empty email ("<>") and refuses an
+ * empty name, but reads an empty date as "now".
+ */
+static const char *first_env(const char *const *vars, const char **which,
+			     int want_value)
 {
 	for (; *vars; vars++) {
 		const char *v = getenv(*vars);
 
-		if (v && *v) {
+		if (v && (*v || !want_value)) {
 			*which = *vars;
 			return v;
 		}
@@ -117,7 +124,7 @@ static const char *clean_ident_part(const char *value, const char *var,
 	while (len && is_crud(value[len - 1]))
 		len--;
 	if (!len && !strcmp(what, "name"))
-		die("empty name in %s", var);
+		die("empty name in %s (git refuses an empty ident name)", var);
 	out = xmalloc(len + 1);
 	memcpy(out, value, len);
 	out[len] = '\0';
@@ -126,28 +133,28 @@ static const char *clean_ident_part(const char *value, const char *var,
 
 static const char *ident_name(const char *const *vars)
 {
-	const char *var = "the passwd file", *v = first_env(vars, &var);
+	const char *var = "the passwd file", *v = first_env(vars, &var, 0);
 
 	return clean_ident_part(v ? v : default_name(), var, "name");
 }
 
 static const char *ident_email(const char *const *vars)
 {
-	const char *var = "the default email", *v = first_env(vars, &var);
+	const char *var = "the default email", *v = first_env(vars, &var, 0);
 
 	return clean_ident_part(v ? v : default_email(), var, "email");
 }
 
 static const char *ident_date(const char *const *vars)
 {
-	const char *var, *v = first_env(vars, &var), *date;
+	const char *var, *v = first_env(vars, &var, 1), *date;
 
 	if (!v)
 		return xstrdup(now_date());
 	date = parse_date(v);
 	if (!date)
-		die("invalid date in %s: '%s' (use '<epoch> <+hhmm>', RFC 2822 "
-		    "or ISO 8601 with a zone)", var, v);
+		die("invalid date in %s: '%s' (use '<epoch> <+hhmm>', RFC 2822, "
+		    "ISO 8601 or YYYY.MM.DD hh:mm[:ss])", var, v);
 	return xstrdup(date);
 }
 
