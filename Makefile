@@ -19,12 +19,15 @@ endif
 
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
+PROGRAMS += mailsplit mailinfo
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
+LIB_OBJS += mbox.o mail.o mail-decode.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
+HDRS += mail.h
 
 all: $(PROGRAMS)
 
@@ -67,6 +70,7 @@ bench: all
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
 	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
+FUZZERS += fuzz/fuzz-mail
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
