@@ -14,6 +14,7 @@
  *   stream.c      an object's bytes in and out of zlib, checked
  *   sha1_file.c   the object store: one reader, its sources, writing
  *   patch-delta.c git's delta format
+ *   base85.c      git's base-85 (binary patches)
  *   diff-delta.c  making deltas in it
  *   worktree.c    work-tree files in and out of the store
  *   object.c      trees, commits and tags; walking n trees in step
@@ -489,6 +490,16 @@ int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
  */
 void *apply_delta(const void *base, size_t base_len, const void *delta,
 		  size_t delta_len, size_t *result_len, const char **why);
+
+/* ---- base85.c: git's base-85, for binary patches ---- */
+
+/* len bytes as (len + 3) / 4 * 5 digits at out (no NUL). */
+void encode_85(char *out, const unsigned char *data, size_t len);
+/*
+ * The (len + 3) / 4 * 5 digits at text into len bytes at out; -1 when
+ * a digit is not one or a group is past 2^32.
+ */
+int decode_85(unsigned char *out, const char *text, size_t len);
 
 /* ---- diff-delta.c: making git's deltas ---- */
 

@@ -210,34 +210,17 @@ static void emit_header(FILE *out, const struct diff_side *one,
 
 /* ---- binary patches ---- */
 
-/* git's base85 digits, in value order. */
-static const char base85_digit[] =
-	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	"abcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
-
 /*
  * One line of a binary patch: a letter for the byte count (A-Z for 1
- * to 26, a-z for 27 to 52), then each 4 bytes, big-endian, the last
- * ones zero-padded, as 5 base-85 digits, most significant first.
+ * to 26, a-z for 27 to 52), then the bytes in base-85.
  */
 static void emit_base85_line(FILE *out, const unsigned char *p, size_t n)
 {
-	char digits[5];
-	size_t i;
-	int j;
+	char digits[65];
 
 	putc(n <= 26 ? 'A' + (int)n - 1 : 'a' + (int)n - 27, out);
-	for (i = 0; i < n; i += 4) {
-		uint32_t v = 0;
-
-		for (j = 0; j < 4; j++)
-			v = v << 8 | (i + j < n ? p[i + j] : 0);
-		for (j = 4; j >= 0; j--) {
-			digits[j] = base85_digit[v % 85];
-			v /= 85;
-		}
-		fwrite(digits, 1, 5, out);
-	}
+	encode_85(digits, p, n);
+	fwrite(digits, 1, (n + 3) / 4 * 5, out);
 	putc('\n', out);
 }
 

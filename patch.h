@@ -1,0 +1,173 @@
+/*
+ * patch.h: git's patches read and applied in process, shared by the
+ * apply tool and applymbox (which applies each mail's patch without a
+ * fork).  The files behind it:
+ *
+ *   patch-parse.c   text -> struct patch_set: git diffs with their
+ *                   extended headers, plain unified diffs, quoted names
+ *   patch-binary.c  "GIT binary patch" hunks: base85, zlib, literal
+ *                   and delta
+ *   patch-apply.c   hunks onto a file's content in memory, as git apply
+ *                   places them (exact context, searched outward)
+ *   patch-write.c   checking a set against the index and the work tree,
+ *                   then writing it: all or nothing, temp + rename
+ *   patch-stat.c    --stat, --numstat and --summary as git prints them
+ *
+ * The index is the in-memory one of index.c (active_cache): the caller
+ * loads it (read_cache) before applying with APPLY_INDEX or
+ * APPLY_CACHED, and writes it (hold_index_lock, commit_index) after;
+ * the library only changes it in memory.  Only the paths a patch names
+ * are read, lstat'ed and hashed.
+ *
+ * Errors: parse_patch and apply_patch_set print nothing for what is
+ * wrong with the patch or the tree; they fill a struct patch_error
+ * that the caller reports (the tool prints both of its messages).  A
+ * system error while writing (disk full, a store error) is also
+ * printed by error() where it happens.
+ */
+#ifndef PATCH_H
+#define PATCH_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+/* One "@@ -a,b +c,d @@" hunk. */
+struct patch_hunk {
+	const char *header;	/* the "@@" line itself, in the set's buf */
+	unsigned long oldpos, oldlines;	/* as stated (1-based; 0 if empty) */
+	unsigned long newpos, newlines;
+	const char *text;	/* the body lines after the @@ line, each */
+	size_t size;		/* with its '\n'; points into the set's buf */
+	unsigned long lineno;	/* the @@ line's number in the input */
+	int rejected;		/* set by apply_patch_set with APPLY_REJECT */
+	struct patch_hunk *next;
+};
+
+/* One side of a "GIT binary patch": literal content or a delta. */
+#define PATCH_BINARY_LITERAL 1
+#define PATCH_BINARY_DELTA 2
+struct patch_binary {
+	int kind;		/* 0 (none), or one of the two above */
+	unsigned char *data;	/* inflated (malloc'd, owned by the set) */
+	size_t size;		/* its length: content, or the delta */
+};
+
+/* One file's change. */
+struct patch {
+	char *old_name;		/* NULL for a creation (malloc'd) */
+	char *new_name;		/* NULL for a deletion (malloc'd) */
+	unsigned int old_mode;	/* 0 when the patch does not say */
+	unsigned int new_mode;
+	int is_new, is_delete;	/* 1 yes, 0 no */
+	int is_rename, is_copy;
+	int score;		/* "similarity index" (or dissimilarity), % */
+	int is_binary;		/* a binary patch, or "Binary files differ" */
+	char old_id[41];	/* from the "index" line, maybe abbreviated */
+	char new_id[41];	/* ("" when there is none) */
+	struct patch_hunk *hunks;	/* in order */
+	unsigned int nr_hunks;
+	struct patch_binary forward, reverse;
+	unsigned long added, deleted;	/* lines, for --stat */
+	unsigned long lineno;	/* where the file's patch starts in input */
+	struct patch *next;
+
+	/* reverse_patch_set's and apply_patch_set's state: not for callers. */
+	int reversed;		/* '+' and '-' of the hunks trade places */
+	char *result;
+	size_t result_size;
+	int result_ready;
+	unsigned int result_mode;
+	unsigned char result_sha1[20];
+	int has_rejects;
+};
+
+/* Everything one parse_patch (or several) read. */
+struct patch_set {
+	struct patch *first, *last;
+	size_t nr;
+	char **bufs;		/* copies of the inputs; hunks point here */
+	size_t nr_bufs, alloc_bufs;
+};
+
+/*
+ * What went wrong, for the caller to print.  For a hunk that does not
+ * apply: path, hunk (1-based), line (where the hunk says it goes),
+ * msg "<path>: hunk #N (line L) does not apply" and git_msg "patch
+ * failed: <path>:<L>" as git apply says it.  For anything else, msg
+ * says what ("corrupt patch at line 12", "a/../b: invalid path",
+ * "x: does not match index", ...), hunk is 0, and git_msg is git's
+ * wording when it differs, else "".
+ */
+struct patch_error {
+	char *path;		/* malloc'd or NULL; clear_patch_error frees */
+	unsigned int hunk;
+	unsigned long line;	/* file line for a hunk, else the input line */
+	char msg[512];
+	char git_msg[512];
+	unsigned int rejects;	/* APPLY_REJECT: hunks sent to .rej files */
+};
+
+/* Zero err (and free its path), before reuse. */
+void clear_patch_error(struct patch_error *err);
+
+/* An empty set; free with free_patch_set. */
+void init_patch_set(struct patch_set *set);
+/* Free every patch, hunk and buffer of set, and empty it. */
+void free_patch_set(struct patch_set *set);
+
+/*
+ * Parse len bytes of patch text (git diffs, plain unified diffs, with
+ * mail text or anything else between them, as git apply skips it)
+ * and append its files to set; buf is copied (the caller keeps it).
+ * p_value: leading path components to strip (-p, 1 by default for
+ * git).  Returns the number of files read (0 when the text holds no
+ * patch at all: not an error here, the caller decides), or -1 with err
+ * filled (a corrupt or truncated hunk, a bad header, a name that is
+ * not a valid path, a binary hunk that does not decode); the set keeps
+ * what earlier calls appended and gains nothing from a failed one.
+ */
+int parse_patch(struct patch_set *set, const char *buf, size_t len,
+		int p_value, struct patch_error *err);
+
+/* Turn every patch of set around, as -R does (call before applying). */
+void reverse_patch_set(struct patch_set *set);
+
+/* Flags for apply_patch_set. */
+#define APPLY_INDEX	0x01	/* the work tree and the index (--index) */
+#define APPLY_CACHED	0x02	/* the index only (--cached) */
+#define APPLY_CHECK	0x04	/* check only; write nothing (--check) */
+#define APPLY_REJECT	0x08	/* write what applies, the rest to .rej */
+#define APPLY_VERBOSE	0x10	/* git apply -v's lines on stderr */
+
+/*
+ * Check every patch of set in memory against the tree and, unless
+ * APPLY_CHECK, write the results: work-tree files to a temporary name
+ * then renamed (not with APPLY_CACHED), and with APPLY_INDEX or
+ * APPLY_CACHED the in-memory index updated (blobs stored, and for
+ * APPLY_INDEX the stat data of the written files).  The content read
+ * is the work tree's, or with APPLY_CACHED the index's; APPLY_INDEX
+ * also wants each touched file to match the index.  Paths must pass
+ * verify_path, and no file is read or written through a symlink in a
+ * leading directory, present or created by the set.  A patch of set
+ * may take up a file an earlier one of the same set changed.
+ *
+ * Returns 0 when all of it applied; -1 with err filled when any part
+ * failed, with nothing written at all (no file, no object needed only
+ * by the failed set, no index entry); with APPLY_REJECT, 1 when some
+ * hunks did not apply: the others are written and the failed ones go
+ * to <path>.rej (err->rejects counts them, err describes the first).
+ * -1 with APPLY_REJECT is a failure that is not a hunk's (a bad path,
+ * a missing file): then too nothing is written.
+ */
+int apply_patch_set(struct patch_set *set, unsigned int flags,
+		    struct patch_error *err);
+
+/*
+ * What git apply --stat, --numstat and --summary print for set, byte
+ * for byte (paths quoted as git quotes them).  -1 on an output error.
+ */
+int print_patch_stat(FILE *out, const struct patch_set *set);
+int print_patch_numstat(FILE *out, const struct patch_set *set);
+int print_patch_summary(FILE *out, const struct patch_set *set);
+
+#endif
