@@ -20,14 +20,14 @@ endif
 PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file \
 	apply
-PROGRAMS += mailsplit mailinfo
+PROGRAMS += mailsplit mailinfo applymbox
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o \
 	base85.o patch-parse.o patch-binary.o patch-apply.o patch-write.o \
 	patch-stat.o
-LIB_OBJS += mbox.o mail.o mail-decode.o commit.o
+LIB_OBJS += mbox.o mail.o mail-decode.o commit.o reset.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h \
 	patch.h patch-internal.h

@@ -57,7 +57,8 @@ int write_commit_object(const unsigned char *tree,
 /* ---- reset.c: the index and the work tree back at a tree ---- */
 
 /*
- * Make the in-memory index and the work tree hold tree: files the
+ * Make the in-memory index and the work tree hold tree (NULL: the empty
+ * tree): files the
  * index has and tree lacks are removed, files that differ are written
  * (temp + rename, never through a symlinked directory), the rest kept
  * with their stat data.  The caller holds index.lock and writes the
