@@ -152,9 +152,13 @@ static int remove_state_file(const char *name)
 static int remove_state(void)
 {
 	char *dir = state_path(NULL);
-	DIR *d = opendir(dir);
+	DIR *d;
 	struct dirent *de;
-	int ret = 0;
+	int ret;
+
+	/* "next" first: a state without it is one never begun. */
+	ret = remove_state_file("next");
+	d = opendir(dir);
 
 	while (d && (de = readdir(d)) != NULL)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
@@ -233,6 +237,17 @@ static int create_state(int argc, char **argv)
 	return 0;
 }
 
+/* Whether create_state got as far as "next". */
+static int state_begun(void)
+{
+	char *path = state_path("next");
+	struct stat s;
+	int ret = !lstat(path, &s);
+
+	free(path);
+	return ret;
+}
+
 /* A whole line at *p: copied into out, *p moved past it. */
 static int take_line(const char **p, struct mbuf *out)
 {
@@ -277,9 +292,7 @@ static int load_state(void)
 	mbuf_release(&b);
 	mbuf_release(&line);
 	if (ret)
-		return error("the state in '%s' is incomplete or corrupt; "
-			     "\"applymbox --abort\" removes it",
-			     state_path(NULL));
+		return error("the state in '%s' is corrupt", state_path(NULL));
 	st.has_head = !read_ref(st.branch, st.head);
 	return 0;
 }
@@ -725,19 +738,96 @@ static void commit_fixed(void)
 	release_mail(&m);
 }
 
+/*
+ * After a kill, files the interrupted mail created may stand in the
+ * work tree outside the index.  Those whose content is the blob the
+ * patch names are ours, and go; anything else stays.
+ */
+static void remove_created_files(int nr)
+{
+	struct am_mail m;
+	struct patch_set set;
+	struct patch_error err;
+	struct patch *p;
+
+	memset(&err, 0, sizeof(err));
+	init_patch_set(&set);
+	if (load_mail(nr, &m) < 0 ||
+	    parse_patch(&set, mbuf_str(&m.mi.patch), m.mi.patch.len, 1,
+			&err) < 0)
+		goto out;
+	load_index();
+	for (p = set.first; p; p = p->next) {
+		const char *path = p->new_name, *want = p->new_id;
+		char old_id[41];
+		unsigned char sha1[20];
+		struct stat s;
+		int pos;
+
+		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
+		    cache_name_pos(path, strlen(path)) >= 0)
+			continue;
+		/* A pure rename or copy names no id: the source's content. */
+		if (!want[0] && p->old_name &&
+		    (pos = cache_name_pos(p->old_name,
+					  strlen(p->old_name))) >= 0) {
+			memcpy(old_id, sha1_to_hex(active_cache[pos]->sha1), 41);
+			want = old_id;
+		}
+		if (!want[0] || lstat_work_path(path, &s) < 0 ||
+		    !S_ISREG(s.st_mode) || index_path(path, &s, 0, sha1) < 0 ||
+		    strncmp(sha1_to_hex(sha1), want, strlen(want)))
+			continue;
+		unlink(path);
+	}
+	discard_cache();
+out:
+	free_patch_set(&set);
+	clear_patch_error(&err);
+	release_mail(&m);
+}
+
+/* Locks of state files that a killed run left: only applymbox takes them. */
+static void remove_stale_state_locks(void)
+{
+	char *dir = state_path(NULL);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 5 && !strcmp(de->d_name + n - 5, ".lock"))
+			remove_state_file(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
 static void resume(const char *cmd)
 {
 	unsigned char tree[20];
 
 	if (!state_exists())
 		die("no run in progress: nothing to %s", cmd + 2);
-	if (load_state() < 0) {
-		if (strcmp(cmd, "--abort") || remove_state() < 0)
+	remove_stale_state_locks();
+	if (!state_begun()) {
+		/* Killed while saving the mails: nothing was applied. */
+		if (remove_state() < 0)
 			exit(128);
+		fprintf(stderr, "applymbox: the run never began; its state "
+			"is removed: start it again\n");
 		return;
 	}
+	if (load_state() < 0)
+		exit(128);
 	if (!strcmp(cmd, "--abort")) {
-		reset_all(st.orig_has_head ? st.orig : NULL);
+		if (!st.stopped)
+			remove_created_files(st.next);
+		if (st.orig_has_head && commit_tree_id(st.orig, tree) < 0)
+			exit(128);
+		reset_all(st.orig_has_head ? tree : NULL);
 		if (st.orig_has_head &&
 		    update_ref(st.branch, st.orig, NULL) < 0)
 			exit(128);
@@ -757,6 +847,8 @@ static void resume(const char *cmd)
 		commit_fixed();
 	} else {
 		/* --skip, or --continue after a kill: back to HEAD. */
+		if (!st.stopped)
+			remove_created_files(st.next);
 		reset_all(head_tree(tree));
 		if (!st.stopped)
 			goto go_on;
