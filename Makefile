@@ -27,7 +27,7 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	diff-print.o diff-delta.o merge.o quote.o \
 	base85.o patch-parse.o patch-binary.o patch-apply.o patch-write.o \
 	patch-stat.o
-LIB_OBJS += mbox.o mail.o mail-decode.o commit.o reset.o
+LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit.o reset.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h \
 	patch.h patch-internal.h

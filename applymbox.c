@@ -24,7 +24,6 @@
  * index and work tree back at HEAD and goes on; --abort works from any
  * point.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -350,119 +349,6 @@ static void release_mail(struct am_mail *m)
 	mbuf_release(&m->msg);
 }
 
-/* The info lines as git am reads them. */
-static void read_info(struct am_mail *m)
-{
-	const char *p = mbuf_str(&m->mi.info);
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (n >= 9 && !strncmp(p, "Subject: ", 9)) {
-			if (m->subject.len)
-				mbuf_addch(&m->subject, '\n');
-			mbuf_add(&m->subject, p + 9, n - 9);
-		} else if (n >= 8 && !strncmp(p, "Author: ", 8)) {
-			mbuf_add(&m->name, p + 8, n - 8);
-		} else if (n >= 7 && !strncmp(p, "Email: ", 7)) {
-			mbuf_add(&m->email, p + 7, n - 7);
-		} else if (n >= 6 && !strncmp(p, "Date: ", 6)) {
-			mbuf_add(&m->date, p + 6, n - 6);
-		}
-		p += n + (nl != NULL);
-	}
-}
-
-/*
- * git's stripspace: trailing blanks off every line, runs of empty
- * lines made one, none at the start or the end, a newline at the end.
- */
-static void strip_space(struct mbuf *b)
-{
-	struct mbuf out = MBUF_INIT, line = MBUF_INIT;
-	const char *p = mbuf_str(b), *end = p + b->len;
-	int empties = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		mbuf_reset(&line);
-		mbuf_add(&line, p, n);
-		mbuf_rtrim(&line);
-		p += n + (nl != NULL);
-		if (!line.len) {
-			empties++;
-			continue;
-		}
-		if (empties && out.len)
-			mbuf_addch(&out, '\n');
-		empties = 0;
-		mbuf_add(&out, line.buf, line.len);
-		mbuf_addch(&out, '\n');
-	}
-	mbuf_reset(b);
-	mbuf_add(b, mbuf_str(&out), out.len);
-	mbuf_release(&out);
-	mbuf_release(&line);
-}
-
-/* A "Key: value" line, as a trailer is. */
-static int is_trailer(const char *line, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && line[i] != ':'; i++)
-		if (!(isalnum((unsigned char)line[i]) || line[i] == '-'))
-			return 0;
-	return i > 0 && i < n;
-}
-
-/*
- * --signoff: "Signed-off-by: <committer>" after the message, in the
- * trailer block when the last paragraph is one, unless it is there.
- */
-static void add_signoff(struct mbuf *msg, const struct ident *committer)
-{
-	struct mbuf sob = MBUF_INIT;
-	const char *s, *last;
-	int trailers = 1;
-
-	mbuf_addstr(&sob, "Signed-off-by: ");
-	mbuf_addstr(&sob, committer->name);
-	mbuf_addstr(&sob, " <");
-	mbuf_addstr(&sob, committer->email);
-	mbuf_addstr(&sob, ">\n");
-	s = mbuf_str(msg);
-	if (msg->len >= sob.len &&
-	    !memcmp(s + msg->len - sob.len, sob.buf, sob.len) &&
-	    (msg->len == sob.len || s[msg->len - sob.len - 1] == '\n'))
-		goto out;
-	/* The last paragraph: after the last empty line. */
-	last = s;
-	for (const char *p = s; *p; p = strchr(p, '\n') + 1) {
-		if (*p == '\n')
-			last = p + 1;
-		if (!strchr(p, '\n'))
-			break;
-	}
-	if (last == s)
-		trailers = 0;	/* the subject paragraph holds no trailers */
-	for (const char *p = last; trailers && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		trailers = is_trailer(p, n);
-		p += n + (nl != NULL);
-	}
-	if (!trailers)
-		mbuf_addch(msg, '\n');
-	mbuf_add(msg, sob.buf, sob.len);
-out:
-	mbuf_release(&sob);
-}
-
 /* Read mail number nr of the state into m; -1 after error(). */
 static int load_mail(int nr, struct am_mail *m)
 {
@@ -476,11 +362,8 @@ static int load_mail(int nr, struct am_mail *m)
 		return -1;
 	ret = parse_mail(&m->mi, mbuf_str(&raw), raw.len);
 	mbuf_release(&raw);
-	read_info(m);
-	mbuf_add(&m->msg, mbuf_str(&m->subject), m->subject.len);
-	mbuf_addstr(&m->msg, "\n\n");
-	mbuf_add(&m->msg, mbuf_str(&m->mi.msg), m->mi.msg.len);
-	strip_space(&m->msg);
+	mail_message(&m->mi, &m->subject, &m->name, &m->email, &m->date,
+		     &m->msg);
 	if (ret < 0 && m->mi.patch_lines)
 		return error("mail %04d could not be read whole", nr);
 	return 0;
@@ -526,7 +409,7 @@ static void commit_mail(int nr, struct am_mail *m, const struct ident *author)
 	if (ident_from_env(&committer, 1) < 0)
 		exit(128);
 	if (st.signoff)
-		add_signoff(&m->msg, &committer);
+		add_signoff(&m->msg, committer.name, committer.email);
 	if (write_index_tree(tree, 0) < 0 ||
 	    write_commit_object(tree, (const unsigned char (*)[20])st.head,
 				st.has_head, author, &committer,

@@ -85,6 +85,24 @@ void mail_info_release(struct mail_info *mi);
  */
 int parse_mail(struct mail_info *mi, const char *mail, size_t len);
 
+/* ---- mail-message.c: a mail as a commit message, as git am makes it ---- */
+
+/*
+ * From mi's info lines: the subject (several "Subject:" lines joined
+ * with newlines), author name, email and date; and the commit message
+ * "<subject>\n\n<description>" after strip_space.
+ */
+void mail_message(const struct mail_info *mi, struct mbuf *subject,
+		  struct mbuf *name, struct mbuf *email, struct mbuf *date,
+		  struct mbuf *msg);
+/*
+ * git's stripspace: trailing blanks off every line, runs of empty lines
+ * made one, none at the start or the end, a newline at the end.
+ */
+void strip_space(struct mbuf *b);
+/* "Signed-off-by: name <email>" at the end, unless it is already last. */
+void add_signoff(struct mbuf *msg, const char *name, const char *email);
+
 /* ---- mail-decode.c: the pieces of a mail's text ---- */
 
 /* Quoted-printable (rfc2047: '_' is a space) and base64 decoding. */
