@@ -73,7 +73,8 @@ bench: all
 # libFuzzer targets (clang): `make fuzz` builds them, `make fuzz-run
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.
 FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
-	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge
+	fuzz/fuzz-commit fuzz/fuzz-date fuzz/fuzz-delta fuzz/fuzz-merge \
+	fuzz/fuzz-patch
 FUZZERS += fuzz/fuzz-mail
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -187,6 +187,14 @@ static int apply_hunk(struct image *img, const struct patch_hunk *h,
 				"line%s).\n", nth, at + 1, offset,
 				offset == 1 || offset == -1 ? "" : "s");
 		}
+	} else if (verbose) {
+		size_t i;
+
+		error("while searching for:");
+		for (i = 0; i < hl.pre.nr; i++)
+			fwrite(hl.pre.lines[i].p, 1, hl.pre.lines[i].len,
+			       stderr);
+		putc('\n', stderr);
 	}
 	free(hl.pre.lines);
 	free(hl.post.lines);

@@ -137,9 +137,11 @@ long parse_binary_hunks(struct patch *patch, const char *p, const char *end,
 	return one + two;
 }
 
+/* A full id, and not the null one (which stands for "no file"). */
 static int is_full_id(const char *id)
 {
-	return strlen(id) == 40 && is_lower_hex(id, 40);
+	return strlen(id) == 40 && is_lower_hex(id, 40) &&
+	       strspn(id, "0") != 40;
 }
 
 /* Does content hash to the full id (when it is one)? */

@@ -563,6 +563,14 @@ bad:
 			  ps->lineno);
 }
 
+/* Does the header alone say something (a git diff with no hunks)? */
+static int changes_metadata(const struct patch *patch)
+{
+	return patch->is_new || patch->is_delete || patch->is_rename ||
+	       patch->is_copy ||
+	       (patch->new_mode && patch->new_mode != patch->old_mode);
+}
+
 static int parse_git_patch(struct parser *ps, struct patch *patch)
 {
 	if (parse_git_header(ps, patch) < 0)
@@ -586,7 +594,12 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 		next_line(ps);
 		return 0;
 	}
-	return parse_hunks(ps, patch);
+	if (parse_hunks(ps, patch) < 0)
+		return -1;
+	if (!patch->nr_hunks && !changes_metadata(patch))
+		return patch_fail(ps->err, NULL, "patch with only garbage at "
+				  "line %lu", ps->lineno);
+	return 0;
 }
 
 /* "--- x" "+++ y" "@@ -" with no git header. */
@@ -603,18 +616,38 @@ static int is_plain_start(const struct parser *ps)
 	return starts(p, end, "@@ -");
 }
 
+/*
+ * diff -N marks a missing side with the epoch as its date ("1970-01-01
+ * 00:00:00", or 1969-12-31 west of UTC) instead of /dev/null.
+ */
+static int has_epoch_date(const char *line, size_t len)
+{
+	const char *tab = NULL, *p;
+
+	for (p = line; p < line + len; p++)
+		if (*p == '\t')
+			tab = p + 1;
+	if (!tab)
+		return 0;
+	len -= tab - line;
+	return (len >= 19 && !memcmp(tab, "1970-01-01 00:00:00", 19)) ||
+	       (len >= 11 && !memcmp(tab, "1969-12-31 ", 11));
+}
+
 static int parse_plain_patch(struct parser *ps, struct patch *patch)
 {
 	const char *s;
 	size_t n;
-	int null_a, null_b;
+	int null_a, null_b, epoch_a, epoch_b;
 	char *a, *b;
 
 	n = rest_of_line(ps, "--- ", &s);
 	a = line_name(s, n, ps->p_value, &null_a);
+	epoch_a = has_epoch_date(s, n);
 	next_line(ps);
 	n = rest_of_line(ps, "+++ ", &s);
 	b = line_name(s, n, ps->p_value, &null_b);
+	epoch_b = has_epoch_date(s, n);
 	next_line(ps);
 	if ((!a && !null_a) || (!b && !null_b) || (null_a && null_b)) {
 		free(a);
@@ -622,10 +655,18 @@ static int parse_plain_patch(struct parser *ps, struct patch *patch)
 		return patch_fail(ps->err, NULL, "unable to find filename in "
 				  "patch at line %lu", ps->lineno - 2);
 	}
+	if (!null_a && !null_b && epoch_a != epoch_b) {
+		null_a = epoch_a;
+		null_b = epoch_b;
+	}
 	if (null_a) {
 		patch->is_new = 1;
+		free(a);
+		a = NULL;
 	} else if (null_b) {
 		patch->is_delete = 1;
+		free(b);
+		b = NULL;
 	} else if (strlen(a) < strlen(b)) {
 		free(b);
 		b = xstrdup(a);
@@ -659,6 +700,11 @@ static int check_names(struct patch *patch, struct patch_error *err)
 {
 	const char *names[2] = { patch->old_name, patch->new_name };
 	int i;
+
+	if ((patch->is_new && patch->is_delete) ||
+	    (!patch->old_name && !patch->new_name))
+		return patch_fail(err, NULL, "a patch at line %lu both creates "
+				  "and deletes its file", patch->lineno);
 
 	for (i = 0; i < 2; i++)
 		if (names[i] && !verify_path(names[i], strlen(names[i])))
@@ -760,10 +806,27 @@ static void swap_ul(unsigned long *a, unsigned long *b)
 	*b = t;
 }
 
+/* The order turns around too: undoing goes from the last change back. */
+static void reverse_order(struct patch_set *set)
+{
+	struct patch *p = set->first, *rev = NULL;
+
+	set->last = p;
+	while (p) {
+		struct patch *next = p->next;
+
+		p->next = rev;
+		rev = p;
+		p = next;
+	}
+	set->first = rev;
+}
+
 void reverse_patch_set(struct patch_set *set)
 {
 	struct patch *p;
 
+	reverse_order(set);
 	for (p = set->first; p; p = p->next) {
 		struct patch_hunk *h;
 		struct patch_binary b = p->forward;

@@ -8,6 +8,7 @@
  * in memory; the caller writes the index.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "diff.h"
 #include "patch-internal.h"
 
 /* What the set makes of one path. */
@@ -33,6 +35,8 @@ struct applier {
 	struct patch_error *err;
 	struct target *t;
 	size_t nr, alloc;
+	char **dirs;		/* directories new files replace */
+	size_t nr_dirs, alloc_dirs;
 };
 
 static struct target *find_target(struct applier *a, const char *path)
@@ -78,8 +82,7 @@ static int check_leading(struct applier *a, const char *path)
 {
 	if (a->flags & APPLY_CACHED)
 		return 0;
-	if (set_file_above(a, path) ||
-	    has_symlink_leading_path(path, strlen(path)) != 0)
+	if (has_symlink_leading_path(path, strlen(path)) != 0)
 		return patch_fail(a->err, path, "affected file '%s' is beyond "
 				  "a symbolic link", path);
 	return 0;
@@ -160,9 +163,71 @@ static int check_absent(struct applier *a, const char *path)
 		return 0;
 	if (check_leading(a, path) < 0)
 		return -1;
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
+		/* Fine if the set empties it: checked once all is read. */
+		ALLOC_GROW(a->dirs, a->nr_dirs + 1, a->alloc_dirs);
+		a->dirs[a->nr_dirs++] = xstrdup(path);
+		return 0;
+	}
 	if (!lstat(path, &st) || errno != ENOENT)
 		return patch_fail(a->err, path, "%s: already exists in working "
 				  "directory", path);
+	return 0;
+}
+
+/* Does the set remove every file below the directory dir? */
+static int emptied_by_set(struct applier *a, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int ok = d != NULL;
+
+	while (ok && (e = readdir(d)) != NULL) {
+		struct target *t;
+		struct stat st;
+		char *path;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = path_join(dir, e->d_name);
+		if (lstat(path, &st) < 0)
+			ok = 0;
+		else if (S_ISDIR(st.st_mode))
+			ok = emptied_by_set(a, path);
+		else
+			ok = (t = find_target(a, path)) != NULL && !t->exists;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
+/*
+ * What the whole set leaves: no file written below a path it leaves
+ * as a file or symlink (one it creates, or one already there), and
+ * every directory a new file takes the place of emptied.
+ */
+static int check_final_paths(struct applier *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		const char *above;
+
+		if (!a->t[i].exists || !a->t[i].owner)
+			continue;
+		above = set_file_above(a, a->t[i].path);
+		if (above)
+			return patch_fail(a->err, a->t[i].path, "affected file "
+					  "'%s' is beyond a symbolic link",
+					  a->t[i].path);
+	}
+	for (i = 0; i < a->nr_dirs; i++)
+		if (!emptied_by_set(a, a->dirs[i]))
+			return patch_fail(a->err, a->dirs[i], "%s: already "
+					  "exists in working directory",
+					  a->dirs[i]);
 	return 0;
 }
 
@@ -257,6 +322,8 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	    strcmp(patch->new_name, patch->old_name) &&
 	    check_absent(a, patch->new_name) < 0)
 		return -1;
+	if (patch->new_name && check_leading(a, patch->new_name) < 0)
+		return -1;
 	if (make_result(a, patch, old, old_size) < 0)
 		return -1;
 	if (patch->is_delete && patch->result_size)
@@ -280,15 +347,27 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	return 0;
 }
 
+/* git's way of naming a patch in its messages: "old => new" for a move. */
+static void say_patch(const char *before, const struct patch *patch,
+		      const char *after)
+{
+	const char *o = patch->old_name, *n = patch->new_name;
+
+	fputs(before, stderr);
+	if (o && n && strcmp(o, n)) {
+		write_quoted_path(stderr, "", o, strlen(o));
+		fputs(" => ", stderr);
+		write_quoted_path(stderr, "", n, strlen(n));
+	} else {
+		o = n ? n : o;
+		write_quoted_path(stderr, "", o, strlen(o));
+	}
+	fputs(after, stderr);
+}
+
 static void say_checking(const struct patch *patch)
 {
-	if (patch->old_name && patch->new_name &&
-	    strcmp(patch->old_name, patch->new_name))
-		fprintf(stderr, "Checking patch %s => %s...\n",
-			patch->old_name, patch->new_name);
-	else
-		fprintf(stderr, "Checking patch %s...\n",
-			patch->new_name ? patch->new_name : patch->old_name);
+	say_patch("Checking patch ", patch, "...\n");
 }
 
 /* All of the set in memory: 0, or -1 at the first failure. */
@@ -312,7 +391,7 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 		if (r < 0)
 			return -1;
 	}
-	return 0;
+	return (a->flags & APPLY_CACHED) ? 0 : check_final_paths(a);
 }
 
 /* ---- writing ---- */
@@ -382,6 +461,18 @@ static int write_tmp_file(const char *dir, const char *buf, size_t size,
 	return 0;
 }
 
+/* rename, over an empty directory too (one the set emptied). */
+static int rename_into_place(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (!rename(tmp, path))
+		return 0;
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
+		return -1;
+	return rename(tmp, path);
+}
+
 /*
  * Put buf at path under a temporary name in its directory, then
  * rename it over path: a reader sees the old file or the new one, and
@@ -404,7 +495,7 @@ static int write_work_file(const char *path, const char *buf, size_t size,
 	if ((S_ISLNK(mode) ? write_tmp_link(dir, buf, &tmp) :
 			     write_tmp_file(dir, buf, size, mode, &tmp)) < 0)
 		goto out;
-	if (rename(tmp, path) < 0) {
+	if (rename_into_place(tmp, path) < 0) {
 		error_errno("rename '%s' to '%s'", tmp, path);
 		unlink(tmp);
 		goto out;
@@ -514,13 +605,8 @@ out:
 	return ret;
 }
 
-static const char *patch_name(const struct patch *p)
-{
-	return p->new_name ? p->new_name : p->old_name;
-}
-
-/* git apply --reject's account of each file, and the .rej files. */
-static int write_all_rejects(struct patch_set *set, unsigned int flags)
+/* git apply -v's account of each file, and the .rej files. */
+static int report_results(struct patch_set *set, unsigned int flags)
 {
 	struct patch *p;
 
@@ -528,14 +614,15 @@ static int write_all_rejects(struct patch_set *set, unsigned int flags)
 		const struct patch_hunk *h;
 		unsigned int nth = 0;
 
+		char tail[64];
+
 		if (!p->has_rejects) {
-			fprintf(stderr, "Applied patch %s cleanly.\n",
-				patch_name(p));
+			say_patch("Applied patch ", p, " cleanly.\n");
 			continue;
 		}
-		fprintf(stderr, "Applying patch %s with %d reject%s...\n",
-			patch_name(p), p->has_rejects,
-			p->has_rejects == 1 ? "" : "s");
+		snprintf(tail, sizeof(tail), " with %d reject%s...\n",
+			 p->has_rejects, p->has_rejects == 1 ? "" : "s");
+		say_patch("Applying patch ", p, tail);
 		for (h = p->hunks; h; h = h->next) {
 			nth++;
 			if (h->rejected)
@@ -553,7 +640,7 @@ static int write_all_rejects(struct patch_set *set, unsigned int flags)
 int apply_patch_set(struct patch_set *set, unsigned int flags,
 		    struct patch_error *err)
 {
-	struct applier a = { flags, err, NULL, 0, 0 };
+	struct applier a = { flags, err, NULL, 0, 0, NULL, 0, 0 };
 	char **owned = NULL;
 	size_t nr_owned = 0, i;
 	int ret;
@@ -561,18 +648,27 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	if (flags & APPLY_CACHED)
 		a.flags &= ~APPLY_INDEX;
 	err->rejects = 0;
+	/*
+	 * The directories path.c remembers as real may have gone since
+	 * (an earlier set removed them, and may have put a symlink there).
+	 */
+	forget_known_dirs();
 	ret = apply_in_memory(&a, set, &owned, &nr_owned);
 	if (!ret && !(flags & APPLY_CHECK))
 		ret = write_patch_targets(a.t, a.nr, a.flags);
-	if (!ret && (flags & APPLY_REJECT) && !(flags & APPLY_CHECK))
-		ret = write_all_rejects(set, a.flags);
+	if (!ret && (flags & APPLY_VERBOSE) && !(flags & APPLY_CHECK))
+		ret = report_results(set, a.flags);
 	if (!ret && err->rejects)
 		ret = 1;
 	else if (ret < 0 && !err->msg[0])
 		patch_fail(err, NULL, "cannot write the patch's result");
+	forget_known_dirs();
 	for (i = 0; i < nr_owned; i++)
 		free(owned[i]);
 	free(owned);
 	free(a.t);
+	for (i = 0; i < a.nr_dirs; i++)
+		free(a.dirs[i]);
+	free(a.dirs);
 	return ret;
 }

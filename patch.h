@@ -129,7 +129,10 @@ void free_patch_set(struct patch_set *set);
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
 		int p_value, struct patch_error *err);
 
-/* Turn every patch of set around, as -R does (call before applying). */
+/*
+ * Turn every patch of set around, and their order, as -R does (call
+ * it before applying or printing).
+ */
 void reverse_patch_set(struct patch_set *set);
 
 /* Flags for apply_patch_set. */

@@ -16,6 +16,10 @@
  *                                     when it refuses the delta)
  *   delta-roundtrip (<a> <b>)...      each delta, a to b and b to a,
  *                                     must give back the other (exit 1)
+ *   apply-sets <patch>...             each patch applied with --index
+ *                                     as its own set, in one process,
+ *                                     the index written once at the end;
+ *                                     stops at the first failure (exit 1)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "../../cache.h"
+#include "../../patch.h"
 
 static int split_at_dashes(int argc, char **argv)
 {
@@ -232,6 +237,53 @@ static int cmd_delta_roundtrip(int argc, char **argv)
 	return bad;
 }
 
+static char *read_whole_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t alloc = 4096, n = 0, got;
+	char *buf = xmalloc(alloc);
+
+	if (!f)
+		die_errno("open '%s'", path);
+	while ((got = fread(buf + n, 1, alloc - n, f)) > 0) {
+		n += got;
+		if (n == alloc)
+			buf = xrealloc(buf, alloc *= 2);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* What applymbox does with the patch library, without the mail. */
+static int cmd_apply_sets(int argc, char **argv)
+{
+	int i, ret = 0;
+
+	if (setup_repository() < 0 || hold_index_lock() < 0 ||
+	    read_cache() < 0)
+		return 128;
+	for (i = 0; i < argc && !ret; i++) {
+		struct patch_error err = { 0 };
+		struct patch_set set;
+		size_t len;
+		char *buf = read_whole_file(argv[i], &len);
+
+		init_patch_set(&set);
+		if (parse_patch(&set, buf, len, 1, &err) < 0 ||
+		    apply_patch_set(&set, APPLY_INDEX, &err)) {
+			printf("%s: %s\n", argv[i], err.msg);
+			ret = 1;
+		}
+		free_patch_set(&set);
+		clear_patch_error(&err);
+		free(buf);
+	}
+	if (commit_index() < 0)
+		return 128;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -259,6 +311,8 @@ int main(int argc, char **argv)
 		ret = cmd_delta("apply", argv + 2);
 	else if (!strcmp(argv[1], "delta-roundtrip"))
 		ret = cmd_delta_roundtrip(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "apply-sets"))
+		ret = cmd_apply_sets(argc - 2, argv + 2);
 	else
 		die("unknown command '%s'", argv[1]);
 	finish_stdout();
