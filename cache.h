@@ -27,7 +27,9 @@
  *   (diff.h: the diff engine, diff.c, diff-search.c and diff-slide.c;
  *   git's patches, diff-print.c; the three-way merge, merge.c; and
  *   path quoting, quote.c)
- *   (mail.h: mailboxes and mails, mbox.c, mail.c and mail-decode.c)
+ *   (mail.h: mailboxes and mails, mbox.c, mail.c, mail-decode.c and
+ *   mail-message.c; commit.h: trees from the index, identities and
+ *   commits, commit.c, and resetting to a tree, reset.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
