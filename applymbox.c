@@ -460,6 +460,27 @@ static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
 	exit(1);
 }
 
+/*
+ * The files a patch wrote were hashed as they were written: their
+ * entries are known up to date, so that writing the index does not
+ * look at them again as racy (they are all newer than the index read
+ * at the start) once per commit for the rest of the series.
+ */
+static void mark_written(const struct patch_set *set)
+{
+	const struct patch *p;
+
+	for (p = set->first; p; p = p->next) {
+		int pos;
+
+		if (!p->new_name)
+			continue;
+		pos = cache_name_pos(p->new_name, strlen(p->new_name));
+		if (pos >= 0)
+			active_cache[pos]->ce_state |= CE_UPTODATE;
+	}
+}
+
 /* Apply mail nr and commit it, or stop. */
 static void apply_mail(int nr)
 {
@@ -494,6 +515,7 @@ static void apply_mail(int nr)
 	}
 	if (apply_patch_set(&set, APPLY_INDEX, &err) != 0)
 		stop_at(nr, &m, &err);
+	mark_written(&set);
 	commit_mail(nr, &m, &author);
 	ident_release(&author);
 	free_patch_set(&set);

@@ -58,6 +58,50 @@ static int in_dir(const struct cache_entry *ce, const char *base,
 }
 
 /*
+ * The trees this process has written or found stored already: a
+ * series of commits rewrites every tree of the index each time, and
+ * all but the few a patch touched are the same objects again, which
+ * need not be hashed into the store (and checked against it) twice.
+ */
+static unsigned char (*known_trees)[20];
+static size_t known_nr, known_alloc;
+
+static size_t known_slot(const unsigned char *sha1)
+{
+	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
+		   (known_alloc - 1);
+	static const unsigned char null_id[20];
+
+	while (memcmp(known_trees[i], sha1, 20) &&
+	       memcmp(known_trees[i], null_id, 20))
+		i = (i + 1) & (known_alloc - 1);
+	return i;
+}
+
+static int tree_is_known(const unsigned char *sha1)
+{
+	return known_alloc && !memcmp(known_trees[known_slot(sha1)], sha1, 20);
+}
+
+static void remember_tree(const unsigned char *sha1)
+{
+	if (known_nr * 2 >= known_alloc) {
+		unsigned char (*old)[20] = known_trees;
+		size_t i, old_alloc = known_alloc;
+
+		known_alloc = old_alloc ? old_alloc * 2 : 1024;
+		known_trees = xcalloc(known_alloc, 20);
+		for (i = 0; i < old_alloc; i++)
+			if (memcmp(old[i], (unsigned char[20]){ 0 }, 20))
+				memcpy(known_trees[known_slot(old[i])],
+				       old[i], 20);
+		free(old);
+	}
+	memcpy(known_trees[known_slot(sha1)], sha1, 20);
+	known_nr++;
+}
+
+/*
  * Write the tree for the entries from *pos on whose paths start with
  * base (baselen bytes, ending in '/' unless empty).  Advances *pos
  * past them.
@@ -95,12 +139,16 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 		if (!ret)
 			add_entry(&t, 040000, name, len, sub);
 	}
-	if (!ret && dry_run)
+	if (!ret)
 		hash_sha1_file(t.buf, t.len, OBJ_TREE, sha1);
-	else if (!ret && write_sha1_file(t.buf, t.len, OBJ_TREE, sha1) < 0)
-		ret = error("unable to write the tree of '%.*s'",
-			    baselen ? (int)baselen - 1 : 1,
-			    baselen ? base : ".");
+	if (!ret && !dry_run && !tree_is_known(sha1)) {
+		if (write_sha1_file(t.buf, t.len, OBJ_TREE, sha1) < 0)
+			ret = error("unable to write the tree of '%.*s'",
+				    baselen ? (int)baselen - 1 : 1,
+				    baselen ? base : ".");
+		else
+			remember_tree(sha1);
+	}
 	free(t.buf);
 	df_check_clear(&t.df);
 	return ret;
