@@ -39,6 +39,9 @@ PROGRAMS += apply
 LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
 	patch-write.o patch-stat.o
 HDRS += patch.h patch-internal.h
+PROGRAMS += mailsplit mailinfo applymbox
+LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o
+HDRS += mail.h commit-write.h
 
 all: $(PROGRAMS)
 
@@ -84,6 +87,7 @@ FUZZERS = fuzz/fuzz-index fuzz/fuzz-object fuzz/fuzz-tree \
 FUZZERS += fuzz/fuzz-wildmatch
 FUZZERS += fuzz/fuzz-idx
 FUZZERS += fuzz/fuzz-patch
+FUZZERS += fuzz/fuzz-mail
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined

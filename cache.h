@@ -30,6 +30,9 @@
  *   git's patches, diff-print.c; the three-way merge, merge.c; and
  *   path quoting, quote.c)
  *   (checkout.h: writing index entries into the work tree, checkout.c)
+ *   (mail.h: mailboxes and mails, mbox.c, mail.c, mail-decode.c and
+ *   mail-message.c; commit-write.h: trees from the index, identities and
+ *   commits, commit-write.c, and resetting to a tree, reset.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a

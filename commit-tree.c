@@ -8,173 +8,22 @@
  * Author and committer come from GIT_AUTHOR_* and GIT_COMMITTER_*,
  * then from the 2005 names (AUTHOR_*, COMMITTER_*, COMMIT_AUTHOR_*) so
  * that old scripts keep working, then from the passwd entry, the host
- * name and the clock.  A date or a name that cannot be stored exactly
- * is refused, not repaired.  The message is stored byte for byte
+ * name and the clock.  A variable that is set counts even when empty,
+ * as in git: an empty email is kept ("<>"), an empty name is refused.
+ * A date without a zone is local time in TZ.  A date or a name that
+ * cannot be stored exactly is refused, not repaired.  The message is stored byte for byte
  * (git re-encodes what is not UTF-8; we do not), but a NUL byte is
  * refused, as git refuses it: fsck rejects a commit that holds one.
  */
-#define _DEFAULT_SOURCE		/* gethostname */
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cache.h"
+#include "commit.h"
 
 static const char commit_tree_usage[] =
 	"commit-tree <tree> [-p <parent>]... < message";
-
-struct ident {
-	const char *name;
-	const char *email;
-	const char *date;	/* "<epoch> <+hhmm>" */
-};
-
-/* The first of the variables (NULL-terminated) that is set and not empty. */
-static const char *first_env(const char *const *vars, const char **which)
-{
-	for (; *vars; vars++) {
-		const char *v = getenv(*vars);
-
-		if (v && *v) {
-			*which = *vars;
-			return v;
-		}
-	}
-	return NULL;
-}
-
-static const struct passwd *passwd_entry(void)
-{
-	static const struct passwd *pw;
-
-	if (!pw) {
-		pw = getpwuid(getuid());
-		if (!pw)
-			die("no name for uid %lu in the passwd file; set "
-			    "GIT_AUTHOR_NAME and GIT_COMMITTER_NAME",
-			    (unsigned long)getuid());
-	}
-	return pw;
-}
-
-/* The gecos full name up to the first comma, else the login name. */
-static char *default_name(void)
-{
-	const struct passwd *pw = passwd_entry();
-	const char *gecos = pw->pw_gecos ? pw->pw_gecos : "";
-	size_t len = strcspn(gecos, ",");
-	char *name;
-
-	if (!len)
-		return xstrdup(pw->pw_name);
-	name = xmalloc(len + 1);
-	memcpy(name, gecos, len);
-	name[len] = '\0';
-	return name;
-}
-
-static char *default_email(void)
-{
-	const struct passwd *pw = passwd_entry();
-	char host[256];
-	size_t len;
-	char *email;
-
-	if (gethostname(host, sizeof(host)) < 0)
-		die_errno("gethostname");
-	host[sizeof(host) - 1] = '\0';
-	len = strlen(pw->pw_name) + strlen(host) + 2;
-	email = xmalloc(len);
-	snprintf(email, len, "%s@%s", pw->pw_name, host);
-	return email;
-}
-
-/* Bytes that git trims from both ends of a name or an email. */
-static int is_crud(unsigned char c)
-{
-	return c <= 32 || c == '.' || c == ',' || c == ':' || c == ';' ||
-	       c == '<' || c == '>' || c == '"' || c == '\\' || c == '\'';
-}
-
-/*
- * Refuse what would break the "name <email>" line; trim the crud at
- * the ends that git trims, so that ids match git's for the same input.
- */
-static const char *clean_ident_part(const char *value, const char *var,
-				    const char *what)
-{
-	size_t len;
-	char *out;
-
-	if (strpbrk(value, "<>\n"))
-		die("%s '%s' in %s: '<', '>' and newlines are not allowed",
-		    what, value, var);
-	while (*value && is_crud(*value))
-		value++;
-	len = strlen(value);
-	while (len && is_crud(value[len - 1]))
-		len--;
-	if (!len && !strcmp(what, "name"))
-		die("empty name in %s", var);
-	out = xmalloc(len + 1);
-	memcpy(out, value, len);
-	out[len] = '\0';
-	return out;
-}
-
-static const char *ident_name(const char *const *vars)
-{
-	const char *var = "the passwd file", *v = first_env(vars, &var);
-
-	return clean_ident_part(v ? v : default_name(), var, "name");
-}
-
-static const char *ident_email(const char *const *vars)
-{
-	const char *var = "the default email", *v = first_env(vars, &var);
-
-	return clean_ident_part(v ? v : default_email(), var, "email");
-}
-
-static const char *ident_date(const char *const *vars)
-{
-	const char *var, *v = first_env(vars, &var), *date;
-
-	if (!v)
-		return xstrdup(now_date());
-	date = parse_date(v);
-	if (!date)
-		die("invalid date in %s: '%s' (use '<epoch> <+hhmm>', RFC 2822 "
-		    "or ISO 8601 with a zone)", var, v);
-	return xstrdup(date);
-}
-
-static void get_idents(struct ident *author, struct ident *committer)
-{
-	static const char *const author_name[] = {
-		"GIT_AUTHOR_NAME", "AUTHOR_NAME", NULL };
-	static const char *const author_email[] = {
-		"GIT_AUTHOR_EMAIL", "AUTHOR_EMAIL", NULL };
-	static const char *const author_date[] = {
-		"GIT_AUTHOR_DATE", "AUTHOR_DATE", NULL };
-	static const char *const committer_name[] = {
-		"GIT_COMMITTER_NAME", "COMMITTER_NAME", "COMMIT_AUTHOR_NAME",
-		NULL };
-	static const char *const committer_email[] = {
-		"GIT_COMMITTER_EMAIL", "COMMITTER_EMAIL",
-		"COMMIT_AUTHOR_EMAIL", NULL };
-	static const char *const committer_date[] = {
-		"GIT_COMMITTER_DATE", "COMMITTER_DATE", NULL };
-
-	author->name = ident_name(author_name);
-	author->email = ident_email(author_email);
-	author->date = ident_date(author_date);
-	committer->name = ident_name(committer_name);
-	committer->email = ident_email(committer_email);
-	committer->date = ident_date(committer_date);
-}
 
 /* Resolve an id and make sure it is a good object of the wanted type. */
 static void get_object(const char *arg, enum object_type want,
@@ -236,54 +85,18 @@ static char *read_message(size_t *len)
 	return buf;
 }
 
-static void add_text(char **buf, size_t *len, size_t *alloc,
-		     const char *text, size_t n)
-{
-	ALLOC_GROW(*buf, *len + n, *alloc);
-	memcpy(*buf + *len, text, n);
-	*len += n;
-}
-
-static void add_line(char **buf, size_t *len, size_t *alloc,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void add_line(char **buf, size_t *len, size_t *alloc,
-		     const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	ALLOC_GROW(*buf, *len + n + 1, *alloc);
-	va_start(ap, fmt);
-	vsnprintf(*buf + *len, n + 1, fmt, ap);
-	va_end(ap);
-	*len += n;
-}
-
 static void write_commit(const unsigned char *tree,
 			 const struct parents *parents,
 			 const struct ident *author,
 			 const struct ident *committer, unsigned char *sha1)
 {
-	size_t msg_len, len = 0, alloc = 0, i;
-	char *msg = read_message(&msg_len), *buf = NULL;
+	size_t msg_len;
+	char *msg = read_message(&msg_len);
 
-	add_line(&buf, &len, &alloc, "tree %s\n", sha1_to_hex(tree));
-	for (i = 0; i < parents->nr; i++)
-		add_line(&buf, &len, &alloc, "parent %s\n",
-			 sha1_to_hex(parents->sha1[i]));
-	add_line(&buf, &len, &alloc, "author %s <%s> %s\n", author->name,
-		 author->email, author->date);
-	add_line(&buf, &len, &alloc, "committer %s <%s> %s\n\n",
-		 committer->name, committer->email, committer->date);
-	add_text(&buf, &len, &alloc, msg, msg_len);
-	if (write_sha1_file(buf, len, OBJ_COMMIT, sha1) < 0)
-		die("unable to write the commit");
-	free(buf);
+	if (write_commit_object(tree, (const unsigned char (*)[20])parents->sha1,
+				parents->nr, author, committer, msg, msg_len,
+				sha1) < 0)
+		exit(128);
 	free(msg);
 }
 
@@ -304,7 +117,9 @@ int main(int argc, char **argv)
 
 	if (setup_repository() < 0)
 		exit(128);
-	get_idents(&author, &committer);
+	if (ident_from_env(&author, 0) < 0 ||
+	    ident_from_env(&committer, 1) < 0)
+		exit(128);
 	get_object(argv[1], OBJ_TREE, tree);
 	for (i = 2; i < argc; i += 2)
 		add_parent(&parents, argv[i + 1]);
@@ -314,5 +129,7 @@ int main(int argc, char **argv)
 	printf("%s\n", sha1_to_hex(sha1));
 	finish_stdout();
 	free(parents.sha1);
+	ident_release(&author);
+	ident_release(&committer);
 	return 0;
 }

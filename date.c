@@ -1,14 +1,16 @@
 /*
- * date.c: the dates a user may give for commits.  Only forms that say
- * exactly which second they mean are accepted: git's own
+ * date.c: the dates a user may give for commits.  Accepted: git's own
  * "<epoch> <+hhmm>" (with or without a leading '@'), RFC 2822 as
- * `date -R` prints it, and ISO 8601 with a zone.  Anything else, a
- * date without a zone or with a field out of range, is refused rather
- * than guessed at, because a commit's date cannot be fixed later
- * without changing its id.
- *
- * The calendar arithmetic is done here rather than with timegm(3), so
- * that the result does not depend on the C library or on TZ.
+ * `date -R` prints it (the weekday optional), ISO 8601, and the
+ * numeric forms "YYYY.MM.DD", "YYYY/MM/DD" and "MM/DD/YYYY" followed by
+ * "hh:mm[:ss]".  A date with a zone says exactly which second it means
+ * and is converted here, without timegm(3), so that the result does
+ * not depend on the C library or on TZ.  A date without a zone is
+ * local time in TZ, as git reads it: the zone is then the offset the
+ * C library gives for that moment.  Anything else (a date without a
+ * time, a field out of range) is refused rather than guessed at,
+ * because a commit's date cannot be fixed later without changing its
+ * id.
  */
 #define _DEFAULT_SOURCE	/* tm_gmtoff */
 #include <ctype.h>
@@ -112,43 +114,115 @@ static const char *parse_zone(const char *p, int colon_ok, int *zone)
 	return p;
 }
 
-/* "hh:mm:ss"; RFC 2822 also allows "hh:mm" (seconds_optional). */
-static const char *parse_time(const char *p, int seconds_optional,
-			      int *hour, int *min, int *sec)
+/* The fields of a date as written, before its zone is applied. */
+struct fields {
+	int year, month, day, hour, min, sec;
+};
+
+/* "hh:mm[:ss]"; the hour may have one digit, as git allows. */
+static const char *parse_time(const char *p, struct fields *f)
 {
-	p = digits(p, 2, hour);
+	p = day_digits(p, &f->hour);
 	if (!p || *p++ != ':')
 		return NULL;
-	p = digits(p, 2, min);
+	p = digits(p, 2, &f->min);
 	if (!p)
 		return NULL;
-	*sec = 0;
+	f->sec = 0;
 	if (*p == ':')
-		p = digits(p + 1, 2, sec);
-	else if (!seconds_optional)
-		return NULL;
+		p = digits(p + 1, 2, &f->sec);
 	/* A leap second (60) is allowed, as RFC 2822 and git allow it. */
-	if (!p || *hour > 23 || *min > 59 || *sec > 60)
+	if (!p || f->hour > 23 || f->min > 59 || f->sec > 60)
 		return NULL;
 	return p;
 }
 
-/* Combine broken-down local time and zone into d; -1 if out of range. */
-static int make_date(struct date *d, int year, int month, int day,
-		     int hour, int min, int sec, int zone)
+static int valid_day(const struct fields *f)
+{
+	return f->month >= 1 && f->month <= 12 && f->day >= 1 &&
+	       f->day <= days_in_month(f->year, f->month);
+}
+
+/* Seconds from the epoch to the fields read as UTC. */
+static long long fields_to_utc(const struct fields *f)
+{
+	return days_from_civil(f->year, f->month, f->day) * 86400 +
+	       f->hour * 3600 + f->min * 60 + f->sec;
+}
+
+/*
+ * Combine the fields and a zone into d; -1 if out of range.  git's
+ * calendar runs from 1970 to 2099: a later year is refused, as git
+ * refuses it.
+ */
+static int make_date(struct date *d, const struct fields *f, int zone)
 {
 	long long t;
 
-	if (year < 1970 || month < 1 || month > 12 || day < 1 ||
-	    day > days_in_month(year, month))
+	if (f->year < 1970 || f->year > 2099 || !valid_day(f))
 		return -1;
-	t = days_from_civil(year, month, day) * 86400 + hour * 3600 +
-	    min * 60 + sec - zone * 60;
+	t = fields_to_utc(f) - zone * 60;
 	if (t < 0 || t > MAX_EPOCH)
 		return -1;
 	d->epoch = t;
 	d->zone = zone;
 	return 0;
+}
+
+/*
+ * The fields as local time in TZ, as git reads a date without a zone:
+ * the zone is the difference between the fields read as UTC and what
+ * mktime(3) makes of them.
+ */
+static int make_local_date(struct date *d, const struct fields *f)
+{
+	struct tm tm;
+	time_t t;
+	long long utc;
+
+	if (f->year < 1970 || f->year > 2099 || !valid_day(f))
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = f->year - 1900;
+	tm.tm_mon = f->month - 1;
+	tm.tm_mday = f->day;
+	tm.tm_hour = f->hour;
+	tm.tm_min = f->min;
+	tm.tm_sec = f->sec;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1)
+		return -1;
+	utc = fields_to_utc(f);
+	d->zone = (int)((utc - (long long)t) / 60);
+	if (d->zone <= -24 * 60 || d->zone >= 24 * 60)
+		return -1;
+	d->epoch = utc - d->zone * 60;
+	return d->epoch < 0 ? -1 : 0;
+}
+
+/*
+ * What may follow the time: nothing (local time), or a zone after one
+ * space; ISO 8601 (iso) also allows "Z", "+hh:mm" and no space.
+ */
+static int finish_date(const char *p, const struct fields *f, int iso,
+		       struct date *d)
+{
+	int zone = 0;
+
+	if (!*p)
+		return make_local_date(d, f);
+	if (*p == ' ')
+		p++;
+	else if (!iso)
+		return -1;
+	if (iso && *p == 'Z')
+		p++;
+	else
+		p = parse_zone(p, iso, &zone);
+	if (!p || *p)
+		return -1;
+	return make_date(d, f, zone);
 }
 
 /* "<epoch> <+hhmm>", after an optional '@'. */
@@ -190,12 +264,13 @@ static int week_day(long long days)
 }
 
 /*
- * RFC 2822: "[Day, ]D Mon YYYY hh:mm[:ss] +hhmm".  A day name must be
- * the right one: a wrong name means the rest may be wrong too.
+ * RFC 2822: "[Day, ]D Mon YYYY hh:mm[:ss][ +hhmm]".  A day name must
+ * be the right one: a wrong name means the rest may be wrong too.
  */
 static int parse_rfc2822(const char *p, struct date *d)
 {
-	int wday = -1, day, month, year, hour, min, sec, zone;
+	struct fields f;
+	int wday = -1;
 
 	if (isalpha((unsigned char)*p)) {
 		wday = lookup_name(p, day_names, 7);
@@ -205,58 +280,82 @@ static int parse_rfc2822(const char *p, struct date *d)
 		while (*p == ' ')
 			p++;
 	}
-	p = day_digits(p, &day);
+	p = day_digits(p, &f.day);
 	if (!p || *p++ != ' ')
 		return -1;
-	month = lookup_name(p, month_names, 12) + 1;
-	if (!month || p[3] != ' ')
+	f.month = lookup_name(p, month_names, 12) + 1;
+	if (!f.month || p[3] != ' ')
 		return -1;
-	p = digits(p + 4, 4, &year);
+	p = digits(p + 4, 4, &f.year);
 	if (!p || *p++ != ' ')
 		return -1;
-	p = parse_time(p, 1, &hour, &min, &sec);
-	if (!p || *p++ != ' ')
-		return -1;
-	p = parse_zone(p, 0, &zone);
-	if (!p || *p)
-		return -1;
-	if (make_date(d, year, month, day, hour, min, sec, zone) < 0)
+	p = parse_time(p, &f);
+	if (!p || finish_date(p, &f, 0, d) < 0)
 		return -1;
 	if (wday >= 0 &&
-	    week_day(days_from_civil(year, month, day)) != wday)
+	    week_day(days_from_civil(f.year, f.month, f.day)) != wday)
 		return -1;
 	return 0;
 }
 
+/* "YYYY<sep>M<sep>D" (month and day of one or two digits). */
+static const char *parse_ymd(const char *p, char sep, struct fields *f)
+{
+	p = digits(p, 4, &f->year);
+	if (!p || *p++ != sep)
+		return NULL;
+	p = day_digits(p, &f->month);
+	if (!p || *p++ != sep)
+		return NULL;
+	return day_digits(p, &f->day);
+}
+
+/* "M/D/YYYY", the American order git reads for slashes. */
+static const char *parse_mdy(const char *p, struct fields *f)
+{
+	p = day_digits(p, &f->month);
+	if (!p || *p++ != '/')
+		return NULL;
+	p = day_digits(p, &f->day);
+	if (!p || *p++ != '/')
+		return NULL;
+	return digits(p, 4, &f->year);
+}
+
 /*
- * ISO 8601: "YYYY-MM-DD", 'T' or ' ', "hh:mm:ss", then the zone:
- * "Z", or "+hhmm" / "+hh:mm", optionally after one space.
+ * ISO 8601: "YYYY-MM-DD", 'T' or ' ', "hh:mm[:ss]", then the zone
+ * ("Z", "+hhmm" or "+hh:mm", optionally after one space) or nothing.
  */
 static int parse_iso8601(const char *p, struct date *d)
 {
-	int year, month, day, hour, min, sec, zone = 0;
+	struct fields f;
 
-	p = digits(p, 4, &year);
-	if (!p || *p++ != '-')
-		return -1;
-	p = digits(p, 2, &month);
-	if (!p || *p++ != '-')
-		return -1;
-	p = digits(p, 2, &day);
+	p = parse_ymd(p, '-', &f);
 	if (!p || (*p != 'T' && *p != ' '))
 		return -1;
-	p = parse_time(p + 1, 0, &hour, &min, &sec);
+	p = parse_time(p + 1, &f);
 	if (!p)
 		return -1;
-	if (*p == ' ')
-		p++;
-	if (*p == 'Z')
-		p++;
-	else
-		p = parse_zone(p, 1, &zone);
-	if (!p || *p)
+	return finish_date(p, &f, 1, d);
+}
+
+/* "YYYY.MM.DD", "YYYY/MM/DD" or "MM/DD/YYYY", then " hh:mm[:ss]". */
+static int parse_numeric(const char *p, struct date *d)
+{
+	struct fields f;
+	const char *q;
+
+	q = parse_ymd(p, '.', &f);
+	if (!q)
+		q = parse_ymd(p, '/', &f);
+	if (!q)
+		q = parse_mdy(p, &f);
+	if (!q || *q != ' ')
 		return -1;
-	return make_date(d, year, month, day, hour, min, sec, zone);
+	q = parse_time(q + 1, &f);
+	if (!q)
+		return -1;
+	return finish_date(q, &f, 0, d);
 }
 
 static const char *format_date(const struct date *d)
@@ -274,7 +373,7 @@ const char *parse_date(const char *date)
 	struct date d;
 
 	if (!parse_raw(date, &d) || !parse_iso8601(date, &d) ||
-	    !parse_rfc2822(date, &d))
+	    !parse_rfc2822(date, &d) || !parse_numeric(date, &d))
 		return format_date(&d);
 	return NULL;
 }

@@ -96,7 +96,7 @@ test_expect_success 'bad dates are refused, naming the variable and value' '
 	1112911993 -0760
 	1112911993 +2400
 	@ -0700
-	2005-04-07 15:13:13
+	2005-04-07
 	2005-13-07 15:13:13 +0000
 	2005-02-29 15:13:13 +0000
 	2005-04-31 15:13:13 +0000
@@ -110,7 +110,6 @@ test_expect_success 'bad dates are refused, naming the variable and value' '
 	1970-01-01 00:30:00 +0100
 	Fri, 7 Apr 2005 15:13:13 -0700
 	Thu, 7 Foo 2005 15:13:13 -0700
-	Thu, 7 Apr 2005 15:13:13
 	Thu, 7 Apr 2005 15:13:13 -0700 trailing
 	EOF
 	test_expect_code 128 env GIT_COMMITTER_DATE=never \
@@ -198,6 +197,9 @@ test_expect_success 'names and emails with <, > or newline are refused' '
 lines" commit-tree $(cat ../T) <../msg 2>../err &&
 	test_grep "GIT_AUTHOR_NAME" ../err &&
 	test_expect_code 128 env GIT_AUTHOR_NAME="..." \
+		commit-tree $(cat ../T) <../msg 2>../err &&
+	test_grep "empty name in GIT_AUTHOR_NAME" ../err &&
+	test_expect_code 128 env GIT_AUTHOR_NAME= \
 		commit-tree $(cat ../T) <../msg 2>../err &&
 	test_grep "empty name in GIT_AUTHOR_NAME" ../err &&
 	wt_objects >../after &&

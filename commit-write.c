@@ -1,0 +1,445 @@
+/*
+ * commit.c: the pieces of a commit, for every tool that makes one.
+ *
+ * Trees: the index is sorted by the bytes of full paths, so the
+ * entries under one directory form one contiguous run, and that order
+ * is also git's order for tree entries (a tree sorts as if its name
+ * ended in '/', which is the byte that follows the directory name in
+ * its entries' paths).  One pass over the index, recursing at each
+ * directory, writes every tree in O(n).
+ *
+ * Identities: as git reads them, so that ids match git's for the same
+ * environment; a date or a name that cannot be stored exactly is
+ * refused, not repaired.
+ */
+#define _DEFAULT_SOURCE		/* gethostname */
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "commit-write.h"
+
+/* ---- trees ---- */
+
+/*
+ * One tree being built: its entries as they will be stored, and the
+ * file names a later directory of the same name could clash with.
+ */
+struct tree_buf {
+	char *buf;
+	size_t len, alloc;
+	struct df_check df;
+};
+
+static void add_entry(struct tree_buf *t, unsigned int mode,
+		      const char *name, size_t len, const unsigned char *sha1)
+{
+	char mode_str[16];
+	int mlen = snprintf(mode_str, sizeof(mode_str), "%o", mode);
+
+	ALLOC_GROW(t->buf, t->len + mlen + len + 22, t->alloc);
+	memcpy(t->buf + t->len, mode_str, mlen);
+	t->buf[t->len + mlen] = ' ';
+	t->len += mlen + 1;
+	memcpy(t->buf + t->len, name, len);
+	t->buf[t->len + len] = '\0';
+	t->len += len + 1;
+	memcpy(t->buf + t->len, sha1, 20);
+	t->len += 20;
+}
+
+static int in_dir(const struct cache_entry *ce, const char *base,
+		  size_t baselen)
+{
+	return ce->ce_namelen > baselen && !memcmp(ce->name, base, baselen);
+}
+
+/*
+ * The trees this process has written or found stored already: a
+ * series of commits rewrites every tree of the index each time, and
+ * all but the few a patch touched are the same objects again, which
+ * need not be hashed into the store (and checked against it) twice.
+ */
+static unsigned char (*known_trees)[20];
+static size_t known_nr, known_alloc;
+
+static size_t known_slot(const unsigned char *sha1)
+{
+	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
+		   (known_alloc - 1);
+	static const unsigned char null_id[20];
+
+	while (memcmp(known_trees[i], sha1, 20) &&
+	       memcmp(known_trees[i], null_id, 20))
+		i = (i + 1) & (known_alloc - 1);
+	return i;
+}
+
+static int tree_is_known(const unsigned char *sha1)
+{
+	return known_alloc && !memcmp(known_trees[known_slot(sha1)], sha1, 20);
+}
+
+static void remember_tree(const unsigned char *sha1)
+{
+	if (known_nr * 2 >= known_alloc) {
+		unsigned char (*old)[20] = known_trees;
+		size_t i, old_alloc = known_alloc;
+
+		known_alloc = old_alloc ? old_alloc * 2 : 1024;
+		known_trees = xcalloc(known_alloc, 20);
+		for (i = 0; i < old_alloc; i++)
+			if (memcmp(old[i], (unsigned char[20]){ 0 }, 20))
+				memcpy(known_trees[known_slot(old[i])],
+				       old[i], 20);
+		free(old);
+	}
+	memcpy(known_trees[known_slot(sha1)], sha1, 20);
+	known_nr++;
+}
+
+/*
+ * Write the tree for the entries from *pos on whose paths start with
+ * base (baselen bytes, ending in '/' unless empty).  Advances *pos
+ * past them.
+ */
+static int write_tree(unsigned int *pos, const char *base, size_t baselen,
+		      int dry_run, unsigned char *sha1)
+{
+	struct tree_buf t = { NULL, 0, 0, { NULL, 0, 0 } };
+	int ret = 0;
+
+	while (!ret && *pos < active_nr) {
+		const struct cache_entry *ce = active_cache[*pos];
+		const char *name, *slash;
+		unsigned char sub[20];
+		size_t len;
+
+		if (!in_dir(ce, base, baselen))
+			break;
+		name = ce->name + baselen;
+		len = ce->ce_namelen - baselen;
+		slash = memchr(name, '/', len);
+		if (!slash) {
+			add_entry(&t, ce->ce_mode, name, len, ce->sha1);
+			df_check_file(&t.df, name, len);
+			(*pos)++;
+			continue;
+		}
+		len = slash - name;
+		if (df_check_dir(&t.df, name, len))
+			ret = error("'%.*s' is both a file and a directory in "
+				    "the index", (int)(baselen + len), ce->name);
+		else
+			ret = write_tree(pos, ce->name, baselen + len + 1,
+					 dry_run, sub);
+		if (!ret)
+			add_entry(&t, 040000, name, len, sub);
+	}
+	if (!ret)
+		hash_sha1_file(t.buf, t.len, OBJ_TREE, sha1);
+	if (!ret && !dry_run && !tree_is_known(sha1)) {
+		if (write_sha1_file(t.buf, t.len, OBJ_TREE, sha1) < 0)
+			ret = error("unable to write the tree of '%.*s'",
+				    baselen ? (int)baselen - 1 : 1,
+				    baselen ? base : ".");
+		else
+			remember_tree(sha1);
+	}
+	free(t.buf);
+	df_check_clear(&t.df);
+	return ret;
+}
+
+/*
+ * Report every unmerged path (once), every file/directory clash and
+ * every missing object before giving up, so that one run shows all
+ * there is to fix.
+ */
+static int check_index(void)
+{
+	const char *last_unmerged = NULL;
+	unsigned int i;
+	size_t len;
+	int bad = 0;
+
+	for (i = 0; i < active_nr; i++) {
+		const struct cache_entry *ce = active_cache[i];
+
+		if (ce_stage(ce)) {
+			if (!last_unmerged || strcmp(last_unmerged, ce->name))
+				error("'%s' is unmerged", ce->name);
+			last_unmerged = ce->name;
+			bad = -1;
+			continue;
+		}
+		if ((len = index_has_file_above(ce->name)) != 0)
+			bad = error("'%.*s' is both a file and a directory in "
+				    "the index", (int)len, ce->name);
+		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file_listed(ce->sha1))
+			continue;
+		bad = error("'%s' names object %s, which does not exist",
+			    ce->name, sha1_to_hex(ce->sha1));
+	}
+	return bad;
+}
+
+int write_index_tree(unsigned char *sha1, int dry_run)
+{
+	unsigned int pos = 0;
+
+	if (check_index() < 0)
+		return error("index cannot be written as a tree; nothing "
+			     "written");
+	return write_tree(&pos, "", 0, dry_run, sha1);
+}
+
+/* ---- identities ---- */
+
+/*
+ * The first of the variables (NULL-terminated) that is set, and with
+ * want_value not empty: git keeps an empty email ("<>") and refuses an
+ * empty name, but reads an empty date as "now".
+ */
+static const char *first_env(const char *const *vars, const char **which,
+			     int want_value)
+{
+	for (; *vars; vars++) {
+		const char *v = getenv(*vars);
+
+		if (v && (*v || !want_value)) {
+			*which = *vars;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static const struct passwd *passwd_entry(void)
+{
+	static const struct passwd *pw;
+
+	if (!pw) {
+		pw = getpwuid(getuid());
+		if (!pw)
+			error("no name for uid %lu in the passwd file; set "
+			      "GIT_AUTHOR_NAME and GIT_COMMITTER_NAME",
+			      (unsigned long)getuid());
+	}
+	return pw;
+}
+
+/* The gecos full name up to the first comma, else the login name. */
+static char *default_name(void)
+{
+	const struct passwd *pw = passwd_entry();
+	const char *gecos;
+	size_t len;
+	char *name;
+
+	if (!pw)
+		return NULL;
+	gecos = pw->pw_gecos ? pw->pw_gecos : "";
+	len = strcspn(gecos, ",");
+	if (!len)
+		return xstrdup(pw->pw_name);
+	name = xmalloc(len + 1);
+	memcpy(name, gecos, len);
+	name[len] = '\0';
+	return name;
+}
+
+static char *default_email(void)
+{
+	const struct passwd *pw = passwd_entry();
+	char host[256];
+	size_t len;
+	char *email;
+
+	if (!pw)
+		return NULL;
+	if (gethostname(host, sizeof(host)) < 0) {
+		error_errno("gethostname");
+		return NULL;
+	}
+	host[sizeof(host) - 1] = '\0';
+	len = strlen(pw->pw_name) + strlen(host) + 2;
+	email = xmalloc(len);
+	snprintf(email, len, "%s@%s", pw->pw_name, host);
+	return email;
+}
+
+/* Bytes that git trims from both ends of a name or an email. */
+static int is_crud(unsigned char c)
+{
+	return c <= 32 || c == '.' || c == ',' || c == ':' || c == ';' ||
+	       c == '<' || c == '>' || c == '"' || c == '\\' || c == '\'';
+}
+
+/*
+ * Refuse what would break the "name <email>" line; trim the crud at
+ * the ends that git trims, so that ids match git's for the same input.
+ */
+static char *clean_ident_part(const char *value, const char *var,
+			      const char *what)
+{
+	size_t len;
+	char *out;
+
+	if (strpbrk(value, "<>\n")) {
+		error("%s '%s' in %s: '<', '>' and newlines are not allowed",
+		      what, value, var);
+		return NULL;
+	}
+	while (*value && is_crud(*value))
+		value++;
+	len = strlen(value);
+	while (len && is_crud(value[len - 1]))
+		len--;
+	if (!len && !strcmp(what, "name")) {
+		error("empty name in %s (git refuses an empty ident name)",
+		      var);
+		return NULL;
+	}
+	out = xmalloc(len + 1);
+	memcpy(out, value, len);
+	out[len] = '\0';
+	return out;
+}
+
+static char *ident_date(const char *v, const char *var)
+{
+	const char *date;
+
+	if (!v)
+		return xstrdup(now_date());
+	date = parse_date(v);
+	if (!date) {
+		error("invalid date in %s: '%s' (use '<epoch> <+hhmm>', "
+		      "RFC 2822, ISO 8601 or YYYY.MM.DD hh:mm[:ss])", var, v);
+		return NULL;
+	}
+	return xstrdup(date);
+}
+
+void ident_release(struct ident *id)
+{
+	free(id->name);
+	free(id->email);
+	free(id->date);
+	id->name = id->email = id->date = NULL;
+}
+
+static const char *const env_names[2][3][4] = {
+	{
+		{ "GIT_AUTHOR_NAME", "AUTHOR_NAME", NULL },
+		{ "GIT_AUTHOR_EMAIL", "AUTHOR_EMAIL", NULL },
+		{ "GIT_AUTHOR_DATE", "AUTHOR_DATE", NULL },
+	}, {
+		{ "GIT_COMMITTER_NAME", "COMMITTER_NAME",
+		  "COMMIT_AUTHOR_NAME", NULL },
+		{ "GIT_COMMITTER_EMAIL", "COMMITTER_EMAIL",
+		  "COMMIT_AUTHOR_EMAIL", NULL },
+		{ "GIT_COMMITTER_DATE", "COMMITTER_DATE", NULL },
+	},
+};
+
+int ident_from_env(struct ident *id, int committer)
+{
+	const char *const (*vars)[4] = env_names[committer ? 1 : 0];
+	const char *var = "the passwd file", *v;
+	char *fallback = NULL;
+
+	id->name = id->email = id->date = NULL;
+	v = first_env(vars[0], &var, 0);
+	if (!v && !(v = fallback = default_name()))
+		return -1;
+	id->name = clean_ident_part(v, var, "name");
+	free(fallback);
+	fallback = NULL;
+	var = "the default email";
+	v = first_env(vars[1], &var, 0);
+	if (id->name && (v || (v = fallback = default_email())))
+		id->email = clean_ident_part(v, var, "email");
+	free(fallback);
+	var = NULL;
+	v = first_env(vars[2], &var, 1);
+	if (id->email)
+		id->date = ident_date(v, var);
+	if (!id->date) {
+		ident_release(id);
+		return -1;
+	}
+	return 0;
+}
+
+int ident_from_parts(struct ident *id, const char *name, const char *email,
+		     const char *date, const char *what)
+{
+	id->name = clean_ident_part(name, what, "name");
+	id->email = id->name ? clean_ident_part(email, what, "email") : NULL;
+	id->date = id->email ? ident_date(date, what) : NULL;
+	if (!id->date) {
+		ident_release(id);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- commits ---- */
+
+static void add_text(char **buf, size_t *len, size_t *alloc,
+		     const char *text, size_t n)
+{
+	ALLOC_GROW(*buf, *len + n + 1, *alloc);
+	memcpy(*buf + *len, text, n);
+	*len += n;
+}
+
+static void add_line(char **buf, size_t *len, size_t *alloc,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add_line(char **buf, size_t *len, size_t *alloc,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(*buf, *len + n + 1, *alloc);
+	va_start(ap, fmt);
+	vsnprintf(*buf + *len, n + 1, fmt, ap);
+	va_end(ap);
+	*len += n;
+}
+
+int write_commit_object(const unsigned char *tree,
+			const unsigned char (*parents)[20], size_t nr,
+			const struct ident *author,
+			const struct ident *committer,
+			const char *msg, size_t msg_len, unsigned char *sha1)
+{
+	size_t len = 0, alloc = 0, i;
+	char *buf = NULL;
+	int ret = 0;
+
+	add_line(&buf, &len, &alloc, "tree %s\n", sha1_to_hex(tree));
+	for (i = 0; i < nr; i++)
+		add_line(&buf, &len, &alloc, "parent %s\n",
+			 sha1_to_hex(parents[i]));
+	add_line(&buf, &len, &alloc, "author %s <%s> %s\n", author->name,
+		 author->email, author->date);
+	add_line(&buf, &len, &alloc, "committer %s <%s> %s\n\n",
+		 committer->name, committer->email, committer->date);
+	add_text(&buf, &len, &alloc, msg, msg_len);
+	if (write_sha1_file(buf, len, OBJ_COMMIT, sha1) < 0)
+		ret = error("unable to write the commit");
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,76 @@
+/*
+ * commit-write.h: commits made in process, shared by commit-tree, write-tree
+ * and applymbox (which commits a whole series without a fork): the
+ * index as trees, identities as git reads them from the environment,
+ * commit objects, and putting the index and the work tree back at a
+ * tree (applymbox --skip and --abort).
+ */
+#ifndef COMMIT_WRITE_H
+#define COMMIT_WRITE_H
+
+#include <stddef.h>
+
+/* ---- commit-write.c: trees from the index, identities, commits ---- */
+
+/*
+ * Store the in-memory index (active_cache) as trees and give the root
+ * tree's id.  Everything is checked first (unmerged entries, file and
+ * directory clashes, missing objects: each reported), so a refused
+ * index leaves no tree behind.  With dry_run nothing is written: sha1
+ * is the id the tree would have.  Entries added with "git add -N" must
+ * be dropped by the caller first.  -1 after error().
+ */
+int write_index_tree(unsigned char *sha1, int dry_run);
+
+struct ident {
+	char *name;		/* malloc'd, crud trimmed as git trims it */
+	char *email;
+	char *date;		/* "<epoch> <+hhmm>" */
+};
+
+/*
+ * The author (committer 0) or the committer (1) from GIT_AUTHOR_* /
+ * GIT_COMMITTER_*, then the 2005 names, then the passwd entry, the
+ * host name and the clock.  A variable that is set counts even when
+ * empty, as in git: an empty email is kept ("<>"), an empty name
+ * refused.  -1 after error() naming the variable.
+ */
+int ident_from_env(struct ident *id, int committer);
+/*
+ * An identity from given parts (date: any form parse_date reads, NULL
+ * for now); what names the source in messages.  -1 after error().
+ */
+int ident_from_parts(struct ident *id, const char *name, const char *email,
+		     const char *date, const char *what);
+void ident_release(struct ident *id);
+
+/*
+ * Write a commit of tree with nr parents, author, committer and the
+ * message (len bytes, stored as is) and give its id.  -1 after error().
+ */
+int write_commit_object(const unsigned char *tree,
+			const unsigned char (*parents)[20], size_t nr,
+			const struct ident *author,
+			const struct ident *committer,
+			const char *msg, size_t len, unsigned char *sha1);
+
+/* ---- reset.c: the index and the work tree back at a tree ---- */
+
+/*
+ * Make the in-memory index and the work tree hold tree (NULL: the empty
+ * tree): files the
+ * index has and tree lacks are removed, files that differ are written
+ * (temp + rename, never through a symlinked directory), the rest kept
+ * with their stat data.  The caller holds index.lock and writes the
+ * index after.  -1 after error(): the work tree may then be part way.
+ */
+int reset_to_tree(const unsigned char *tree);
+
+/*
+ * The differences between the index and tree, then between the work
+ * tree and the index, one "<path>: <what>" line each into *out
+ * (malloc'd, NULL when there are none).  -1 after error().
+ */
+int list_changes(const unsigned char *tree, char **out);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * mbox.c: a mailbox cut into messages as git mailsplit cuts it.  A
+ * message starts at a "From " line that ends in a time and a year
+ * ("From <id> Mon Sep 17 00:00:00 2001"), so that a "From " that
+ * begins a sentence in a description does not split a mail.  The
+ * "From " line stays at the top of its message, where mailinfo
+ * expects it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+
+#include "cache.h"
+#include "mail.h"
+
+/*
+ * The last ':' of the line must sit in "h:mm:ss" or "hh:mm" and be
+ * followed by a year after 1990: that is a date, not prose.
+ */
+int is_mbox_from_line(const char *line, size_t len)
+{
+	const char *start = line + 5, *colon;
+	char year[8];
+	size_t n;
+
+	if (len < 20 || memcmp(line, "From ", 5))
+		return 0;
+	colon = line + len - 2;
+	for (;;) {
+		if (colon < start)
+			return 0;
+		if (*--colon == ':')
+			break;
+	}
+	if (!isdigit((unsigned char)colon[-4]) ||
+	    !isdigit((unsigned char)colon[-2]) ||
+	    !isdigit((unsigned char)colon[-1]) ||
+	    !isdigit((unsigned char)colon[1]) ||
+	    !isdigit((unsigned char)colon[2]))
+		return 0;
+	/* strtol(3) on what follows "ss": spaces, a sign, digits. */
+	n = line + len - (colon + 3);
+	if (n >= sizeof(year))
+		n = sizeof(year) - 1;
+	memcpy(year, colon + 3, n);
+	year[n] = '\0';
+	return strtol(year, NULL, 10) > 90;
+}
+
+/* ">From ", ">>From ", ...: a quoted From line of an mboxrd. */
+static int is_quoted_from(const char *line, size_t len)
+{
+	size_t gt = 0;
+
+	while (gt < len && line[gt] == '>')
+		gt++;
+	return gt && len - gt >= 5 && !memcmp(line + gt, "From ", 5);
+}
+
+static size_t line_length(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', end - p);
+
+	return nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+}
+
+/* Append one line to mail, with the rewriting mailsplit does. */
+static void copy_line(struct mbuf *mail, const char *line, size_t len,
+		      const struct mbox_options *opt)
+{
+	if (opt->mboxrd && is_quoted_from(line, len)) {
+		line++;
+		len--;
+	}
+	if (!opt->keep_cr && len > 1 && line[len - 1] == '\n' &&
+	    line[len - 2] == '\r') {
+		mbuf_add(mail, line, len - 2);
+		mbuf_addch(mail, '\n');
+		return;
+	}
+	mbuf_add(mail, line, len);
+}
+
+int split_mbox(const char *buf, size_t len, const struct mbox_options *opt,
+	       int (*each)(void *data, const char *mail, size_t len),
+	       void *data)
+{
+	const char *p = buf, *end = buf + len;
+	struct mbuf mail = MBUF_INIT;
+	int count = 0;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	while (p < end) {
+		size_t n = line_length(p, end);
+		int bare = !is_mbox_from_line(p, n);
+
+		if (bare && !opt->allow_bare) {
+			mbuf_release(&mail);
+			return error("corrupt mailbox: message %d does not "
+				     "start with a \"From \" line", count + 1);
+		}
+		mbuf_reset(&mail);
+		do {
+			copy_line(&mail, p, n, opt);
+			p += n;
+			if (p < end)
+				n = line_length(p, end);
+		} while (p < end && (bare || !is_mbox_from_line(p, n)));
+		count++;
+		if (each(data, mbuf_str(&mail), mail.len) < 0) {
+			mbuf_release(&mail);
+			return -1;
+		}
+	}
+	mbuf_release(&mail);
+	return count;
+}
+
+int read_mailbox(const char *path, struct mbuf *out)
+{
+	int fd = 0;
+	ssize_t n;
+
+	if (strcmp(path, "-")) {
+		struct stat st;
+
+		/* A FIFO or a device would block or never end. */
+		if (stat(path, &st) < 0)
+			return error_errno("cannot open mbox '%s'", path);
+		if (!S_ISREG(st.st_mode))
+			return error("cannot read mbox '%s': not a regular "
+				     "file", path);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return error_errno("cannot open mbox '%s'", path);
+	}
+	mbuf_reset(out);
+	do {
+		mbuf_grow(out, 65536);
+		n = read_in_full(fd, out->buf + out->len,
+				 out->alloc - out->len - 1);
+		if (n < 0) {
+			error_errno("cannot read mbox '%s'", path);
+			break;
+		}
+		out->len += n;
+		out->buf[out->len] = '\0';
+	} while (n > 0);
+	if (fd)
+		close(fd);
+	return n < 0 ? -1 : 0;
+}

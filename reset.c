@@ -1,0 +1,304 @@
+/*
+ * reset.c: the index and the work tree compared with a tree, and put
+ * back at one.  applymbox refuses to start on a tree that differs from
+ * HEAD (list_changes), and --skip and --abort return to a commit
+ * (reset_to_tree), as git's "read-tree --reset -u" does: a file that
+ * already holds the right content keeps its stat data and is not
+ * rewritten, so going back costs what changed, not the tree's size.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "commit.h"
+
+struct flat_entry {
+	char *path;
+	unsigned int mode;
+	unsigned char sha1[20];
+};
+
+struct flat_tree {
+	struct flat_entry *e;
+	size_t nr, alloc;
+};
+
+/* Every blob of tree under prefix, in git's order (the index's). */
+static int flatten(struct flat_tree *ft, const unsigned char *tree,
+		   const char *prefix)
+{
+	struct tree_desc desc;
+	struct name_entry ne;
+	size_t size;
+	void *buf = read_object_of_type(tree, OBJ_TREE, &size);
+	int r, ret = 0;
+
+	if (!buf)
+		return error("cannot read tree %s", sha1_to_hex(tree));
+	init_tree_desc(&desc, buf, size);
+	while (!ret && (r = tree_entry_next(&desc, &ne)) > 0) {
+		size_t plen = strlen(prefix);
+		char *path = xmalloc(plen + ne.pathlen + 2);
+
+		memcpy(path, prefix, plen);
+		memcpy(path + plen, ne.path, ne.pathlen);
+		path[plen + ne.pathlen] = '\0';
+		if (S_ISDIR(ne.mode)) {
+			strcat(path, "/");
+			ret = flatten(ft, ne.sha1, path);
+			free(path);
+			continue;
+		}
+		ALLOC_GROW(ft->e, ft->nr + 1, ft->alloc);
+		ft->e[ft->nr].path = path;
+		ft->e[ft->nr].mode = ne.mode;
+		memcpy(ft->e[ft->nr].sha1, ne.sha1, 20);
+		ft->nr++;
+	}
+	if (!ret && r < 0)
+		ret = error("tree %s is corrupt", sha1_to_hex(tree));
+	free(buf);
+	return ret;
+}
+
+static void free_flat(struct flat_tree *ft)
+{
+	size_t i;
+
+	for (i = 0; i < ft->nr; i++)
+		free(ft->e[i].path);
+	free(ft->e);
+}
+
+static int flat_compare(const struct flat_entry *f,
+			const struct cache_entry *ce)
+{
+	return cache_name_compare(f->path, strlen(f->path), 0,
+				  ce->name, ce->ce_namelen, ce_stage(ce));
+}
+
+static int in_flat(const struct flat_tree *ft, const char *path)
+{
+	size_t lo = 0, hi = ft->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(ft->e[mid].path, path);
+
+		if (!cmp)
+			return 1;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void add_note(char **out, size_t *len, size_t *alloc,
+		     const char *path, const char *what)
+{
+	size_t n = strlen(path) + strlen(what) + 4;
+
+	ALLOC_GROW(*out, *len + n, *alloc);
+	*len += snprintf(*out + *len, n, "%s: %s\n", path, what);
+}
+
+/* Is the work-tree file of ce what the index says? */
+static int work_file_clean(const struct cache_entry *ce)
+{
+	struct stat st;
+
+	if (S_ISGITLINK(ce->ce_mode) || (ce->ce_state & CE_UPTODATE))
+		return 1;
+	if (lstat_work_path(ce->name, &st) < 0)
+		return 0;
+	if (!ce_match_stat(ce, &st))
+		return 1;
+	if (ce_mode_from_stat(st.st_mode) != ce->ce_mode)
+		return 0;
+	return path_matches_sha1(ce->name, &st, ce->sha1) == 1;
+}
+
+int list_changes(const unsigned char *tree, char **out)
+{
+	struct flat_tree ft = { NULL, 0, 0 };
+	size_t i = 0, len = 0, alloc = 0;
+	unsigned int j = 0;
+
+	*out = NULL;
+	if (tree && flatten(&ft, tree, "") < 0) {
+		free_flat(&ft);
+		return -1;
+	}
+	while (i < ft.nr || j < active_nr) {
+		const struct cache_entry *ce = j < active_nr ?
+					       active_cache[j] : NULL;
+		int cmp = !ce ? -1 : i == ft.nr ? 1 : flat_compare(&ft.e[i], ce);
+
+		if (ce && ce_stage(ce)) {
+			add_note(out, &len, &alloc, ce->name, "unmerged");
+			j++;
+		} else if (cmp < 0) {
+			add_note(out, &len, &alloc, ft.e[i++].path,
+				 "deleted from the index");
+		} else if (cmp > 0) {
+			add_note(out, &len, &alloc, ce->name,
+				 "added to the index");
+			j++;
+		} else {
+			if (ft.e[i].mode != ce->ce_mode ||
+			    memcmp(ft.e[i].sha1, ce->sha1, 20))
+				add_note(out, &len, &alloc, ce->name,
+					 "changed in the index");
+			i++;
+			j++;
+		}
+	}
+	free_flat(&ft);
+	preload_index(NULL);
+	for (j = 0; j < active_nr; j++)
+		if (!ce_stage(active_cache[j]) &&
+		    !work_file_clean(active_cache[j]))
+			add_note(out, &len, &alloc, active_cache[j]->name,
+				 "changed in the work tree");
+	return 0;
+}
+
+/* Remove a work-tree file, then the directories it leaves empty. */
+static void remove_work_file(const char *path)
+{
+	struct stat st;
+	char *dir, *slash;
+
+	if (lstat_work_path(path, &st) < 0 || S_ISDIR(st.st_mode))
+		return;
+	if (unlink(path) < 0)
+		return;
+	dir = xstrdup(path);
+	while ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		if (rmdir(dir) < 0)
+			break;
+	}
+	free(dir);
+}
+
+/* Write blob sha1 to path with mode, through a temporary name. */
+static int write_work_file(const char *path, unsigned int mode,
+			   const unsigned char *sha1)
+{
+	size_t len = strlen(path);
+	char *tmp = xmalloc(len + 32), *lead = xstrdup(path);
+	int fd, ret = 0;
+
+	if (has_symlink_leading_path(path, len)) {
+		ret = error("'%s' is beyond a symbolic link", path);
+		goto out;
+	}
+	if (create_leading_dirs(lead) < 0) {
+		ret = error_errno("create directories for '%s'", path);
+		goto out;
+	}
+	snprintf(tmp, len + 32, "%s.reset-%ld", path, (long)getpid());
+	if (S_ISLNK(mode)) {
+		enum object_type type;
+		size_t size;
+		char *target = read_sha1_file(sha1, &type, &size);
+
+		if (!target || type != OBJ_BLOB)
+			ret = error("cannot read blob %s", sha1_to_hex(sha1));
+		else if (symlink(target, tmp) < 0)
+			ret = error_errno("symlink '%s'", tmp);
+		free(target);
+	} else {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL,
+			  (mode & 0100) ? 0777 : 0666);
+		if (fd < 0) {
+			ret = error_errno("open '%s'", tmp);
+			goto out;
+		}
+		ret = stream_blob_to_fd(fd, path, sha1);
+		if (close(fd) < 0 && !ret)
+			ret = error_errno("close '%s'", tmp);
+	}
+	if (!ret) {
+		struct stat st;
+
+		/* A directory in the way (an empty one) gives way. */
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			rmdir(path);
+		if (rename(tmp, path) < 0)
+			ret = error_errno("rename '%s' to '%s'", tmp, path);
+	}
+	if (ret)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(lead);
+	return ret;
+}
+
+/* The index entry for a target file, its work-tree file made right. */
+static struct cache_entry *reset_entry(const struct flat_entry *f)
+{
+	size_t len = strlen(f->path);
+	int pos = cache_name_pos(f->path, len);
+	struct cache_entry *ce;
+	struct stat st;
+
+	if (pos < 0 || active_cache[pos]->ce_mode != f->mode ||
+	    memcmp(active_cache[pos]->sha1, f->sha1, 20) ||
+	    !work_file_clean(active_cache[pos])) {
+		if (!S_ISGITLINK(f->mode) &&
+		    write_work_file(f->path, f->mode, f->sha1) < 0)
+			return NULL;
+	}
+	ce = make_cache_entry(f->path, len);
+	ce->ce_mode = f->mode;
+	memcpy(ce->sha1, f->sha1, 20);
+	if (!S_ISGITLINK(f->mode) && !lstat(f->path, &st))
+		fill_stat_cache_info(ce, &st);
+	return ce;
+}
+
+int reset_to_tree(const unsigned char *tree)
+{
+	struct flat_tree ft = { NULL, 0, 0 };
+	struct cache_entry **ces;
+	unsigned int j;
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (tree && flatten(&ft, tree, "") < 0) {
+		free_flat(&ft);
+		return -1;
+	}
+	/* Files the tree does not have go first: they may be in the way. */
+	for (j = 0; j < active_nr; j++)
+		if (!in_flat(&ft, active_cache[j]->name))
+			remove_work_file(active_cache[j]->name);
+	ces = xcalloc(ft.nr + 1, sizeof(*ces));
+	for (i = 0; !ret && i < ft.nr; i++) {
+		ces[n] = reset_entry(&ft.e[i]);
+		if (!ces[n])
+			ret = -1;
+		else
+			n++;
+	}
+	if (!ret) {
+		discard_cache();
+		ret = add_cache_entries(ces, n, ADD_CACHE_OK_TO_ADD |
+					ADD_CACHE_OK_TO_REPLACE);
+	} else {
+		for (i = 0; i < n; i++)
+			free_cache_entry(ces[i]);
+	}
+	free(ces);
+	free_flat(&ft);
+	return ret;
+}
