@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "commit-write.h"
 #include "mail.h"
 #include "patch.h"
 

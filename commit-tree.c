@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "commit-write.h"
 
 static const char commit_tree_usage[] =
 	"commit-tree <tree> [-p <parent>]... < message";

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "commit-write.h"
 
 struct flat_entry {
 	char *path;

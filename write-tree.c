@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "commit-write.h"
 
 static const char write_tree_usage[] = "write-tree";
 
