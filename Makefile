@@ -23,10 +23,21 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
+# The porcelain (issue 13): the gate and ref tools it needs, and the
+# dircache front end, POSIX shell scripts built from dircache*.sh.
+PROGRAMS += verify-objects update-ref rev-parse mktag
+SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
+SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 
-all: $(PROGRAMS)
+all: $(PROGRAMS) $(SCRIPTS)
+
+$(SCRIPTS): %: %.sh
+	rm -f $@ $@+
+	cp $< $@+
+	chmod +x $@+
+	mv $@+ $@
 
 # Objects are rebuilt when the flags change (SANITIZE=1 and back).
 BUILD-FLAGS: FORCE
@@ -91,9 +102,12 @@ fuzz-run: fuzz
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir)
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
+	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(bindir)
+	$(INSTALL) -m 644 dircache-lib.sh $(DESTDIR)$(bindir)
 
 clean:
 	rm -f $(PROGRAMS) *.o $(LIB) $(TEST_TOOL) BUILD-FLAGS BUILD-FLAGS.new
+	rm -f $(SCRIPTS)
 	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE
