@@ -5,6 +5,7 @@
 # names to update-cache as arguments, never as text, so any byte but
 # NUL and "/" in a name is safe.
 USAGE='add <path>...'
+# shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 [ $# -gt 0 ] || usage

@@ -8,6 +8,7 @@
 # refused unless asked for; the message is cleaned as git commit
 # cleans it.
 USAGE='commit [-a] [-m <msg>]... [-F <file>] [--allow-empty] [--allow-empty-message]'
+# shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
@@ -67,13 +68,14 @@ elif [ -n "$merge_head" ] && [ -f "$gd/MERGE_MSG" ]; then
 else
 	die "no message: use -m <msg> or -F <file>"
 fi
-clean_message <"$dc_tmp/msg" >"$dc_tmp/clean" || exit 128
+clean_message whitespace <"$dc_tmp/msg" >"$dc_tmp/clean" || exit 128
 if [ ! -s "$dc_tmp/clean" ] && [ -z "$allow_empty_msg" ]; then
 	die "refusing an empty message (--allow-empty-message to force)"
 fi
 
 if [ -n "$all" ]; then
 	# every tracked file that changed or went: pairs "<status> <path>"
+	# shellcheck disable=SC2016 # $2 is the inner shell's
 	show-diff -z | xargs -0 -n 2 sh -c '[ $# -ne 2 ] || printf "%s\0" "$2"' sh |
 		update-cache --remove --stdin -z || exit 128
 fi

@@ -2,6 +2,7 @@
 # dircache init: an empty store in the current directory (init-db);
 # --shared makes it group-writable, for several users pushing into it.
 USAGE='init [--shared]'
+# shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 

@@ -3,6 +3,7 @@
 # whose content differs from the index would be lost, so it is refused
 # unless -f is given.  Every path is checked before any is removed.
 USAGE='rm [-f] [--] <file>...'
+# shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
