@@ -30,6 +30,10 @@ SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
+# The listing tools (issue 12).
+PROGRAMS += ls-tree rev-list merge-base
+LIB_OBJS += commit.o revision.o
+HDRS += commit.h
 
 all: $(PROGRAMS) $(SCRIPTS)
 

@@ -1,0 +1,520 @@
+/*
+ * revision.c: walking history in git rev-list's order.
+ *
+ * The order is part of the output scripts read, so the walk is git's:
+ * a list kept newest first by committer date (a commit goes after
+ * those of its date already queued), parents queued as each commit is
+ * handed out.  With an excluded commit (^c) or --topo-order the whole
+ * set is found first, as git's limit_list does: excluded commits paint
+ * their ancestors, and the walk stops a few commits (git's "slop")
+ * after nothing interesting is left to reach.  --topo-order then sorts
+ * that set depth-first from the tips, as git does without a
+ * commit-graph file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "commit.h"
+
+/* Commits git walks on after the last interesting one, in case of skew. */
+#define SLOP 5
+
+void init_revisions(struct rev_info *revs)
+{
+	memset(revs, 0, sizeof(*revs));
+	revs->max_count = -1;
+	revs->max_age = -1;
+	revs->min_age = -1;
+}
+
+/* The name git gives a tag in --objects output: its "tag" line. */
+static char *tag_name(const unsigned char *sha1)
+{
+	size_t size;
+	char *buf = read_object_of_type(sha1, OBJ_TAG, &size), *p, *nl;
+	char *name = NULL;
+
+	if (!buf)
+		return xstrdup("");
+	for (p = buf; p < buf + size; p = nl + 1) {
+		nl = memchr(p, '\n', buf + size - p);
+		if (!nl || nl == p)
+			break;
+		if (nl - p > 4 && !memcmp(p, "tag ", 4)) {
+			*nl = '\0';
+			name = xstrdup(p + 4);
+			break;
+		}
+	}
+	free(buf);
+	return name ? name : xstrdup("");
+}
+
+/* Queue obj for walk_objects; name (malloc'd) is the pending's now. */
+static void add_pending(struct rev_info *revs, struct object *obj,
+			char *name)
+{
+	ALLOC_GROW(revs->pending, revs->nr_pending + 1, revs->alloc_pending);
+	revs->pending[revs->nr_pending].obj = obj;
+	revs->pending[revs->nr_pending++].name = name;
+}
+
+int add_revision(struct rev_info *revs, const unsigned char *sha1,
+		 int excluded)
+{
+	enum object_type type;
+	struct commit *c;
+	size_t size;
+
+	if (sha1_object_info(sha1, &type, &size) < 0)
+		return error("bad object %s", sha1_to_hex(sha1));
+	c = lookup_commit_peeled(sha1);
+	if (!c)
+		return -1;
+	if (excluded)
+		c->object.flags |= UNINTERESTING;
+	if (type == OBJ_TAG && revs->tree_objects && !excluded) {
+		struct object *tag = lookup_object(sha1, OBJ_TAG);
+
+		if (!tag)
+			return -1;
+		add_pending(revs, tag, tag_name(sha1));
+	}
+	ALLOC_GROW(revs->starts, revs->nr_starts + 1, revs->alloc_starts);
+	revs->starts[revs->nr_starts++] = c;
+	return 0;
+}
+
+/* ---- excluding ---- */
+
+/* Mark every known ancestor of c uninteresting (parsed ones recursively). */
+static void mark_parents_uninteresting(struct commit *c)
+{
+	struct commit **stack = NULL;
+	size_t nr = 0, alloc = 0, i;
+
+	for (i = 0; i < c->nr_parents; i++) {
+		ALLOC_GROW(stack, nr + 1, alloc);
+		stack[nr++] = c->parents[i];
+	}
+	while (nr) {
+		struct commit *p = stack[--nr];
+
+		if (p->object.flags & UNINTERESTING)
+			continue;
+		p->object.flags |= UNINTERESTING;
+		for (i = 0; i < p->nr_parents; i++) {
+			ALLOC_GROW(stack, nr + 1, alloc);
+			stack[nr++] = p->parents[i];
+		}
+	}
+	free(stack);
+}
+
+/* Queue the parents of c not queued yet, by date. */
+static int process_parents(struct commit *c, struct commit_list **list)
+{
+	size_t i;
+
+	if (c->object.flags & ADDED)
+		return 0;
+	c->object.flags |= ADDED;
+	for (i = 0; i < c->nr_parents; i++) {
+		struct commit *p = c->parents[i];
+
+		if (c->object.flags & UNINTERESTING)
+			p->object.flags |= UNINTERESTING;
+		if (parse_commit(p) < 0) {
+			if (c->object.flags & UNINTERESTING)
+				continue;	/* git forgives these */
+			return -1;
+		}
+		if (c->object.flags & UNINTERESTING)
+			mark_parents_uninteresting(p);
+		if (p->object.flags & SEEN)
+			continue;
+		p->object.flags |= SEEN;
+		commit_list_insert_by_date(p, list);
+	}
+	return 0;
+}
+
+static int everybody_uninteresting(const struct commit_list *list)
+{
+	for (; list; list = list->next)
+		if (!(list->item->object.flags & UNINTERESTING))
+			return 0;
+	return 1;
+}
+
+/* Worth walking on?  git's still_interesting. */
+static int still_interesting(const struct commit_list *src, uint64_t date,
+			     int slop)
+{
+	if (!src)
+		return 0;
+	if (date <= src->item->date)
+		return SLOP;
+	if (!everybody_uninteresting(src))
+		return SLOP;
+	return slop - 1;
+}
+
+/* Find the whole set of commits to show, in the order met. */
+static int limit_list(struct rev_info *revs)
+{
+	struct commit_list *list = revs->commits, *out = NULL;
+	struct commit_list **tail = &out;
+	uint64_t date = UINT64_MAX;
+	int slop = SLOP;
+
+	while (list) {
+		struct commit *c = pop_commit(&list);
+
+		if (revs->max_age != -1 && (int64_t)c->date < revs->max_age)
+			c->object.flags |= UNINTERESTING;
+		if (process_parents(c, &list) < 0) {
+			free_commit_list(list);
+			free_commit_list(out);
+			revs->commits = NULL;
+			return -1;
+		}
+		if (c->object.flags & UNINTERESTING) {
+			mark_parents_uninteresting(c);
+			slop = still_interesting(list, date, slop);
+			if (slop)
+				continue;
+			break;
+		}
+		if (revs->min_age != -1 && (int64_t)c->date > revs->min_age)
+			continue;
+		date = c->date;
+		tail = &commit_list_append(c, tail)->next;
+	}
+	free_commit_list(list);
+	revs->commits = out;
+	return 0;
+}
+
+/* ---- --topo-order ---- */
+
+/*
+ * git's sort in graph order: a commit's indegree is 1 plus its
+ * children in the set; tips start a stack (the first tip on top), a
+ * parent is pushed when its last child has been emitted.
+ */
+static void sort_in_topological_order(struct commit_list **list)
+{
+	struct commit **stack = NULL;
+	struct commit_list *l, *out = NULL, **tail = &out;
+	size_t nr = 0, alloc = 0, i, j;
+
+	for (l = *list; l; l = l->next)
+		l->item->indegree = 1;
+	for (l = *list; l; l = l->next)
+		for (i = 0; i < l->item->nr_parents; i++)
+			if (l->item->parents[i]->indegree)
+				l->item->parents[i]->indegree++;
+	for (l = *list; l; l = l->next)
+		if (l->item->indegree == 1) {
+			ALLOC_GROW(stack, nr + 1, alloc);
+			stack[nr++] = l->item;
+		}
+	for (i = 0, j = nr; i < j / 2; i++) {
+		struct commit *t = stack[i];
+
+		stack[i] = stack[j - 1 - i];
+		stack[j - 1 - i] = t;
+	}
+	free_commit_list(*list);
+	while (nr) {
+		struct commit *c = stack[--nr];
+
+		for (i = 0; i < c->nr_parents; i++) {
+			struct commit *p = c->parents[i];
+
+			if (p->indegree && --p->indegree == 1) {
+				ALLOC_GROW(stack, nr + 1, alloc);
+				stack[nr++] = p;
+			}
+		}
+		c->indegree = 0;
+		tail = &commit_list_append(c, tail)->next;
+	}
+	free(stack);
+	*list = out;
+}
+
+/* ---- the walk ---- */
+
+/* Stable merge sort of the starting points, newest first. */
+static struct commit_list *sort_by_date(struct commit_list *list)
+{
+	struct commit_list *a = list, *b, *mid = list, *fast = list->next;
+	struct commit_list *out = NULL, **tail = &out;
+
+	if (!list->next)
+		return list;
+	while (fast && fast->next) {	/* mid: the end of the first half */
+		mid = mid->next;
+		fast = fast->next->next;
+	}
+	b = mid->next;
+	mid->next = NULL;
+	a = sort_by_date(a);
+	b = sort_by_date(b);
+	while (a && b) {
+		/* on equal dates the first half's commit goes first */
+		struct commit_list **from = b->item->date > a->item->date ?
+					    &b : &a;
+		struct commit_list *n = *from;
+
+		*from = n->next;
+		n->next = NULL;
+		*tail = n;
+		tail = &n->next;
+	}
+	*tail = a ? a : b;
+	return out;
+}
+
+static void mark_tree_uninteresting(const unsigned char *sha1);
+
+/* Trees the excluded commits next to the walk have: not listed. */
+static void mark_edges_uninteresting(struct rev_info *revs)
+{
+	struct commit_list *l;
+	size_t i;
+
+	for (l = revs->commits; l; l = l->next) {
+		struct commit *c = l->item;
+
+		if (c->object.flags & UNINTERESTING) {
+			mark_tree_uninteresting(c->tree);
+			continue;
+		}
+		for (i = 0; i < c->nr_parents; i++)
+			if (c->parents[i]->object.flags & UNINTERESTING &&
+			    c->parents[i]->parsed)
+				mark_tree_uninteresting(c->parents[i]->tree);
+	}
+}
+
+int prepare_revision_walk(struct rev_info *revs)
+{
+	struct commit_list **tail = &revs->commits;
+	size_t i;
+
+	for (i = 0; i < revs->nr_starts; i++) {
+		struct commit *c = revs->starts[i];
+
+		if (c->object.flags & UNINTERESTING) {
+			mark_parents_uninteresting(c);
+			revs->limited = 1;
+		}
+		if (c->object.flags & SEEN)
+			continue;
+		c->object.flags |= SEEN;
+		tail = &commit_list_append(c, tail)->next;
+	}
+	if (revs->commits)
+		revs->commits = sort_by_date(revs->commits);
+	if (revs->topo_order)
+		revs->limited = 1;	/* git does so without a commit-graph */
+	if (revs->limited) {
+		if (limit_list(revs) < 0)
+			return -1;
+		if (revs->topo_order)
+			sort_in_topological_order(&revs->commits);
+	}
+	if (revs->tree_objects)
+		mark_edges_uninteresting(revs);
+	return 0;
+}
+
+static struct commit *next_commit(struct rev_info *revs)
+{
+	struct commit *c;
+
+	while ((c = pop_commit(&revs->commits)) != NULL) {
+		if (!revs->limited) {
+			if (revs->max_age != -1 &&
+			    (int64_t)c->date < revs->max_age)
+				continue;
+			if (process_parents(c, &revs->commits) < 0) {
+				revs->failed = 1;
+				return NULL;
+			}
+		}
+		if (c->object.flags & (SHOWN | UNINTERESTING))
+			continue;
+		if (revs->min_age != -1 && (int64_t)c->date > revs->min_age)
+			continue;
+		return c;
+	}
+	return NULL;
+}
+
+struct commit *get_revision(struct rev_info *revs)
+{
+	struct commit *c = NULL;
+
+	if (revs->max_count) {
+		c = next_commit(revs);
+		if (revs->max_count > 0)
+			revs->max_count--;
+	}
+	if (!c)
+		return NULL;
+	c->object.flags |= SHOWN;
+	if (revs->tree_objects) {
+		struct object *tree = lookup_object(c->tree, OBJ_TREE);
+
+		if (!tree) {
+			revs->failed = 1;
+			return NULL;
+		}
+		add_pending(revs, tree, NULL);
+	}
+	return c;
+}
+
+void release_revisions(struct rev_info *revs)
+{
+	size_t i;
+
+	free_commit_list(revs->commits);
+	free(revs->starts);
+	for (i = 0; i < revs->nr_pending; i++)
+		free(revs->pending[i].name);
+	free(revs->pending);
+	memset(revs, 0, sizeof(*revs));
+}
+
+/* ---- --objects ---- */
+
+/*
+ * Every tree and blob below the tree sha1 is known to the excluded
+ * side.  A tree already marked was marked with all below it.
+ */
+static void mark_tree_uninteresting(const unsigned char *sha1)
+{
+	struct object *tree = lookup_object(sha1, OBJ_TREE);
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t size;
+	void *buf;
+
+	if (!tree || tree->flags & UNINTERESTING)
+		return;
+	tree->flags |= UNINTERESTING;
+	buf = read_object_of_type(sha1, OBJ_TREE, &size);
+	if (!buf)
+		return;		/* an excluded side may be incomplete */
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0) {
+		struct object *obj;
+
+		if (S_ISDIR(e.mode)) {
+			mark_tree_uninteresting(e.sha1);
+		} else if (!S_ISGITLINK(e.mode)) {
+			obj = lookup_object(e.sha1, OBJ_BLOB);
+			if (obj)
+				obj->flags |= UNINTERESTING;
+		}
+	}
+	free(buf);
+}
+
+struct object_walk {
+	show_object_fn fn;
+	void *data;
+	char *path;
+	size_t len, alloc;
+};
+
+/* Set the walk's path to its first len bytes plus name. */
+static void set_path(struct object_walk *w, size_t len, const char *name,
+		     size_t namelen)
+{
+	w->len = len;
+	ALLOC_GROW(w->path, len + namelen + 2, w->alloc);
+	memcpy(w->path + len, name, namelen);
+	w->len += namelen;
+	w->path[w->len] = '\0';
+}
+
+static int walk_tree(struct object_walk *w, struct object *tree)
+{
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t size, base;
+	const char *bad;
+	void *buf;
+	int ret;
+
+	if (tree->flags & (UNINTERESTING | SEEN))
+		return 0;
+	tree->flags |= SEEN;
+	ret = w->fn(tree, w->path, w->data);
+	if (ret)
+		return ret;
+	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
+	if (!buf)
+		return -1;
+	bad = check_tree(buf, size);
+	if (bad) {
+		free(buf);
+		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
+			     bad);
+	}
+	if (w->len)
+		set_path(w, w->len, "/", 1);
+	base = w->len;
+	init_tree_desc(&desc, buf, size);
+	while (!ret && tree_entry_next(&desc, &e) > 0) {
+		struct object *obj;
+
+		if (S_ISGITLINK(e.mode))
+			continue;
+		obj = lookup_object(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
+				    OBJ_BLOB);
+		if (!obj) {
+			ret = -1;
+			break;
+		}
+		set_path(w, base, e.path, e.pathlen);
+		if (S_ISDIR(e.mode)) {
+			ret = walk_tree(w, obj);
+		} else if (!(obj->flags & (UNINTERESTING | SEEN))) {
+			obj->flags |= SEEN;
+			ret = w->fn(obj, w->path, w->data);
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
+{
+	struct object_walk w = { fn, data, NULL, 0, 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < revs->nr_pending && !ret; i++) {
+		struct object *obj = revs->pending[i].obj;
+
+		if (obj->flags & (UNINTERESTING | SEEN))
+			continue;
+		if (obj->type == OBJ_TAG) {
+			obj->flags |= SEEN;
+			ret = fn(obj, revs->pending[i].name, data);
+			continue;
+		}
+		set_path(&w, 0, "", 0);
+		ret = walk_tree(&w, obj);
+	}
+	free(w.path);
+	return ret;
+}
