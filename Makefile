@@ -28,8 +28,10 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 PROGRAMS += verify-objects update-ref rev-parse mktag
 SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
+LIB_OBJS += checkout.o unpack.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
+HDRS += checkout.h unpack.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base
 LIB_OBJS += commit.o revision.o

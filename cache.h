@@ -26,6 +26,7 @@
  *   (diff.h: the diff engine, diff.c, diff-search.c and diff-slide.c;
  *   git's patches, diff-print.c; the three-way merge, merge.c; and
  *   path quoting, quote.c)
+ *   (checkout.h: writing index entries into the work tree, checkout.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a

@@ -4,6 +4,8 @@
  * made as symlinks, gitlinks as empty directories, and leading
  * directories are created as needed.
  *
+ * The writing itself is checkout.c's, shared with read-tree -u.
+ *
  * Nothing is ever written outside the work tree, even from a hostile
  * index: each path is checked again with verify_path, and every
  * leading component is checked with lstat, so a symlink is never
@@ -35,455 +37,37 @@
  * ones the index describes.  -a checks out every entry; otherwise the
  * paths name index entries.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cache.h"
+#include "checkout.h"
 
 static const char checkout_cache_usage[] =
 	"checkout-cache [-a] [-f] [-q] [-u] [--prefix=<string>] [--] "
 	"<path>...";
 
-/* Room the temporary name keeps for the file's own name (NAME_MAX 255). */
-#define TMP_NAME_ROOM 200
-
-static int force, quiet, update_index;
-static const char *prefix = "";
-/* Bytes of the prefix up to its last '/': trusted, symlinks followed. */
-static size_t base_len;
-
-/* A directory (full path) whose index-controlled components are real. */
-static char *verified;
-static size_t verified_len, verified_alloc;
-
-static int dir_is_verified(const char *dir, size_t len)
-{
-	return verified_len >= len && !memcmp(verified, dir, len) &&
-	       (verified_len == len || verified[len] == '/');
-}
-
-static void remember_verified(const char *dir, size_t len)
-{
-	ALLOC_GROW(verified, len + 1, verified_alloc);
-	memcpy(verified, dir, len);
-	verified[len] = '\0';
-	verified_len = len;
-}
-
-/* Make dir a real directory; a link or file there goes only with -f. */
-static int make_one_dir(const char *dir, const char *name)
-{
-	struct stat st;
-
-	if (!lstat(dir, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return 0;
-		if (!force)
-			return error("'%s': leading path '%s' is a %s, not a "
-				     "directory; not checked out", name, dir,
-				     S_ISLNK(st.st_mode) ? "symbolic link" :
-				     "file");
-		if (unlink(dir) < 0)
-			return error_errno("unlink '%s'", dir);
-	} else if (errno != ENOENT) {
-		return error_errno("lstat '%s'", dir);
-	}
-	if (mkdir(dir, 0777) < 0)
-		return error_errno("mkdir '%s'", dir);
-	return 0;
-}
-
-/* Create and check the leading directories of full (a writable copy). */
-static int make_leading_dirs(char *full, size_t len, const char *name)
-{
-	char *end = full + len, *s = full + base_len, *slash;
-	size_t last = 0;
-
-	while ((slash = memchr(s, '/', end - s)) != NULL) {
-		size_t dlen = slash - full;
-		int ret = 0;
-
-		if (!dir_is_verified(full, dlen)) {
-			*slash = '\0';
-			ret = make_one_dir(full, name);
-			*slash = '/';
-		}
-		if (ret < 0)
-			return -1;
-		last = dlen;
-		s = slash + 1;
-	}
-	if (last)
-		remember_verified(full, last);
-	return 0;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP ? rmdir(path) : unlink(path))
-		return error_errno("remove '%s'", path);
-	return 0;
-}
-
-/* Remove a directory and all it holds, never following a symlink. */
-static int remove_tree(const char *dir)
-{
-	verified_len = 0;
-	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
-		return error("cannot remove directory '%s' in the way", dir);
-	return 0;
-}
-
-/*
- * A temporary name beside full: ".<name>.tmp-<pid>-<n>" (malloc'd).
- * Created with O_EXCL (or symlink), so it never replaces anything.
- */
-static char *temp_name(const char *full, size_t len)
-{
-	static unsigned int counter;
-	unsigned int n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
-	const char *slash = memrchr(full, '/', len);
-	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
-	size_t baselen = len - dirlen;
-	char *tmp = xmalloc(dirlen + TMP_NAME_ROOM + 64);
-
-	if (baselen > TMP_NAME_ROOM)
-		baselen = TMP_NAME_ROOM;
-	snprintf(tmp, dirlen + TMP_NAME_ROOM + 64, "%.*s.%.*s.tmp-%x-%x",
-		 (int)dirlen, full, (int)baselen, full + dirlen,
-		 (unsigned int)getpid(), n);
-	return tmp;
-}
-
-/*
- * Create tmp as the entry's file (or symlink to target): 0 when done,
- * 1 when the name is taken (try another), -1 after reporting why not.
- * tmp is gone on failure.
- */
-static int write_temp_file(const char *tmp, const struct cache_entry *ce,
-			   const char *target)
-{
-	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
-	int fd;
-
-	if (target) {
-		if (!symlink(target, tmp))
-			return 0;
-		return errno == EEXIST ? 1 : error_errno("symlink '%s'", tmp);
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
-	if (fd < 0)
-		return errno == EEXIST ? 1 : error_errno("create '%s'", tmp);
-	if (stream_blob_to_fd(fd, tmp, ce->sha1) < 0) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	if (close(fd) < 0) {
-		error_errno("close '%s'", tmp);
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-/* A symlink's target: a blob that is not empty and holds no NUL. */
-static char *read_link_target(const struct cache_entry *ce)
-{
-	size_t size;
-	char *buf = read_object_of_type(ce->sha1, OBJ_BLOB, &size);
-
-	if (buf && (!size || memchr(buf, '\0', size))) {
-		error("'%s': blob %s is not a valid symlink target", ce->name,
-		      sha1_to_hex(ce->sha1));
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-/*
- * Write the entry under a fresh temporary name; returns it (malloc'd),
- * or NULL after reporting why it could not.
- */
-static char *write_temp(const struct cache_entry *ce, const char *full,
-			size_t len)
-{
-	char *target = NULL;
-	int tries;
-
-	if (S_ISLNK(ce->ce_mode) && !(target = read_link_target(ce)))
-		return NULL;
-	for (tries = 0; tries < 100; tries++) {
-		char *tmp = temp_name(full, len);
-		int ret = write_temp_file(tmp, ce, target);
-
-		if (!ret) {
-			free(target);
-			return tmp;
-		}
-		free(tmp);
-		if (ret < 0) {
-			free(target);
-			return NULL;
-		}
-	}
-	error("cannot find a free temporary name beside '%s'", full);
-	free(target);
-	return NULL;
-}
-
-static int write_entry(const struct cache_entry *ce, const char *full,
-		       size_t len)
-{
-	char *tmp;
-	int ret = 0;
-
-	if (S_ISGITLINK(ce->ce_mode)) {
-		if (mkdir(full, 0777) < 0 && errno != EEXIST)
-			return error_errno("mkdir '%s'", full);
-		return 0;
-	}
-	tmp = write_temp(ce, full, len);
-	if (!tmp)
-		return error("'%s' not checked out", ce->name);
-	if (rename(tmp, full) < 0) {
-		ret = error_errno("rename '%s' to '%s'", tmp, full);
-		unlink(tmp);
-	}
-	free(tmp);
-	return ret;
-}
-
-/*
- * Clear the way for ce at full: 1 when the file there is already the
- * entry's, 0 when ce may be written, -1 when it must not be.
- */
-static int clear_the_way(const struct cache_entry *ce, const char *full)
-{
-	struct stat st;
-
-	if (lstat(full, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return error_errno("lstat '%s'", full);
-	}
-	if (S_ISGITLINK(ce->ce_mode) && S_ISDIR(st.st_mode))
-		return 1;
-	/* With a prefix the stat data describe another file. */
-	if (!*prefix && !ce_match_stat(ce, &st))
-		return 1;
-	if (!force) {
-		if (!quiet)
-			error("'%s' already exists, no checkout", full);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode))
-		return remove_tree(full);
-	if (S_ISGITLINK(ce->ce_mode) && unlink(full) < 0)
-		return error_errno("unlink '%s'", full);
-	return 0;
-}
-
-static int record_stat(struct cache_entry *ce, const char *full)
-{
-	unsigned int mode = ce->ce_mode;
-	struct stat st;
-
-	if (S_ISGITLINK(mode))
-		return 0;
-	if (lstat(full, &st) < 0)
-		return error_errno("lstat '%s'", full);
-	fill_stat_cache_info(ce, &st);
-	ce->ce_mode = mode;	/* the index keeps what the tree says */
-	return 0;
-}
-
-/*
- * Check ce's path and make its directories: 1 with the full path in
- * *fullp (malloc'd) when the file must be written, 0 when it is
- * already there, -1 when it must not be written.
- */
-static int prepare_entry(const struct cache_entry *ce, char **fullp)
-{
-	size_t plen = strlen(prefix), len = plen + ce->ce_namelen;
-	char *full;
-	int ret;
-
-	*fullp = NULL;
-	if (!verify_path(ce->name, ce->ce_namelen))
-		return error("invalid path '%s' in the index", ce->name);
-	full = xmalloc(len + 1);
-	memcpy(full, prefix, plen);
-	memcpy(full + plen, ce->name, ce->ce_namelen + 1);
-	if (make_leading_dirs(full, len, ce->name) < 0)
-		ret = -1;
-	else
-		ret = clear_the_way(ce, full);
-	if (ret) {
-		free(full);
-		return ret < 0 ? -1 : 0;
-	}
-	*fullp = full;
-	return 1;
-}
-
-static int finish_entry(struct cache_entry *ce, const char *full)
-{
-	if (write_entry(ce, full, strlen(full)) < 0)
-		return -1;
-	if (update_index)
-		return record_stat(ce, full);
-	return 0;
-}
-
-static int checkout_entry(struct cache_entry *ce)
-{
-	char *full;
-	int ret = prepare_entry(ce, &full);
-
-	if (ret <= 0)
-		return ret;
-	ret = finish_entry(ce, full);
-	free(full);
-	return ret;
-}
-
-/*
- * The files of -a, queued once their paths are checked and their
- * directories made, and written on every core in groups of one
- * directory's files (at most GROUP_MAX, so that a huge directory still
- * shares out), one group to a thread: two threads creating and
- * renaming files in one directory wait on its lock.  Profiles of a
- * kernel checkout: 9.5% of the time in that wait with files handed out
- * one by one, 5.9% with groups of 64 (on a file system slowed by mass
- * deletes, so roughly).
- */
-#define GROUP_MAX 512
-
-struct write_job {
-	struct cache_entry *ce;
-	char *full;
-};
-
-struct write_queue {
-	struct write_job *jobs;
-	size_t nr, alloc;
-	size_t next;		/* the first job not yet written */
-	size_t *groups;		/* groups[g]: first job of group g */
-	size_t nr_groups, alloc_groups;
-	unsigned int failed;
-	size_t done;		/* for the progress */
-	struct progress *progress;
-};
-
-static int same_dir(const char *a, const char *b)
-{
-	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
-
-	if (!sa || !sb)
-		return !sa && !sb;
-	return sa - a == sb - b && !memcmp(a, b, sa - a);
-}
-
-/* Group jobs next..nr; groups[nr_groups] is the end. */
-static void group_jobs(struct write_queue *q)
-{
-	size_t i, start = q->next;
-
-	q->nr_groups = 0;
-	for (i = q->next; i < q->nr; i++) {
-		if (i > start && (i - start == GROUP_MAX ||
-				  !same_dir(q->jobs[i].full,
-					    q->jobs[start].full))) {
-			ALLOC_GROW(q->groups, q->nr_groups + 1,
-				   q->alloc_groups);
-			q->groups[q->nr_groups++] = start;
-			start = i;
-		}
-	}
-	ALLOC_GROW(q->groups, q->nr_groups + 2, q->alloc_groups);
-	q->groups[q->nr_groups++] = start;
-	q->groups[q->nr_groups] = q->nr;
-}
-
-static size_t write_group(void *data, size_t g)
-{
-	struct write_queue *q = data;
-	size_t i;
-
-	for (i = q->groups[g]; i < q->groups[g + 1]; i++) {
-		struct write_job *job = &q->jobs[i];
-
-		if (finish_entry(job->ce, job->full) < 0)
-			__atomic_fetch_add(&q->failed, 1, __ATOMIC_RELAXED);
-		free(job->full);
-	}
-	return q->groups[g + 1] - q->groups[g];
-}
-
-/* Write the queued files not yet written, on every core. */
-static void run_write_jobs(struct write_queue *q)
-{
-	if (q->next == q->nr)
-		return;
-	group_jobs(q);
-	q->done = run_parallel(0, q->nr_groups, write_group, q, q->progress,
-			       q->done);
-	q->next = q->nr;
-}
-
-static void queue_job(struct write_queue *q, struct cache_entry *ce,
-		      char *full)
-{
-	ALLOC_GROW(q->jobs, q->nr + 1, q->alloc);
-	q->jobs[q->nr].ce = ce;
-	q->jobs[q->nr++].full = full;
-}
+static int quiet, update_index;
+static struct checkout co;
 
 static int checkout_all(void)
 {
-	struct write_queue q;
 	unsigned int i;
 	int errs = 0;
 
-	memset(&q, 0, sizeof(q));
-	q.progress = start_progress("Checking out files", active_nr);
+	co.progress = start_progress("Checking out files", active_nr);
 	for (i = 0; i < active_nr; i++) {
 		struct cache_entry *ce = active_cache[i];
-		char *full;
-		int ret;
 
 		/* Unmerged and sparse entries are skipped, as git does. */
 		if (ce_stage(ce) || (ce->ce_ext_flags & CE_SKIP_WORKTREE))
 			continue;
-		/*
-		 * Only a hostile index has a file where another entry has
-		 * a directory: what is queued is written first, so the
-		 * entry's directory check sees what the earlier ones made.
-		 */
-		if (index_has_file_above(ce->name))
-			run_write_jobs(&q);
-		ret = prepare_entry(ce, &full);
-		if (ret < 0)
+		if (checkout_queue_entry(&co, ce) < 0)
 			errs++;
-		if (ret > 0)
-			queue_job(&q, ce, full);
 	}
-	run_write_jobs(&q);
-	stop_progress(&q.progress);
-	free(q.jobs);
-	free(q.groups);
-	return errs + q.failed;
+	errs += checkout_flush(&co);
+	stop_progress(&co.progress);
+	return errs;
 }
 
 static int checkout_path(const char *arg)
@@ -493,7 +77,7 @@ static int checkout_path(const char *arg)
 	int pos = cache_name_pos(name, len), ret;
 
 	if (pos >= 0) {
-		ret = checkout_entry(active_cache[pos]);
+		ret = checkout_entry(&co, active_cache[pos]);
 	} else {
 		pos = -pos - 1;
 		if ((unsigned int)pos < active_nr &&
@@ -514,19 +98,19 @@ static void make_prefix_dirs(void)
 {
 	char *dirs;
 
-	if (!base_len)
+	if (!co.base_len)
 		return;
-	dirs = xstrdup(prefix);
-	dirs[base_len] = '\0';
+	dirs = xstrdup(co.prefix);
+	dirs[co.base_len] = '\0';
 	if (create_leading_dirs(dirs) < 0)
-		die_errno("create directories of prefix '%s'", prefix);
+		die_errno("create directories of prefix '%s'", co.prefix);
 	free(dirs);
 }
 
 int main(int argc, char **argv)
 {
-	int all = 0, errs = 0, i;
-	const char *slash;
+	const char *prefix = "";
+	int all = 0, force = 0, errs = 0, i;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, checkout_cache_usage);
@@ -558,8 +142,10 @@ int main(int argc, char **argv)
 		error("-u cannot be used with --prefix");
 		usage(checkout_cache_usage);
 	}
-	slash = strrchr(prefix, '/');
-	base_len = slash ? (size_t)(slash - prefix) + 1 : 0;
+	checkout_init(&co, prefix);
+	co.force = force;
+	co.quiet = quiet;
+	co.refresh = update_index;
 
 	if (setup_repository() < 0)
 		exit(128);
@@ -573,6 +159,7 @@ int main(int argc, char **argv)
 	for (; i < argc; i++)
 		if (checkout_path(argv[i]) < 0)
 			errs++;
+	errs += checkout_finish(&co);
 	if (update_index && commit_index() < 0)
 		die("cannot write the index");
 	finish_stdout();

@@ -110,20 +110,21 @@ test_expect_success 'the empty tree empties the index' '
 
 test_expect_success 'usage: no tree, unknown option, -h' '
 	test_expect_code 129 read-tree 2>err &&
-	test_grep "^usage: read-tree \[-m\] <tree-ish>$" err &&
+	test_grep "^usage: read-tree \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\]$" err &&
 	test_expect_code 129 read-tree -x "$(cat tree)" 2>err &&
-	test_grep "^usage: read-tree \[-m\] <tree-ish>$" err &&
+	test_grep "^usage: read-tree \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\]$" err &&
 	read-tree -h >out &&
-	test_grep "^usage: read-tree \[-m\] <tree-ish>$" out
+	test_grep "^usage: read-tree \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\]$" out
 '
 
-test_expect_success 'two or three trees: refused, index unchanged' '
+test_expect_success 'two or three trees without -m, four trees: refused, index unchanged' '
 	cp .dircache/index before &&
 	t=$(cat tree) &&
-	test_expect_code 128 read-tree -m "$t" "$t" 2>err &&
-	test_grep "^read-tree: 2 trees given: two- and three-way merges are not supported yet$" err &&
-	test_expect_code 128 read-tree -m "$t" "$t" "$t" 2>err &&
+	test_expect_code 128 read-tree "$t" "$t" 2>err &&
+	test_grep "^read-tree: 2 trees given: -m is needed to merge them$" err &&
+	test_expect_code 128 read-tree "$t" "$t" "$t" 2>err &&
 	test_grep "3 trees given" err &&
+	test_expect_code 129 read-tree -m "$t" "$t" "$t" "$t" 2>err &&
 	cmp before .dircache/index
 '
 

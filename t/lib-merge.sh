@@ -1,0 +1,112 @@
+# t/lib-merge.sh: helpers of the read-tree -m tests (t6001, t6002):
+# the same starting state built twice, once for our read-tree and
+# once for git's, so that the two indexes and work trees can be
+# compared byte for byte.  Source it after test-lib.sh.
+
+gd() {
+	GIT_DIR=.dircache git "$@"
+}
+
+# blob TEXT: store a blob holding TEXT and a newline, print its id.
+blob() {
+	printf '%s\n' "$1" | gd hash-object -w --stdin
+}
+
+# mk_tree "<mode> <id>\t<path>"...: the tree of exactly these entries.
+mk_tree() {
+	rm -f "$TRASH_DIRECTORY/mk.idx" &&
+	if test $# -gt 0
+	then
+		printf '%s\n' "$@" |
+		GIT_INDEX_FILE="$TRASH_DIRECTORY/mk.idx" gd update-index \
+			--index-info
+	fi &&
+	GIT_INDEX_FILE="$TRASH_DIRECTORY/mk.idx" gd write-tree
+}
+
+# setup_store: a repository "repo" whose store the cases copy.
+setup_store() {
+	mkdir repo && (cd repo && init-db 2>/dev/null)
+}
+
+# prepare DIR INDEX_TREE: DIR as a copy of repo whose index holds
+# INDEX_TREE ("noindex": no index file), checked out and clean, with
+# every file older than the index so that no entry is racy.
+prepare() {
+	rm -rf "$1" && mkdir "$1" && cp -R repo/.dircache "$1/" &&
+	if test "$2" != noindex
+	then
+		(cd "$1" && gd read-tree "$2" && gd checkout-index -a -f &&
+		 find . -path ./.dircache -prune -o -print |
+		 xargs touch -h -d @1000000000 &&
+		 gd update-index --refresh >/dev/null)
+	fi
+}
+
+# wt_state DIR: every path of DIR's work tree with its kind, mode bits
+# and content, so that two work trees can be compared.
+wt_state() {
+	(cd "$1" &&
+	 find . -path ./.dircache -prune -o -print | LC_ALL=C sort |
+	 while read -r p
+	 do
+		if test -L "$p"
+		then
+			echo "link $p -> $(readlink "$p")"
+		elif test -d "$p"
+		then
+			echo "dir $p"
+		elif test -x "$p"
+		then
+			echo "exe $p $(cksum <"$p")"
+		else
+			echo "file $p $(cksum <"$p")"
+		fi
+	 done)
+}
+
+# run_both OPTS -- TREES: our read-tree in "ours", git's in "gits"; the
+# exit statuses in ours.rc and gits.rc, the indexes as git lists them
+# in ours.ls and gits.ls, the work trees in ours.wt and gits.wt.
+run_both() {
+	opts=
+	while test "$1" != --
+	do
+		opts="$opts $1"
+		shift
+	done
+	shift
+	(cd ours && read-tree $opts "$@" 2>../ours.err; echo $? >../ours.rc)
+	(cd gits && gd read-tree $opts "$@" 2>../gits.err; echo $? >../gits.rc)
+	(cd ours && gd ls-files --stage >../ours.ls 2>&1)
+	(cd gits && gd ls-files --stage >../gits.ls 2>&1)
+	wt_state ours >ours.wt
+	wt_state gits >gits.wt
+}
+
+# same_as_git ok|fail: both succeeded (or both refused) as the row
+# says, with the same index and work tree; a refusal changed nothing.
+same_as_git() {
+	if test "$1" = ok
+	then
+		test "$(cat ours.rc)" = 0 && test "$(cat gits.rc)" = 0
+	else
+		test "$(cat ours.rc)" = 128 && test "$(cat gits.rc)" != 0 &&
+		test -s ours.err && cmp before.ls ours.ls &&
+		cmp before.wt ours.wt
+	fi &&
+	test_cmp gits.ls ours.ls &&
+	test_cmp gits.wt ours.wt
+}
+
+# start INDEX_TREE [ACTION]: prepare ours and gits alike, then run
+# ACTION (a shell command) in both work trees; keep the "before".
+start() {
+	prepare ours "$1" && prepare gits "$1" &&
+	if test -n "$2"
+	then
+		(cd ours && eval "$2") && (cd gits && eval "$2")
+	fi &&
+	(cd ours && gd ls-files --stage >../before.ls 2>&1) &&
+	wt_state ours >before.wt
+}

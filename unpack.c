@@ -1,0 +1,705 @@
+/*
+ * unpack.c: the merges of read-tree -m.  Each tree is read whole into
+ * a list in index order, then the lists and the index are walked in
+ * step, one path at a time; for each path a rule of git's one-, two-
+ * or three-way merge decides what the new index holds (the index's
+ * entry, a tree's, or the stages 1, 2 and 3 of an unmerged path) and
+ * whether the work tree must change.  Nothing is written here: the
+ * result is a new list, and every refusal is found before the caller
+ * touches the index or a file.
+ *
+ * Directory/file conflicts follow git: where a tree has a directory
+ * at a path another tree has as a file, or a file at a leading
+ * directory of the path, that tree's entry is the "conflict" marker
+ * DFC, which the rules read as missing (and as never the same as
+ * anything), so the path is left unmerged rather than dropped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checkout.h"
+#include "unpack.h"
+
+/* Longest full path accepted; also bounds the depth of the walk. */
+#define MAX_PATH_LEN 4096
+
+void entry_list_append(struct entry_list *l, struct cache_entry *ce)
+{
+	ALLOC_GROW(l->ces, l->nr + 1, l->alloc);
+	l->ces[l->nr++] = ce;
+}
+
+void entry_list_clear(struct entry_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free_cache_entry(l->ces[i]);
+	free(l->ces);
+	l->ces = NULL;
+	l->nr = l->alloc = 0;
+}
+
+/* ---- reading a tree into a list ---- */
+
+/*
+ * "tree <id>" or "tree <id> at 'dir'" for messages (static buffer); a
+ * long dir is cut to its last bytes, so the reason still fits a line.
+ */
+static const char *describe_tree(const unsigned char *sha1, const char *dir,
+				 size_t dirlen)
+{
+	static char buf[512];
+	size_t len = dirlen ? dirlen - 1 : 0;	/* without the '/' */
+	size_t skip = len > 200 ? len - 200 : 0;
+
+	if (!len)
+		snprintf(buf, sizeof(buf), "tree %s", sha1_to_hex(sha1));
+	else
+		snprintf(buf, sizeof(buf), "tree %s at '%s%.*s'",
+			 sha1_to_hex(sha1), skip ? "..." : "",
+			 (int)(len - skip), dir + skip);
+	return buf;
+}
+
+static struct cache_entry *tree_entry_ce(const char *path, size_t len,
+					 const struct name_entry *e)
+{
+	struct cache_entry *ce = make_cache_entry(path, len);
+
+	ce->ce_mode = e->mode;
+	memcpy(ce->sha1, e->sha1, 20);
+	return ce;
+}
+
+/*
+ * A recursive walk in tree order yields index order: a tree sorts a
+ * directory "d" as "d/", and every full path below it starts with
+ * "d/".  path has room for MAX_PATH_LEN bytes and a NUL; len bytes of
+ * it (empty, or ending in '/') lead to this tree.
+ */
+static int read_tree_rec(const unsigned char *sha1, const void *buf,
+			 size_t size, char *path, size_t len,
+			 struct entry_list *l)
+{
+	const char *bad = check_tree(buf, size);
+	struct tree_desc desc;
+	struct name_entry e;
+
+	if (bad)
+		return error("%s: %s", describe_tree(sha1, path, len), bad);
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0) {
+		size_t full = len + e.pathlen;
+		int ret;
+
+		if (full + 1 > MAX_PATH_LEN)
+			return error("%s: entry '%.*s' makes a path longer "
+				     "than %d bytes",
+				     describe_tree(sha1, path, len),
+				     (int)(e.pathlen > 64 ? 64 : e.pathlen),
+				     e.path, MAX_PATH_LEN - 1);
+		memcpy(path + len, e.path, e.pathlen);
+		path[full] = '\0';
+		if (!verify_path(path, full))
+			return error("%s: invalid path '%s'",
+				     describe_tree(sha1, path, len), path);
+		if (S_ISDIR(e.mode)) {
+			size_t sub_size;
+			void *sub = read_object_of_type(e.sha1, OBJ_TREE,
+							&sub_size);
+
+			if (!sub)
+				return error("%s: cannot read subtree '%s'",
+					     describe_tree(sha1, path, len),
+					     path);
+			path[full] = '/';
+			ret = read_tree_rec(e.sha1, sub, sub_size, path,
+					    full + 1, l);
+			free(sub);
+			if (ret < 0)
+				return -1;
+			continue;
+		}
+		if (!S_ISGITLINK(e.mode) && !has_sha1_file(e.sha1))
+			return error("%s: entry '%s' names blob %s, which is "
+				     "missing", describe_tree(sha1, path, len),
+				     path, sha1_to_hex(e.sha1));
+		entry_list_append(l, tree_entry_ce(path, full, &e));
+	}
+	return 0;
+}
+
+int read_tree_list(const unsigned char *sha1, struct entry_list *l)
+{
+	unsigned char tree_sha1[20];
+	char *path;
+	size_t size;
+	void *buf = read_tree_ish(sha1, &size, tree_sha1);
+	int ret;
+
+	if (!buf)
+		return -1;
+	path = xmalloc(MAX_PATH_LEN + 1);
+	path[0] = '\0';
+	ret = read_tree_rec(tree_sha1, buf, size, path, 0, l);
+	free(path);
+	free(buf);
+	return ret;
+}
+
+/* ---- looking paths up in a list ---- */
+
+/* The first entry of l not before name (len bytes), in byte order. */
+static size_t lower_bound(const struct entry_list *l, const char *name,
+			  size_t len)
+{
+	size_t lo = 0, hi = l->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cache_entry *ce = l->ces[mid];
+
+		if (cache_name_compare(ce->name, ce->ce_namelen, 0, name,
+				       len, 0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int list_has_file(const struct entry_list *l, const char *name,
+			 size_t len)
+{
+	size_t pos = lower_bound(l, name, len);
+
+	return pos < l->nr && l->ces[pos]->ce_namelen == len &&
+	       !memcmp(l->ces[pos]->name, name, len);
+}
+
+/* Is there an entry below "name/"? */
+static int list_has_dir(const struct entry_list *l, const char *name,
+			size_t len)
+{
+	char *key = xmalloc(len + 1);
+	size_t pos;
+	int ret;
+
+	memcpy(key, name, len);
+	key[len] = '/';
+	pos = lower_bound(l, key, len + 1);
+	ret = pos < l->nr && l->ces[pos]->ce_namelen > len + 1 &&
+	      !memcmp(l->ces[pos]->name, key, len + 1);
+	free(key);
+	return ret;
+}
+
+/* Does l hold a file at a leading directory of name? */
+static int list_has_file_above(const struct entry_list *l, const char *name,
+			       size_t len)
+{
+	const char *slash = name, *end = name + len;
+
+	while ((slash = memchr(slash, '/', end - slash)) != NULL) {
+		if (list_has_file(l, name, slash - name))
+			return 1;
+		slash++;
+	}
+	return 0;
+}
+
+/* ---- the rules ---- */
+
+/* Where a tree has a directory/file conflict with the path. */
+static struct cache_entry dfc_entry;
+#define DFC (&dfc_entry)
+
+/* A path to check once the result is known: it must not be in the way. */
+struct absent_check {
+	const struct cache_entry *ce;
+	int removed;		/* the merge removes it, else writes it */
+};
+
+static struct absent_check *absent;
+static size_t absent_nr, absent_alloc;
+static int refused;
+
+/* git's same(): both missing, or the same mode and id (DFC never). */
+static int same(const struct cache_entry *a, const struct cache_entry *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (a == DFC || b == DFC)
+		return 0;
+	return a->ce_mode == b->ce_mode && !memcmp(a->sha1, b->sha1, 20);
+}
+
+static struct cache_entry *copy_entry(const struct cache_entry *ce,
+				      unsigned int stage)
+{
+	struct cache_entry *copy = make_cache_entry(ce->name, ce->ce_namelen);
+	uint16_t flags = copy->ce_flags;
+
+	memcpy(copy, ce, sizeof(*ce));
+	copy->ce_flags = flags | (stage << CE_STAGESHIFT) |
+			 (ce->ce_flags & CE_EXTENDED);
+	copy->ce_state = 0;
+	return copy;
+}
+
+static void copy_stat(struct cache_entry *dst, const struct cache_entry *src)
+{
+	dst->ce_ctime = src->ce_ctime;
+	dst->ce_mtime = src->ce_mtime;
+	dst->ce_dev = src->ce_dev;
+	dst->ce_ino = src->ce_ino;
+	dst->ce_uid = src->ce_uid;
+	dst->ce_gid = src->ce_gid;
+	dst->ce_size = src->ce_size;
+}
+
+static int reject_merge(const struct cache_entry *ce)
+{
+	refused++;
+	return error("entry '%s' would be overwritten by merge; cannot merge",
+		     ce->name);
+}
+
+/* A local change to old would be lost: refuse (not with -i). */
+static int verify_uptodate(struct unpack_options *o,
+			   const struct cache_entry *old)
+{
+	struct stat st;
+
+	if (o->index_only)
+		return 0;
+	if (!lstat_work_path(old->name, &st)) {
+		if (!ce_match_stat(old, &st) || S_ISGITLINK(old->ce_mode))
+			return 0;
+	} else if (errno == ENOENT || errno == ENOTDIR) {
+		return 0;
+	}
+	refused++;
+	return error("entry '%s' not up to date; cannot merge", old->name);
+}
+
+static void verify_absent(struct unpack_options *o,
+			  const struct cache_entry *ce, int removed)
+{
+	if (o->index_only || !o->update)
+		return;
+	ALLOC_GROW(absent, absent_nr + 1, absent_alloc);
+	absent[absent_nr].ce = ce;
+	absent[absent_nr++].removed = removed;
+}
+
+static struct cache_entry *add_entry(struct unpack_options *o,
+				     const struct cache_entry *ce,
+				     unsigned int stage)
+{
+	struct cache_entry *copy = copy_entry(ce, stage);
+
+	entry_list_append(&o->result, copy);
+	return copy;
+}
+
+static int keep_entry(struct unpack_options *o, const struct cache_entry *ce,
+		      unsigned int stage)
+{
+	add_entry(o, ce, stage);
+	return 1;
+}
+
+/* The path becomes merge at stage 0; old is the index's entry. */
+static int merged_entry(struct unpack_options *o,
+			const struct cache_entry *merge,
+			const struct cache_entry *old)
+{
+	struct cache_entry *ce;
+
+	if (!old) {
+		ce = add_entry(o, merge, 0);
+		verify_absent(o, ce, 0);
+	} else if (same(old, merge)) {
+		ce = add_entry(o, merge, 0);
+		copy_stat(ce, old);
+		return 1;
+	} else {
+		if (verify_uptodate(o, old) < 0)
+			return -1;
+		ce = add_entry(o, merge, 0);
+	}
+	if (o->update)
+		ce->ce_state |= CE_WT_UPDATE;
+	return 1;
+}
+
+/* The path leaves the index; old is the index's entry. */
+static int deleted_entry(struct unpack_options *o,
+			 const struct cache_entry *ce,
+			 const struct cache_entry *old)
+{
+	if (!old) {
+		verify_absent(o, ce, 1);
+		return 0;
+	}
+	if (verify_uptodate(o, old) < 0)
+		return -1;
+	if (o->update)
+		entry_list_append(&o->removed, copy_entry(old, 0));
+	return 1;
+}
+
+/* src[0] the index, src[1] the tree. */
+static int oneway_merge(struct unpack_options *o,
+			const struct cache_entry **src)
+{
+	const struct cache_entry *old = src[0], *a = src[1];
+
+	if (!a || a == DFC)
+		return old ? deleted_entry(o, old, old) : 0;
+	if (old && same(old, a))
+		return keep_entry(o, old, 0);
+	return merged_entry(o, a, old);
+}
+
+/* git's "Two Tree Merge": src[0] the index, src[1] old, src[2] new. */
+static int twoway_merge(struct unpack_options *o,
+			const struct cache_entry **src)
+{
+	const struct cache_entry *current = src[0];
+	const struct cache_entry *oldtree = src[1] == DFC ? NULL : src[1];
+	const struct cache_entry *newtree = src[2] == DFC ? NULL : src[2];
+
+	if (current) {
+		if ((!oldtree && !newtree) ||
+		    (!oldtree && newtree && same(current, newtree)) ||
+		    (oldtree && newtree && same(oldtree, newtree)) ||
+		    (oldtree && newtree && same(current, newtree)))
+			return keep_entry(o, current, 0);
+		if (oldtree && !newtree && same(current, oldtree))
+			return deleted_entry(o, oldtree, current);
+		if (oldtree && newtree && same(current, oldtree))
+			return merged_entry(o, newtree, current);
+		return reject_merge(current);
+	}
+	if (newtree) {
+		/* Removed from the index by the user: that stays. */
+		if (oldtree && !o->initial)
+			return same(oldtree, newtree) ? 0 :
+			       reject_merge(oldtree);
+		return merged_entry(o, newtree, NULL);
+	}
+	return oldtree ? deleted_entry(o, oldtree, NULL) : 0;
+}
+
+/*
+ * git's three-way rules: src[0] the index, src[1] the base, src[2]
+ * ours (the index must match it), src[3] theirs.  The trivial cases
+ * become stage 0; the rest keep their stages 1, 2 and 3.
+ */
+static int threeway_merge(struct unpack_options *o,
+			  const struct cache_entry **src)
+{
+	const struct cache_entry *index = src[0], *base = src[1];
+	const struct cache_entry *head = src[2], *remote = src[3];
+	int df_head = head == DFC, df_remote = remote == DFC;
+	int head_match = 0, remote_match = 0;
+	int any_anc_missing = !base || base == DFC;
+	int count = 0;
+
+	if (df_head)
+		head = NULL;
+	if (df_remote)
+		remote = NULL;
+	/* A base that matches one side only (#16 otherwise). */
+	if (!same(remote, head)) {
+		head_match = same(base, head);
+		remote_match = same(base, remote);
+	}
+	/* #14, #14ALT, #2ALT: theirs changed, ours did not. */
+	if (remote && !df_head && head_match && !remote_match) {
+		if (index && !same(index, remote) && !same(index, head))
+			return reject_merge(index);
+		return merged_entry(o, remote, index);
+	}
+	if (index && !same(index, head))
+		return reject_merge(index);
+	if (head) {
+		/* #5ALT, #15: both the same. */
+		if (same(head, remote))
+			return merged_entry(o, head, index);
+		/* #13, #3ALT: ours changed, theirs did not. */
+		if (!df_remote && remote_match && !head_match)
+			return merged_entry(o, head, index);
+	}
+	/* #1: gone from both sides, or never there. */
+	if (!head && !remote && any_anc_missing)
+		return 0;
+	/* Left unmerged: the index must not hide a local change. */
+	if (index && verify_uptodate(o, index) < 0)
+		return -1;
+	if ((!head_match || !remote_match) && base && base != DFC)
+		count += keep_entry(o, base, 1);
+	if (head)
+		count += keep_entry(o, head, 2);
+	if (remote)
+		count += keep_entry(o, remote, 3);
+	return count;
+}
+
+static int call_merge(struct unpack_options *o,
+		      const struct cache_entry **src)
+{
+	switch (o->n) {
+	case 1:
+		return oneway_merge(o, src);
+	case 2:
+		return twoway_merge(o, src);
+	default:
+		return threeway_merge(o, src);
+	}
+}
+
+/* ---- the walk ---- */
+
+static int name_cmp(const struct cache_entry *a, const struct cache_entry *b)
+{
+	return cache_name_compare(a->name, a->ce_namelen, 0, b->name,
+				  b->ce_namelen, 0);
+}
+
+/* Tree i's side of a path it has no file at: DFC or missing. */
+static const struct cache_entry *tree_side(const struct entry_list *l,
+					   const char *name, size_t len)
+{
+	if (list_has_dir(l, name, len) || list_has_file_above(l, name, len))
+		return DFC;
+	return NULL;
+}
+
+/*
+ * Fill src for the path of ce (the smallest not yet merged): the
+ * index's entry, then each tree's.  A path only the index has gets
+ * no DFC, unless a tree has it as a directory, as in git's walk.
+ */
+static void gather(struct unpack_options *o, const struct cache_entry *ce,
+		   unsigned int *ipos, size_t *tpos,
+		   const struct cache_entry **src)
+{
+	int i, any_file = 0, any_dir = 0;
+
+	src[0] = NULL;
+	if (*ipos < active_nr && !name_cmp(active_cache[*ipos], ce))
+		src[0] = active_cache[(*ipos)++];
+	for (i = 0; i < o->n; i++) {
+		const struct entry_list *l = &o->trees[i];
+
+		src[i + 1] = NULL;
+		if (tpos[i] < l->nr && !name_cmp(l->ces[tpos[i]], ce)) {
+			src[i + 1] = l->ces[tpos[i]++];
+			any_file = 1;
+		}
+	}
+	if (!any_file)
+		for (i = 0; i < o->n; i++)
+			any_dir |= list_has_dir(&o->trees[i], ce->name,
+						ce->ce_namelen);
+	if (!any_file && !any_dir)
+		return;
+	for (i = 0; i < o->n; i++)
+		if (!src[i + 1])
+			src[i + 1] = tree_side(&o->trees[i], ce->name,
+					       ce->ce_namelen);
+}
+
+static const struct cache_entry *next_path(struct unpack_options *o,
+					   unsigned int ipos,
+					   const size_t *tpos)
+{
+	const struct cache_entry *next = NULL;
+	int i;
+
+	if (ipos < active_nr)
+		next = active_cache[ipos];
+	for (i = 0; i < o->n; i++) {
+		const struct entry_list *l = &o->trees[i];
+
+		if (tpos[i] < l->nr &&
+		    (!next || name_cmp(l->ces[tpos[i]], next) < 0))
+			next = l->ces[tpos[i]];
+	}
+	return next;
+}
+
+static int in_result(const struct unpack_options *o, const char *name,
+		     size_t len)
+{
+	size_t pos = lower_bound(&o->result, name, len);
+
+	return pos < o->result.nr && o->result.ces[pos]->ce_namelen == len &&
+	       !ce_stage(o->result.ces[pos]) &&
+	       !memcmp(o->result.ces[pos]->name, name, len);
+}
+
+/* A work-tree file the merge may replace: tracked, and leaving. */
+static int may_replace(const struct unpack_options *o, const char *name,
+		       size_t len)
+{
+	return cache_name_pos(name, len) >= 0 && !in_result(o, name, len);
+}
+
+static const struct unpack_options *walk_opts;
+static const char *untracked_found;
+
+static int check_one(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_D || flag == FTW_DP)
+		return 0;
+	if (!may_replace(walk_opts, path, strlen(path))) {
+		untracked_found = xstrdup(path);
+		return 1;
+	}
+	return 0;
+}
+
+/* 0 when nothing untracked is where ce goes (or was), else -1. */
+static int check_absent(const struct unpack_options *o,
+			const struct absent_check *a)
+{
+	const char *name = a->ce->name, *slash = name;
+	const char *what = a->removed ? "removed" : "overwritten";
+	struct stat st;
+
+	while ((slash = strchr(slash, '/')) != NULL) {
+		size_t len = slash - name;
+		char *dir = xmalloc(len + 1);
+		int ret;
+
+		memcpy(dir, name, len);
+		dir[len] = '\0';
+		ret = lstat(dir, &st);
+		free(dir);
+		if (ret < 0)
+			return 0;
+		if (!S_ISDIR(st.st_mode)) {
+			if (may_replace(o, name, len))
+				return 0;
+			return error("untracked working tree file '%.*s' "
+				     "would be %s by merge", (int)len, name,
+				     what);
+		}
+		slash++;
+	}
+	if (lstat(name, &st) < 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode))
+		return error("untracked working tree file '%s' would be %s "
+			     "by merge", name, what);
+	walk_opts = o;
+	untracked_found = NULL;
+	if (!nftw(name, check_one, 16, FTW_PHYS))
+		return 0;
+	error("untracked working tree file '%s' would be %s by merge",
+	      untracked_found ? untracked_found : name, what);
+	free((char *)untracked_found);
+	return -1;
+}
+
+int unpack_trees(struct unpack_options *o)
+{
+	const struct cache_entry *src[4], *ce;
+	size_t tpos[3] = { 0, 0, 0 }, i;
+	unsigned int ipos = 0;
+
+	refused = 0;
+	absent_nr = 0;
+	while ((ce = next_path(o, ipos, tpos)) != NULL) {
+		gather(o, ce, &ipos, tpos, src);
+		call_merge(o, src);
+	}
+	for (i = 0; i < absent_nr; i++)
+		if (check_absent(o, &absent[i]) < 0)
+			refused++;
+	free(absent);
+	absent = NULL;
+	absent_alloc = 0;
+	return refused ? -1 : 0;
+}
+
+/* ---- the work tree ---- */
+
+/* Remove the directories above path that it leaves empty. */
+static void remove_empty_dirs(char *path)
+{
+	char *slash;
+
+	while ((slash = strrchr(path, '/')) != NULL) {
+		*slash = '\0';
+		if (rmdir(path) < 0)
+			return;
+	}
+}
+
+static int unlink_entry(const struct cache_entry *ce)
+{
+	struct stat st;
+	char *path;
+
+	if (lstat_work_path(ce->name, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		/* A gitlink's directory goes only when empty. */
+		if (S_ISGITLINK(ce->ce_mode))
+			rmdir(ce->name);
+		return 0;
+	}
+	if (unlink(ce->name) < 0 && errno != ENOENT)
+		return error_errno("unlink '%s'", ce->name);
+	path = xstrdup(ce->name);
+	remove_empty_dirs(path);
+	free(path);
+	return 0;
+}
+
+unsigned int update_work_tree(struct unpack_options *o)
+{
+	struct checkout co;
+	unsigned int failed = 0, i;
+	size_t total = 0;
+
+	if (!o->update)
+		return 0;
+	for (i = 0; i < o->removed.nr; i++)
+		if (unlink_entry(o->removed.ces[i]) < 0)
+			failed++;
+	forget_known_dirs();
+	checkout_init(&co, "");
+	co.force = 1;
+	co.refresh = 1;
+	for (i = 0; i < active_nr; i++)
+		if (active_cache[i]->ce_state & CE_WT_UPDATE)
+			total++;
+	co.progress = start_progress("Updating files", total);
+	for (i = 0; i < active_nr; i++) {
+		struct cache_entry *ce = active_cache[i];
+
+		if (!(ce->ce_state & CE_WT_UPDATE))
+			continue;
+		ce->ce_state &= ~CE_WT_UPDATE;
+		if (checkout_queue_entry(&co, ce) < 0)
+			failed++;
+	}
+	failed += checkout_finish(&co);
+	stop_progress(&co.progress);
+	return failed;
+}
