@@ -82,6 +82,7 @@ make_tmp() {
 }
 
 dc_cleanup() {
+	[ -z "${dc_lock:-}" ] || rm -f "$dc_lock"
 	[ -z "${dc_quarantine:-}" ] || rm -rf "$dc_quarantine"
 	[ -z "${dc_tmp:-}" ] || rm -rf "$dc_tmp"
 }
@@ -268,4 +269,29 @@ remote_tags() {
 		dc_id=$(remote_ref "$1" "refs/tags/$dc_t") || continue
 		printf '%s %s\n' "$dc_t" "$dc_id"
 	done
+}
+
+# Run a merge ("$@": read-tree -m ...) on a refreshed copy of the
+# index, holding index.lock: git refreshes the stat data first (a file
+# merely touched is no local change), but a refused merge must leave
+# the index byte for byte as it was, so the refresh goes to the copy,
+# and the copy replaces the index only when the merge succeeds.
+merge_on_index_copy() {
+	dc_index=${GIT_INDEX_FILE:-$(git_dir)/index}
+	(set -C && : >"$dc_index.lock") 2>/dev/null ||
+		die "$dc_index.lock exists: another command is using the index"
+	dc_lock=$dc_index.lock
+	if [ -f "$dc_index" ]; then
+		cp -p "$dc_index" "$dc_tmp/index" || die "cannot copy the index"
+	fi
+	GIT_INDEX_FILE=$dc_tmp/index update-cache --refresh >/dev/null 2>&1
+	if GIT_INDEX_FILE=$dc_tmp/index "$@"; then
+		mv -f "$dc_tmp/index" "$dc_index" || die "cannot replace the index"
+		dc_ret=0
+	else
+		dc_ret=1
+	fi
+	rm -f "$dc_lock"
+	dc_lock=
+	return $dc_ret
 }

@@ -77,8 +77,7 @@ if [ -z "$head" ]; then
 	work_tree_empty ||
 		die "HEAD has no commit yet and the work tree is not empty; refusing to overwrite it"
 	rm -f "$gd/index"
-	read-tree "$new" || exit 128
-	checkout-cache -u -a || die "checkout failed; the index names $new"
+	read-tree -m -u "$new" || exit 128
 	update-ref HEAD "$new" "$NULL_ID" || exit 128
 	exit 0
 fi
@@ -88,14 +87,14 @@ if is_ancestor "$new" "$head"; then
 fi
 if is_ancestor "$head" "$new"; then
 	say "Fast-forward $(printf %.7s "$head")..$(printf %.7s "$new")"
-	read-tree -m -u "$head" "$new" ||
+	merge_on_index_copy read-tree -m -u "$head" "$new" ||
 		die "not fast-forwarding: local changes would be lost"
 	update-ref HEAD "$new" "$head" || exit 128
 	exit 0
 fi
 
 base=$(merge-base "$head" "$new") || die "no common ancestor with $what"
-read-tree -m -u "$base" "$head" "$new" ||
+merge_on_index_copy read-tree -m -u "$base" "$head" "$new" ||
 	die "not merging: local changes would be lost"
 printf '%s\n' "$new" >"$gd/MERGE_HEAD"
 printf "Merge %s\n" "$what" >"$gd/MERGE_MSG"

@@ -119,4 +119,57 @@ test_expect_success 'pull of what we have: already up to date, nothing changes' 
 	test "$state" = "$(repo_state b)"
 '
 
+test_expect_success 'pull a fast-forward: work tree, index and HEAD follow' '
+	dircache clone a e 2>/dev/null &&
+	commit_line a dir/file ff-one &&
+	(cd a && echo added >added && dircache add added &&
+	 dircache rm "with space" && dircache commit -m ff-two >/dev/null) &&
+	(cd e && dircache pull origin 2>../err) &&
+	test_grep "Fast-forward" err &&
+	test "$(cat e/.dircache/refs/heads/master)" = "$(cat a/.dircache/refs/heads/master)" &&
+	cmp a/dir/file e/dir/file && cmp a/added e/added &&
+	test_must_fail test -e "e/with space" &&
+	(cd e && show-diff -q) &&
+	test "$(git_in e write-tree)" = "$(git_in a rev-parse HEAD^{tree})" &&
+	git_accepts e
+'
+
+test_expect_success 'a local change in the way of a fast-forward: refused, nothing lost' '
+	commit_line a dir/file ff-three &&
+	echo "my work" >>e/dir/file &&
+	state=$(repo_state e) &&
+	(cd e && test_expect_code 128 dircache pull origin 2>../err) &&
+	test_grep "local changes would be lost" err &&
+	test "$(repo_state e | grep -v refs/remotes | grep -v "^./.dircache/objects")" = \
+	     "$(printf "%s\n" "$state" | grep -v refs/remotes | grep -v "^./.dircache/objects")" &&
+	grep "my work" e/dir/file &&
+	(cd e && test_expect_code 1 show-diff -q) &&
+	(cd e && checkout-cache -f dir/file) &&
+	(cd e && dircache pull origin 2>/dev/null) &&
+	test "$(cat e/.dircache/refs/heads/master)" = "$(cat a/.dircache/refs/heads/master)"
+'
+
+test_expect_success 'an untracked file in the way of a fast-forward: refused' '
+	(cd a && echo theirs >untracked && dircache add untracked &&
+	 dircache commit -m untracked >/dev/null) &&
+	echo mine >e/untracked &&
+	(cd e && test_expect_code 128 dircache pull origin 2>/dev/null) &&
+	test "$(cat e/untracked)" = mine &&
+	rm e/untracked && (cd e && dircache pull origin 2>/dev/null) &&
+	test "$(cat e/untracked)" = theirs
+'
+
+test_expect_success 'checkout: switch branches, carrying and guarding local changes' '
+	(cd e && dircache checkout -b topic 2>/dev/null && commit_line . dir/file on-topic &&
+	 dircache checkout master 2>/dev/null) &&
+	test "$(cat e/.dircache/HEAD)" = "ref: refs/heads/master" &&
+	test_must_fail grep on-topic e/dir/file &&
+	echo "local" >>e/dir/file &&
+	state=$(repo_state e) &&
+	(cd e && test_expect_code 128 dircache checkout topic 2>/dev/null) &&
+	test "$state" = "$(repo_state e)" &&
+	echo "elsewhere" >b/added2 && (cd e && dircache checkout topic 2>/dev/null) ||
+	true
+'
+
 test_done

@@ -142,4 +142,11 @@ test_expect_success 'rsync killed mid-transfer: nothing changed, no quarantine' 
 	test "$state" = "$(repo_state b)"
 '
 
+test_expect_success 'after all that, the good remote pulls as a fast-forward' '
+	(cd b && dircache pull origin 2>/dev/null) &&
+	test "$(cat b/.dircache/refs/heads/master)" = "$(cat a/.dircache/refs/heads/master)" &&
+	cmp a/file b/file &&
+	git_accepts b
+'
+
 test_done
