@@ -816,6 +816,8 @@ size_t index_has_file_above(const char *name);
 
 #define ADD_CACHE_OK_TO_ADD 1
 #define ADD_CACHE_OK_TO_REPLACE 2	/* drop entries in a D/F clash */
+/* A stage-0 file clashes only with stage-0 entries below it, as in git. */
+#define ADD_CACHE_STAGE_DF 4
 /*
  * Insert ce (the index takes ownership), replacing an entry of the
  * same name and stage; a stage-0 entry resolves its path (the stages

@@ -132,13 +132,29 @@ static void drop_files_above(const char *name)
 	}
 }
 
+/* Is some stage-0 entry below "name/"? */
+static int has_merged_below(const char *name, size_t len, int pos)
+{
+	while (has_entries_below(name, len, pos)) {
+		while (active_cache[pos]->name[len] != '/')
+			pos++;
+		if (!ce_stage(active_cache[pos]))
+			return 1;
+		pos++;
+	}
+	return 0;
+}
+
 static int check_df_clash(const struct cache_entry *ce, int option)
 {
-	int pos = cache_name_pos(ce->name, ce->ce_namelen);
+	int pos = cache_name_pos(ce->name, ce->ce_namelen), below;
 
 	pos = pos < 0 ? -pos - 1 : pos + 1;
-	if (!index_has_file_above(ce->name) &&
-	    !has_entries_below(ce->name, ce->ce_namelen, pos))
+	if (option & ADD_CACHE_STAGE_DF)
+		below = has_merged_below(ce->name, ce->ce_namelen, pos);
+	else
+		below = has_entries_below(ce->name, ce->ce_namelen, pos);
+	if (!index_has_file_above(ce->name) && !below)
 		return 0;
 	if (!(option & ADD_CACHE_OK_TO_REPLACE))
 		return error("'%s' appears as both a file and as a directory",
