@@ -100,7 +100,7 @@ printf '%s\n' "$new" >"$gd/MERGE_HEAD"
 printf "Merge %s\n" "$what" >"$gd/MERGE_MSG"
 if ! merge-cache -o merge-one-file -a; then
 	say "Automatic merge failed; fix the conflicts, then 'dircache commit':"
-	ls-files -u | cut -f2- | uniq >&2
+	show-diff -s | sed -n 's/^U	/	/p' >&2
 	exit 1
 fi
 dircache-commit -F "$gd/MERGE_MSG" >/dev/null || exit 128
