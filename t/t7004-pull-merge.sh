@@ -86,4 +86,29 @@ test_expect_success 'git log reads our merged history as ours was made' '
 	test $(grep -c "^[0-9a-f]* [0-9a-f]* [0-9a-f]* Merge" actual) = 2
 '
 
+test_expect_success 'dircache log equals git log, with merges, -n and -p' '
+	(cd b && dircache log) >ours && git_in b log >theirs &&
+	test_cmp theirs ours &&
+	(cd b && dircache log -n 3 -p) >ours && git_in b log -n 3 -p >theirs &&
+	test_cmp theirs ours &&
+	(cd b && dircache log -p) >ours && git_in b log -p >theirs &&
+	test_cmp theirs ours &&
+	p=$(git_in b rev-parse HEAD^) && (cd b && dircache log -n2 $p) >ours && git_in b log -n2 $p >theirs &&
+	test_cmp theirs ours
+'
+
+test_expect_success 'log dates in every zone and era, as git shows them' '
+	mkdir dates && (cd dates && dircache init 2>/dev/null) &&
+	for d in "0 +0000" "1112911993 +0530" "951782400 -1200" \
+		"951868799 +1400" "4102444800 -0930" "1709251199 +0000" \
+		"2147483648 +0100"; do
+		echo "$d" >>dates/f &&
+		(cd dates && dircache add f &&
+		 GIT_AUTHOR_DATE="$d" dircache commit -m "at $d" >/dev/null) ||
+		return 1
+	done &&
+	(cd dates && dircache log) >ours && git_in dates log >theirs &&
+	test_cmp theirs ours
+'
+
 test_done
