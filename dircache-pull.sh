@@ -20,10 +20,13 @@
 #    three-way merge (merge-base, read-tree -m -u, merge-cache -o
 #    merge-one-file -a) committed with two parents, or, on conflicts,
 #    the unmerged paths listed and left for "dircache commit".
-USAGE='pull <remote> [<branch>]'
+#    --no-merge (dircache fetch) stops before this step.
+USAGE='pull [--no-merge] <remote> [<branch>]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
+no_merge=
+[ "${1:-}" != --no-merge ] || { no_merge=1; shift; }
 case ${1:-} in -*) usage ;; esac
 case $# in 1|2) ;; *) usage ;; esac
 remote_from_arg "$1"
@@ -66,6 +69,8 @@ while read -r t id; do
 	update-ref "refs/tags/$t" "$id" "$NULL_ID" 2>/dev/null ||
 		say "warning: tag '$t' not created (it appeared meanwhile?)"
 done <"$dc_tmp/tags"
+
+[ -z "$no_merge" ] || exit 0
 
 # ---- merging it ----
 

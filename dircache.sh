@@ -22,6 +22,7 @@ tag        name a commit (-a -m: an annotated tag)
 branch     list branches, or create one
 checkout   switch to a branch, keeping local changes
 remote     record a remote: remote add <name> <url>
+fetch      fetch a remote's branch, verified, into refs/remotes/
 pull       fetch a remote's branch, verified, and merge it
 push       send a branch to a remote, fast-forward only
 clone      init, pull and check out a remote

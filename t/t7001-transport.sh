@@ -172,4 +172,14 @@ test_expect_success 'checkout: switch branches, carrying and guarding local chan
 	true
 '
 
+test_expect_success 'fetch: refs/remotes moves; HEAD, index and work tree do not' '
+	commit_line a dir/file fetched &&
+	state=$(repo_state e | grep -v "^./.dircache/objects\|refs/remotes") &&
+	(cd e && dircache fetch origin master) &&
+	test "$(cat e/.dircache/refs/remotes/origin/master)" = "$(cat a/.dircache/refs/heads/master)" &&
+	test "$state" = "$(repo_state e | grep -v "^./.dircache/objects\|refs/remotes")" &&
+	git_in e cat-file -e "$(cat a/.dircache/refs/heads/master)" &&
+	git_accepts e
+'
+
 test_done
