@@ -34,9 +34,9 @@ LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 HDRS += checkout.h unpack.h
 # The listing tools (issue 12).
-PROGRAMS += ls-tree rev-list merge-base
-LIB_OBJS += commit.o revision.o
-HDRS += commit.h
+PROGRAMS += ls-tree rev-list merge-base ls-files
+LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
+HDRS += commit.h exclude.h
 
 all: $(PROGRAMS) $(SCRIPTS)
 
