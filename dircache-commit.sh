@@ -74,10 +74,8 @@ if [ ! -s "$dc_tmp/clean" ] && [ -z "$allow_empty_msg" ]; then
 fi
 
 if [ -n "$all" ]; then
-	# every tracked file that changed or went: pairs "<status> <path>"
-	# shellcheck disable=SC2016 # $2 is the inner shell's
-	show-diff -z | xargs -0 -n 2 sh -c '[ $# -ne 2 ] || printf "%s\0" "$2"' sh |
-		update-cache --remove --stdin -z || exit 128
+	# every tracked file that changed or went, NUL-separated
+	ls-files -z -m | update-cache --remove --stdin -z || exit 128
 fi
 
 tree=$(write-tree) || exit 128
