@@ -36,6 +36,8 @@ set -- --exclude-per-directory=.gitignore
 awk '
 function strip(p) { return substr(p, 1, 1) == "\"" ? substr(p, 2, length(p) - 2) : p }
 function requote(p) { return index(p, "\\") ? "\"" p "\"" : p }
+# git status -s quotes a path with a space too, as the long form does not.
+function sp(p) { return (substr(p, 1, 1) != "\"" && index(p, " ")) ? "\"" p "\"" : p }
 {
 	tag = substr($0, 1, 1); line = substr($0, 3)
 	tab = index(line, "\t"); meta = substr(line, 1, tab - 1)
@@ -69,7 +71,7 @@ END {
 			y = (p in work) ? work[p] : " "
 			xy = x y
 		}
-		if (xy != "  ") print "0\t" strip(p) "\t" xy " " p
+		if (xy != "  ") print "0\t" strip(p) "\t" xy " " sp(p) "\t" xy " " p
 	}
 	for (i = 1; i <= nother; i++) {
 		p = strip(other[i]); n = split(p, c, "/"); d = ""
@@ -78,9 +80,11 @@ END {
 			if (!(d in tracked)) break
 		}
 		out = (j < n) ? requote(d) : other[i]
-		if (!(out in shown)) { shown[out] = 1; print "1\t" strip(out) "\t?? " out }
+		if (!(out in shown)) { shown[out] = 1; print "1\t" strip(out) "\t?? " sp(out) "\t?? " out }
 	}
-}' "$dc_tmp/all" | LC_ALL=C sort -t '	' -k1,1 -k2,2 | cut -f3- >"$dc_tmp/short"
+}' "$dc_tmp/all" | LC_ALL=C sort -t '	' -k1,1 -k2,2 >"$dc_tmp/sorted"
+cut -f3 "$dc_tmp/sorted" >"$dc_tmp/short"
+cut -f4 "$dc_tmp/sorted" >"$dc_tmp/long"
 
 if [ -n "$short" ]; then
 	cat "$dc_tmp/short"
@@ -124,4 +128,4 @@ END {
 	section("Untracked files", untracked)
 	if (staged changed unmerged untracked == "")
 		printf "nothing to commit, working tree clean\n"
-}' "$dc_tmp/short"
+}' "$dc_tmp/long"
