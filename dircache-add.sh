@@ -8,8 +8,11 @@ USAGE='add <path>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
+case ${1:-} in
+--) shift ;;
+-*) usage ;;
+esac
 [ $# -gt 0 ] || usage
-[ "$1" != -- ] || shift
 cd_to_top
 
 for p; do

@@ -104,6 +104,25 @@ test_expect_success 'a store missing on the daemon: rsync error shown' '
 	test_grep "^rsync: " err && test_grep "could not read the refs" err
 '
 
+test_expect_success 'host:path, through rsync -e (a stand-in for ssh)' '
+	cat >fake-ssh <<-\EOS &&
+	#!/bin/sh
+	# "ssh host command...": run the command here, from $HOME.
+	shift
+	cd "$HOME" && exec sh -c "$*"
+	EOS
+	chmod +x fake-ssh &&
+	RSYNC_RSH=$TRASH_DIRECTORY/fake-ssh &&
+	export RSYNC_RSH &&
+	dircache clone box1:srv/a viassh 2>/dev/null &&
+	test "$(cat viassh/.dircache/refs/heads/master)" = "$(cat srv/a/.dircache/refs/heads/master)" &&
+	grep "^URL: box1:srv/a\$" viassh/.dircache/remotes/origin &&
+	commit_line viassh "a dir/file" via-ssh &&
+	(cd viassh && dircache push origin 2>/dev/null) &&
+	test "$(cat srv/a/.dircache/refs/heads/master)" = "$(cat viassh/.dircache/refs/heads/master)" &&
+	git_accepts srv/a
+'
+
 stop_daemon
 test_expect_success 'the daemon is stopped' '
 	test_must_fail rsync --list-only "$URL/" 2>/dev/null
