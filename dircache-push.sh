@@ -52,7 +52,9 @@ if is_remote_url "$remote_url"; then
 	[ "$now" = "$old" ] ||
 		die "the remote's '$branch' moved meanwhile (now ${now:-gone}); pull first"
 	printf '%s\n' "$ours" >"$dc_tmp/ref"
-	$RSYNC "$dc_tmp/ref" "$remote_store/$ref" ||
+	# Every ref file has the same size, and rsync's quick check would
+	# skip one written in the same second as ours: --ignore-times.
+	$RSYNC --ignore-times "$dc_tmp/ref" "$remote_store/$ref" ||
 		die "could not write the remote's '$branch' (rsync exit $?)"
 else
 	(

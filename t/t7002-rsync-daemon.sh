@@ -78,6 +78,30 @@ test_expect_success 'push over rsync://: objects, then the ref' '
 	test_must_fail test -s dotfiles
 '
 
+test_expect_success 'a ref written in the same second as the remote one still lands' '
+	cat >same-second-rsync <<-\EOS &&
+	#!/bin/sh
+	# Give the new ref file the remote one'"'"'s mtime, as when both
+	# were written in the same second; then the real rsync.
+	for last; do :; done
+	case $last in
+	*/refs/heads/*)
+		for a; do
+			case $a in */ref) src=$a ;; esac
+		done
+		mine=${last#rsync://127.0.0.1:*/stores/}
+		touch -r "$TRASH_DIRECTORY/srv/$mine" "$src"
+		;;
+	esac
+	exec rsync "$@"
+	EOS
+	chmod +x same-second-rsync &&
+	commit_line b "a dir/file" same-second &&
+	(cd b && DIRCACHE_RSYNC=$TRASH_DIRECTORY/same-second-rsync \
+		dircache push origin 2>/dev/null) &&
+	test "$(cat srv/a/.dircache/refs/heads/master)" = "$(cat b/.dircache/refs/heads/master)"
+'
+
 test_expect_success 'a push that is not a fast-forward is refused' '
 	dircache clone "$URL/a" c 2>/dev/null &&
 	commit_line c "a dir/file" from-c &&
