@@ -34,7 +34,7 @@ LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 HDRS += checkout.h unpack.h
 # The listing tools (issue 12).
-PROGRAMS += ls-tree rev-list merge-base ls-files
+PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
 

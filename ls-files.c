@@ -44,7 +44,10 @@ static struct exclude_set excludes;
 
 static void write_name(const char *name, size_t len)
 {
-	if (nul_terminate) {
+	if (!nul_terminate && !path_needs_quoting(name, len)) {
+		fwrite(name, 1, len, stdout);
+		putchar('\n');
+	} else if (nul_terminate) {
 		fwrite(name, 1, len, stdout);
 		putchar('\0');
 	} else {
@@ -59,15 +62,44 @@ static void show_dir_entry(const char *tag, const char *name)
 	write_name(name, strlen(name));
 }
 
+/*
+ * "<mode> <id> <stage>\t" into buf (at least 52 bytes); returns its
+ * length.  By hand: printf is most of the time -s takes on a big index.
+ */
+static size_t format_stage(char *buf, const struct cache_entry *ce)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int mode = ce->ce_mode;
+	char *p = buf;
+	int i;
+
+	for (i = 5; i >= 0; i--) {
+		p[i] = '0' + (mode & 7);
+		mode >>= 3;
+	}
+	p += 6;
+	*p++ = ' ';
+	for (i = 0; i < 20; i++) {
+		*p++ = hex[ce->sha1[i] >> 4];
+		*p++ = hex[ce->sha1[i] & 15];
+	}
+	*p++ = ' ';
+	*p++ = '0' + ce_stage(ce);
+	*p++ = '\t';
+	return p - buf;
+}
+
 static void show_ce(const struct cache_entry *ce, const char *tag)
 {
-	if (pathspec_interest(&pathspec, ce->name, ce->ce_namelen,
+	char buf[64];
+
+	if (!pathspec.match_all &&
+	    pathspec_interest(&pathspec, ce->name, ce->ce_namelen,
 			      S_ISGITLINK(ce->ce_mode)) != ALL_INTERESTING)
 		return;
 	fputs(tag, stdout);
 	if (show_stage)
-		printf("%06o %s %u\t", ce->ce_mode, sha1_to_hex(ce->sha1),
-		       ce_stage(ce));
+		fwrite(buf, 1, format_stage(buf, ce), stdout);
 	write_name(ce->name, ce->ce_namelen);
 }
 

@@ -166,29 +166,35 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st)
 /*
  * An unmerged path (entries i.. with stages): "U", then the work tree
  * against "our" side (stage 2) as git diff-files does, whose missing
- * stat data always reads as a modification.
+ * stat data always reads as a modification.  In a patch that is
+ * "* Unmerged path p" and the patch against stage 2; git shows a path
+ * with both stages 2 and 3 as a combined diff instead, which we do not
+ * write (the line alone stands for it).
  */
 static unsigned int show_unmerged(unsigned int i, int *differs)
 {
 	const char *name = active_cache[i]->name;
 	const struct cache_entry *ours = NULL;
+	int theirs = 0;
 	struct stat st;
 	char status;
 
-	for (; i < active_nr && !strcmp(active_cache[i]->name, name); i++)
+	for (; i < active_nr && !strcmp(active_cache[i]->name, name); i++) {
 		if (ce_stage(active_cache[i]) == 2)
 			ours = active_cache[i];
+		if (ce_stage(active_cache[i]) == 3)
+			theirs = 1;
+	}
 	*differs = 1;
 	if (quiet)
 		return i;
 	if (!name_status) {
-		fputs("* Unmerged path ", stdout);
-		write_quoted_path(stdout, "", name, strlen(name));
-		putchar('\n');
-		return i;
+		/* git writes this name as it is, unquoted */
+		printf("* Unmerged path %s\n", name);
+	} else {
+		show_status('U', name);
 	}
-	show_status('U', name);
-	if (!ours)
+	if (!ours || (!name_status && theirs))
 		return i;
 	if (lstat_work(name, &st) || S_ISDIR(st.st_mode))
 		status = 'D';
@@ -197,7 +203,10 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 		status = 'T';
 	else
 		status = 'M';
-	show_status(status, name);
+	if (name_status)
+		show_status(status, name);
+	else
+		show_patch(status, ours, &st);
 	return i;
 }
 

@@ -1,0 +1,329 @@
+/*
+ * diff-cache: a tree against the index (--cached) or against the work
+ * tree as the index sees it, printed as git diff-index prints it.
+ *
+ * Raw lines ":<old mode> <new mode> <old id> <new id> <status>\t<path>"
+ * (M, A, D, T, or U for an unmerged path with --cached) for every file
+ * at any depth (-r is accepted: the index is flat), or with -p git's
+ * patches.  Without --cached the new side is the work tree: a file
+ * whose stat data no longer matches the index has the all-zero id in
+ * raw output, as in git (the content is not read), and a file gone
+ * from the work tree is a deletion.  -z ends names with NULs, unquoted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "diff.h"
+
+static const char diff_cache_usage[] =
+	"diff-cache [-r] [-z] [-p] [--cached] <tree-ish> [<path>...]";
+
+static int cached, nul_terminate, show_patch;
+static struct diff_options patch_opts;
+static struct pathspec pathspec;
+static const unsigned char null_sha1[20];
+
+/* ---- the tree, flattened in index order ---- */
+
+struct tree_file {
+	char *path;
+	unsigned int mode;
+	unsigned char sha1[20];
+};
+
+static struct tree_file *tree_files;
+static size_t nr_tree_files, alloc_tree_files;
+
+static void flatten_tree(const unsigned char *sha1, const char *base,
+			 size_t baselen)
+{
+	struct tree_desc desc;
+	struct name_entry e;
+	const char *bad;
+	size_t size;
+	void *buf = read_object_of_type(sha1, OBJ_TREE, &size);
+
+	if (!buf)
+		exit(128);
+	bad = check_tree(buf, size);
+	if (bad)
+		die("tree %s is corrupt: %s", sha1_to_hex(sha1), bad);
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0) {
+		size_t len = baselen + e.pathlen;
+		char *path = xmalloc(len + 2);
+		int is_tree = S_ISDIR(e.mode);
+
+		memcpy(path, base, baselen);
+		memcpy(path + baselen, e.path, e.pathlen);
+		path[len] = '\0';
+		if (pathspec_interest(&pathspec, path, len, is_tree) ==
+		    NOT_INTERESTING) {
+			free(path);
+		} else if (is_tree) {
+			path[len] = '/';
+			flatten_tree(e.sha1, path, len + 1);
+			free(path);
+		} else {
+			struct tree_file *f;
+
+			ALLOC_GROW(tree_files, nr_tree_files + 1,
+				   alloc_tree_files);
+			f = &tree_files[nr_tree_files++];
+			f->path = path;
+			f->mode = e.mode;
+			memcpy(f->sha1, e.sha1, 20);
+		}
+	}
+	free(buf);
+}
+
+/* ---- output ---- */
+
+struct side {
+	unsigned int mode;		/* 0: missing */
+	const unsigned char *sha1;	/* null_sha1: not known (work tree) */
+	int work;			/* the content is the work-tree file */
+};
+
+static void print_raw(const char *path, const struct side *one,
+		      const struct side *two, char status)
+{
+	printf(":%06o %06o %s ", one->mode, two->mode,
+	       sha1_to_hex(one->mode ? one->sha1 : null_sha1));
+	printf("%s %c", sha1_to_hex(two->mode ? two->sha1 : null_sha1),
+	       status);
+	write_name_field(stdout, path, strlen(path), nul_terminate);
+}
+
+static void fill_side(struct diff_side *d, const char *path,
+		      const struct side *s)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	if (!s || !s->mode)
+		return;
+	d->mode = s->mode;
+	if (s->work) {
+		struct stat st;
+
+		if (lstat(path, &st) < 0)
+			die_errno("lstat '%s'", path);
+		d->mode = ce_mode_from_stat(st.st_mode);
+		d->data = read_work_file(path, &st, &d->size);
+		if (!d->data)
+			exit(128);
+		hash_sha1_file(d->data, d->size, OBJ_BLOB, d->sha1);
+		return;
+	}
+	memcpy(d->sha1, s->sha1, 20);
+	if (S_ISGITLINK(s->mode))
+		return;
+	d->data = read_object_of_type(s->sha1, OBJ_BLOB, &d->size);
+	if (!d->data)
+		die("cannot read blob %s for '%s'", sha1_to_hex(s->sha1), path);
+}
+
+static void patch_pair(const char *path, const struct side *one,
+		       const struct side *two)
+{
+	struct diff_side a, b;
+
+	fill_side(&a, path, one);
+	fill_side(&b, path, two);
+	if (print_patch(stdout, &a, &b, &patch_opts) < 0)
+		die("cannot write the patch for '%s'", path);
+	free((void *)a.data);
+	free((void *)b.data);
+}
+
+static void show_pair(const char *path, const struct side *one,
+		      const struct side *two)
+{
+	char status = !one->mode ? 'A' : !two->mode ? 'D' : 'M';
+
+	if (one->mode && two->mode &&
+	    (one->mode & S_IFMT) != (two->mode & S_IFMT))
+		status = 'T';
+	if (status == 'M' && one->mode == two->mode &&
+	    !memcmp(one->sha1, two->sha1, 20))
+		return;
+	if (!show_patch) {
+		print_raw(path, one, two, status);
+	} else if (status == 'T') {
+		patch_pair(path, one, NULL);
+		patch_pair(path, NULL, two);
+	} else {
+		patch_pair(path, one, two);
+	}
+}
+
+static void show_unmerged(const char *path, const struct tree_file *t)
+{
+	struct side one = { 0, null_sha1, 0 }, two = { 0, null_sha1, 0 };
+
+	if (show_patch) {
+		/* git writes this name as it is, unquoted */
+		printf("* Unmerged path %s\n", path);
+		return;
+	}
+	if (t) {
+		one.mode = t->mode;
+		one.sha1 = t->sha1;
+	}
+	print_raw(path, &one, &two, 'U');
+}
+
+/* ---- the index side ---- */
+
+/*
+ * The index entry as the new side: itself with --cached, else the
+ * work tree through it.  0 when the work-tree file is gone.
+ */
+static int new_side(const struct cache_entry *ce, struct side *s)
+{
+	struct stat st;
+
+	s->mode = ce->ce_mode;
+	s->sha1 = ce->sha1;
+	s->work = 0;
+	if (cached || ce->ce_state & CE_UPTODATE ||
+	    ce->ce_ext_flags & CE_SKIP_WORKTREE)
+		return 1;
+	if (lstat_work_path(ce->name, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			die_errno("lstat '%s'", ce->name);
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode) && !S_ISGITLINK(ce->ce_mode))
+		return 0;	/* git: a directory is no file */
+	if (S_ISGITLINK(ce->ce_mode) || !ce_match_stat(ce, &st))
+		return 1;
+	s->mode = ce_mode_from_stat(st.st_mode);
+	s->sha1 = null_sha1;
+	s->work = 1;
+	return 1;
+}
+
+static void compare(const struct tree_file *t, const struct cache_entry *ce,
+		    unsigned int nr_stages)
+{
+	const char *path = t ? t->path : ce->name;
+	struct side one = { 0, null_sha1, 0 }, two = { 0, null_sha1, 0 };
+
+	if (ce && nr_stages && cached) {
+		show_unmerged(path, t);
+		return;
+	}
+	if (t) {
+		one.mode = t->mode;
+		one.sha1 = t->sha1;
+	}
+	if (ce && !new_side(ce, &two)) {
+		if (!t)
+			return;	/* git shows no added file that is gone */
+		two.mode = 0;
+		two.sha1 = null_sha1;
+	}
+	show_pair(path, &one, &two);
+}
+
+static int entry_wanted(const char *name)
+{
+	return match_pathspec(&pathspec, name, strlen(name));
+}
+
+static void diff_index(void)
+{
+	unsigned int i = 0;
+	size_t j = 0;
+
+	while (i < active_nr || j < nr_tree_files) {
+		const struct cache_entry *ce = i < active_nr ?
+					       active_cache[i] : NULL;
+		const struct tree_file *t = j < nr_tree_files ?
+					    &tree_files[j] : NULL;
+		unsigned int next = i, stages = 0;
+		int cmp;
+
+		if (ce && !entry_wanted(ce->name)) {
+			i++;
+			continue;
+		}
+		if (!ce)
+			cmp = 1;
+		else if (!t)
+			cmp = -1;
+		else
+			cmp = cache_name_compare(ce->name, ce->ce_namelen, 0,
+						 t->path, strlen(t->path), 0);
+		if (ce)
+			while (next < active_nr &&
+			       !strcmp(active_cache[next]->name, ce->name)) {
+				if (ce_stage(active_cache[next]))
+					stages++;
+				next++;
+			}
+		if (cmp < 0) {
+			compare(NULL, ce, stages);
+			i = next;
+		} else if (cmp > 0) {
+			compare(t, NULL, 0);
+			j++;
+		} else {
+			compare(t, ce, stages);
+			i = next;
+			j++;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char sha1[20], tree[20];
+	size_t size;
+	void *buf;
+	int i;
+
+	setup_tool(argv[0]);
+	handle_help(argc, argv, diff_cache_usage);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "-r"))
+			;	/* the index is flat: always recursive */
+		else if (!strcmp(arg, "-z"))
+			nul_terminate = 1;
+		else if (!strcmp(arg, "-p"))
+			show_patch = 1;
+		else if (!strcmp(arg, "--cached"))
+			cached = 1;
+		else if (!strcmp(arg, "--binary"))
+			patch_opts.binary = show_patch = 1;
+		else
+			usage(diff_cache_usage);
+	}
+	if (i >= argc)
+		usage(diff_cache_usage);
+	if (parse_pathspec(&pathspec, argv + i + 1, argc - i - 1) < 0)
+		exit(128);
+	if (setup_repository() < 0)
+		exit(128);
+	if (get_sha1(argv[i], sha1) < 0)
+		die("not a valid object name: %s", argv[i]);
+	buf = read_object_peeled(sha1, OBJ_TREE, &size, tree);
+	if (!buf)
+		die("not a tree-ish: %s", argv[i]);
+	free(buf);
+	flatten_tree(tree, "", 0);
+	if (read_cache() < 0)
+		die("cannot read the index");
+	if (!cached)
+		preload_index(pathspec.match_all ? NULL : entry_wanted);
+	diff_index();
+	finish_stdout();
+	return 0;
+}
