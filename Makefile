@@ -29,7 +29,7 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 PROGRAMS += verify-objects update-ref rev-parse mktag
 SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
-LIB_OBJS += checkout.o unpack.o
+LIB_OBJS += checkout.o unpack.o tree-list.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
 HDRS += checkout.h unpack.h

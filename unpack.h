@@ -1,6 +1,7 @@
 /*
  * unpack.h: read-tree's merges of one, two and three trees with the
- * index (unpack.c), as git's read-tree -m decides them.
+ * index (unpack.c), as git's read-tree -m decides them, on trees read
+ * whole into lists (tree-list.c).
  */
 #ifndef UNPACK_H
 #define UNPACK_H
@@ -24,6 +25,17 @@ void entry_list_clear(struct entry_list *l);
  * what was read so far.
  */
 int read_tree_list(const unsigned char *sha1, struct entry_list *l);
+
+/* Lookups in a list in index order (byte order of the names). */
+/* The position of the first entry not before name (len bytes). */
+size_t lower_bound(const struct entry_list *l, const char *name, size_t len);
+/* Is name an entry of l? */
+int list_has_file(const struct entry_list *l, const char *name, size_t len);
+/* Is there an entry below "name/"? */
+int list_has_dir(const struct entry_list *l, const char *name, size_t len);
+/* Is a leading directory of name an entry of l? */
+int list_has_file_above(const struct entry_list *l, const char *name,
+			size_t len);
 
 /* In ce_state of a result entry: write it into the work tree. */
 #define CE_WT_UPDATE 0x0100

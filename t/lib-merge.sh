@@ -46,23 +46,28 @@ prepare() {
 # wt_state DIR: every path of DIR's work tree with its kind, mode bits
 # and content, so that two work trees can be compared.
 wt_state() {
-	(cd "$1" &&
-	 find . -path ./.dircache -prune -o -print | LC_ALL=C sort |
-	 while read -r p
-	 do
-		if test -L "$p"
-		then
-			echo "link $p -> $(readlink "$p")"
-		elif test -d "$p"
-		then
-			echo "dir $p"
-		elif test -x "$p"
-		then
-			echo "exe $p $(cksum <"$p")"
-		else
-			echo "file $p $(cksum <"$p")"
-		fi
-	 done)
+	python3 - "$1" <<-\EOF
+	import hashlib, os, stat, sys
+	top = sys.argv[1]
+	out = []
+	for root, dirs, files in os.walk(top):
+	    rel = os.path.relpath(root, top)
+	    if rel == ".dircache" or rel.startswith(".dircache/"):
+	        continue
+	    out.append("dir " + rel)
+	    for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+	        p = os.path.join(root, name)
+	        r = os.path.normpath(os.path.join(rel, name))
+	        st = os.lstat(p)
+	        if stat.S_ISLNK(st.st_mode):
+	            out.append("link %s -> %s" % (r, os.readlink(p)))
+	        else:
+	            with open(p, "rb") as f:
+	                h = hashlib.sha1(f.read()).hexdigest()
+	            kind = "exe" if st.st_mode & 0o100 else "file"
+	            out.append("%s %s %s" % (kind, r, h))
+	sys.stdout.write("".join(sorted(l + "\n" for l in out)))
+	EOF
 }
 
 # run_both OPTS -- TREES: our read-tree in "ours", git's in "gits"; the
