@@ -94,4 +94,15 @@ test_expect_success 'diff <commit> <commit>, as git diff' '
 	test_cmp theirs ours
 '
 
+test_expect_success 'diff --cached and diff <commit>, as git diff' '
+	echo staged >>r/b && (cd r && dircache add b) && echo wt >>r/b &&
+	one=$(git_in r rev-parse HEAD^) &&
+	(cd r && dircache diff --cached) >ours &&
+	(cd r && git --git-dir=.dircache --work-tree=. diff --cached) >theirs &&
+	test_cmp theirs ours &&
+	(cd r && dircache diff $one) >ours &&
+	(cd r && git --git-dir=.dircache --work-tree=. diff $one) >theirs &&
+	test_cmp theirs ours
+'
+
 test_done
