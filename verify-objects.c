@@ -308,6 +308,83 @@ static int check_type(const unsigned char *sha1, int type, int want,
 		     type > 0 ? type_name(type) : "bad object");
 }
 
+/*
+ * Links from new objects to objects the store holds: their types are
+ * checked after the walk, on every core (reading the headers of the
+ * unchanged entries of every changed tree is most of the work).
+ */
+struct store_link {
+	unsigned char sha1[20];
+	signed char want, found;
+	struct qobject *referrer;
+};
+
+static struct store_link *store_links;
+static size_t nr_store_links, alloc_store_links;
+
+static void note_store_link(const struct link *l, struct qobject *referrer)
+{
+	struct store_link *s;
+
+	ALLOC_GROW(store_links, nr_store_links + 1, alloc_store_links);
+	s = &store_links[nr_store_links++];
+	memcpy(s->sha1, l->sha1, 20);
+	s->want = l->type;
+	s->found = OBJ_NONE;
+	s->referrer = referrer;
+}
+
+static int compare_store_links(const void *a, const void *b)
+{
+	const struct store_link *x = a, *y = b;
+	int cmp = memcmp(x->sha1, y->sha1, 20);
+
+	return cmp ? cmp : x->want - y->want;
+}
+
+static size_t check_nth_store_link(void *data, size_t i)
+{
+	struct store_link *s = (struct store_link *)data + i;
+	enum object_type type;
+	size_t size;
+	struct fault f;
+
+	if (object_info(s->sha1, &type, &size, &f) < 0)
+		s->found = f.code == FAULT_MISSING ? OBJ_NONE : OBJ_BAD;
+	else
+		s->found = type;
+	return 1;
+}
+
+static void check_store_links(void)
+{
+	char referrer[64];
+	size_t i, nr = 0;
+
+	if (nr_store_links > 1)
+		qsort(store_links, nr_store_links, sizeof(*store_links),
+		      compare_store_links);
+	for (i = 0; i < nr_store_links; i++)
+		if (!nr || compare_store_links(&store_links[nr - 1],
+					       &store_links[i]))
+			store_links[nr++] = store_links[i];
+	run_parallel(0, nr, check_nth_store_link, store_links, NULL, 0);
+	for (i = 0; i < nr; i++) {
+		struct store_link *s = &store_links[i];
+
+		if (s->found == OBJ_BAD) {
+			error("object %s in the store is unreadable",
+			      sha1_to_hex(s->sha1));
+			errors++;
+			continue;
+		}
+		snprintf(referrer, sizeof(referrer), "%s %s",
+			 type_name(s->referrer->type),
+			 sha1_to_hex(s->referrer->sha1));
+		check_type(s->sha1, s->found, s->want, referrer);
+	}
+}
+
 /* The post-order of the walk: what an object names comes before it. */
 static struct qobject **order;
 static size_t nr_order, alloc_order;
@@ -338,16 +415,15 @@ static void walk_from(struct qobject *start)
 			continue;
 		}
 		l = &fr->o->links[fr->next++];
-		snprintf(referrer, sizeof(referrer), "%s %s",
-			 type_name(fr->o->type), sha1_to_hex(fr->o->sha1));
 		t = find_object(l->sha1);
 		if (!t) {
-			check_type(l->sha1, stored_type(l->sha1), l->type,
-				   referrer);
+			note_store_link(l, fr->o);
 			continue;
 		}
 		if (t->type == OBJ_BAD)
 			continue;	/* reported already */
+		snprintf(referrer, sizeof(referrer), "%s %s",
+			 type_name(fr->o->type), sha1_to_hex(fr->o->sha1));
 		if (check_type(t->sha1, t->type, l->type, referrer) < 0 ||
 		    t->reached)
 			continue;
@@ -451,6 +527,7 @@ int main(int argc, char **argv)
 	report_bad_objects();
 	for (h = 0; h < nr_heads; h++)
 		walk_head(heads[h]);
+	check_store_links();
 	if (errors)
 		die("refusing the objects in '%s': %d problem%s", quarantine,
 		    errors, errors == 1 ? "" : "s");
