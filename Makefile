@@ -25,14 +25,19 @@ LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o stream.o \
 	sha1_file.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
+# The porcelain (issue 13): the gate and ref tools it needs, and the
+# dircache front end, POSIX shell scripts built from dircache*.sh.
+PROGRAMS += verify-objects update-ref rev-parse mktag
+SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
+SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB_OBJS += checkout.o unpack.o tree-list.o
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
+HDRS += checkout.h unpack.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
-HDRS += checkout.h unpack.h
 LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o
 HDRS += pack.h
 PROGRAMS += apply
@@ -43,7 +48,13 @@ PROGRAMS += mailsplit mailinfo applymbox
 LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o
 HDRS += mail.h commit-write.h
 
-all: $(PROGRAMS)
+all: $(PROGRAMS) $(SCRIPTS)
+
+$(SCRIPTS): %: %.sh
+	rm -f $@ $@+
+	cp $< $@+
+	chmod +x $@+
+	mv $@+ $@
 
 # Objects are rebuilt when the flags change (SANITIZE=1 and back).
 BUILD-FLAGS: FORCE
@@ -112,9 +123,12 @@ fuzz-run: fuzz
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir)
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
+	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(bindir)
+	$(INSTALL) -m 644 dircache-lib.sh $(DESTDIR)$(bindir)
 
 clean:
 	rm -f $(PROGRAMS) *.o $(LIB) $(TEST_TOOL) BUILD-FLAGS BUILD-FLAGS.new
+	rm -f $(SCRIPTS)
 	rm -rf t/trash-* t/valgrind-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE

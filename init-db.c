@@ -5,6 +5,14 @@
  * $GIT_OBJECT_DIRECTORY when set, to share one store among several
  * work trees).  Running it again is safe: nothing that exists is
  * touched, and it says it reinitialized.
+ *
+ * --shared makes a store several users push into (git's
+ * core.sharedRepository=group): every directory group-writable with
+ * the setgid bit, so what one user creates the group can replace, and
+ * the 256 object fan-out directories made up front, so that no writer
+ * creates one with its own umask.  Object files are read-only for all
+ * anyway, and refs are replaced by rename, which needs only the
+ * directory's permission.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +24,9 @@
 
 #include "cache.h"
 
-static const char init_db_usage[] = "init-db";
+static const char init_db_usage[] = "init-db [--shared]";
+
+static int shared;
 
 static void make_dir(const char *dir, const char *sub)
 {
@@ -27,6 +37,19 @@ static void make_dir(const char *dir, const char *sub)
 		die("path too long: '%s/%s'", dir, sub);
 	if (mkdir(path, 0777) < 0 && errno != EEXIST)
 		die_errno("mkdir '%s'", path);
+	if (shared && chmod(path, 02775) < 0)
+		die_errno("chmod '%s'", path);
+}
+
+static void make_fanout_dirs(const char *objects)
+{
+	char hex[3];
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		snprintf(hex, sizeof(hex), "%02x", i);
+		make_dir(objects, hex);
+	}
 }
 
 /* Write a small file unless it exists: a rerun must not lose HEAD. */
@@ -54,7 +77,9 @@ int main(int argc, char **argv)
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, init_db_usage);
-	if (argc != 1)
+	if (argc == 2 && !strcmp(argv[1], "--shared"))
+		shared = 1;
+	else if (argc != 1)
 		usage(init_db_usage);
 	git_dir = get_git_dir();
 	objects = get_object_directory();
@@ -68,8 +93,14 @@ int main(int argc, char **argv)
 	make_dir(objects, "");
 	make_dir(objects, "info");
 	make_dir(objects, "pack");
+	if (shared)
+		make_fanout_dirs(objects);
 	create_file(git_dir, "HEAD", "ref: refs/heads/master\n");
-	create_file(git_dir, "config",
+	create_file(git_dir, "config", shared ?
+		    "[core]\n\trepositoryformatversion = 0\n"
+		    "\tfilemode = true\n\tbare = false\n"
+		    "\tsharedrepository = 1\n"
+		    "[receive]\n\tdenyNonFastforwards = true\n" :
 		    "[core]\n\trepositoryformatversion = 0\n"
 		    "\tfilemode = true\n\tbare = false\n");
 	if (!realpath(git_dir, abs))

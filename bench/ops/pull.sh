@@ -1,0 +1,91 @@
+# bench/ops/pull.sh: dircache fetch (pull without the merge) of the new
+# tree's commit into a store holding the old one, from a local path and
+# from an rsync daemon on 127.0.0.1, against git fetch from file:// (so
+# git packs), and verify-objects on its own.  Sourced by bench/run.
+
+# Sources: our store in $W/old holds both trees (op_diff_tree put the
+# new one there), git's too; "old" and "master" name the two commits.
+# Destinations: a store holding only the old commit, made once by a
+# fetch of "old", and copied (hard links) for every run.
+pull_setup() {
+	cd "$W/old" || exit 1
+	pc_old=$(echo old | commit-tree $OLD_TREE)
+	pc_new=$(echo new | commit-tree $NEW_TREE -p $pc_old)
+	update-ref refs/heads/old $pc_old
+	update-ref refs/heads/master $pc_new
+	printf 'ref: refs/heads/master\n' >.dircache/HEAD
+	gc_old=$(echo old | git commit-tree $OLD_TREE)
+	gc_new=$(echo new | git commit-tree $NEW_TREE -p $gc_old)
+	git update-ref refs/heads/old $gc_old
+	git update-ref refs/heads/master $gc_new
+	mkdir -p "$W/pull-dst" "$W/pull-git"
+	(cd "$W/pull-dst" && init-db 2>/dev/null &&
+		dircache fetch "$W/old" old 2>/dev/null)
+	(cd "$W/pull-git" && git init -q && git config gc.auto 0 &&
+		git fetch -q "file://$W/old" old:refs/heads/old)
+	pull_start_daemon
+}
+
+pull_start_daemon() {
+	pc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	cat >"$W/rsyncd.conf" <<EOC
+use chroot = no
+uid = $(id -u)
+gid = $(id -g)
+[bench]
+path = $W
+read only = yes
+EOC
+	rsync --daemon --no-detach --address=127.0.0.1 --port=$pc_port \
+		--config="$W/rsyncd.conf" &
+	pc_daemon=$!
+	trap 'kill $pc_daemon 2>/dev/null' EXIT
+	until rsync --list-only "rsync://127.0.0.1:$pc_port/bench/" \
+		>/dev/null 2>&1; do
+		sleep 0.1
+	done
+}
+
+# A fresh destination: the old store, hard-linked (objects never change).
+pull_fresh() {
+	discard "$W/pull-run"
+	mkdir "$W/pull-run"
+	cp -al "$W/$1/." "$W/pull-run/"
+	cd "$W/pull-run" || exit 1
+}
+
+op_pull() {
+	pull_setup
+	for i in $(seq $RUNS); do
+		pull_fresh pull-dst
+		time_cmd ours-pull dircache fetch "$W/old" master
+		pull_fresh pull-dst
+		time_cmd ours-pullrs dircache fetch \
+			"rsync://127.0.0.1:$pc_port/bench/old" master
+		pull_fresh pull-git
+		time_cmd git-pull git fetch -q "file://$W/old" master
+		# The verification alone, on the quarantine a fetch fills.
+		pull_fresh pull-dst
+		q=$W/pull-run/.dircache/objects/tmp_objdir-bench
+		rsync -r -m --size-only \
+			--compare-dest="$W/pull-run/.dircache/objects" \
+			--include='/[0-9a-f][0-9a-f]/' \
+			--include='/[0-9a-f][0-9a-f]/*' --exclude='*' \
+			"$W/old/.dircache/objects/" "$q/"
+		time_cmd ours-pullv verify-objects "$q" $pc_new
+	done
+	cp "$W/git-pull" "$W/git-pullrs"
+	cp "$W/git-pull" "$W/git-pullv"
+	PULL_NEW=$(find "$q" -type f | wc -l)
+	kill $pc_daemon 2>/dev/null
+	wait $pc_daemon 2>/dev/null
+	trap - EXIT
+}
+
+rows_pull() {
+	row "fetch, local path ($PULL_NEW new objects)" pull
+	row "fetch, rsync daemon on 127.0.0.1" pullrs
+	row "  verify-objects alone (vs git fetch)" pullv
+}
+
+OPS="$OPS pull"

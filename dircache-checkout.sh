@@ -1,0 +1,41 @@
+#!/bin/sh
+# dircache checkout: switch the work tree and HEAD to a branch.  The
+# two-way read-tree -m -u moves the index and the files from HEAD's
+# tree to the branch's, carrying local changes along, and refuses,
+# changing nothing, when one would be lost.  HEAD is then rewritten
+# under HEAD.lock (created exclusively, renamed into place).  -b
+# creates the branch at HEAD first.
+USAGE='checkout [-b] <branch>'
+# shellcheck source=dircache-lib.sh
+. "$(dirname "$0")/dircache-lib.sh"
+handle_help "$@"
+create=
+[ "${1:-}" != -b ] || { create=1; shift; }
+[ $# -eq 1 ] || usage
+case $1 in -*) usage ;; esac
+branch=$1
+check_name branch "$branch"
+cd_to_top
+gd=$(git_dir)
+
+head=$(head_commit)
+if [ -n "$create" ]; then
+	[ -n "$head" ] || die "HEAD has no commit to start '$branch' from"
+	dircache-branch "$branch" || exit 128
+fi
+target=$(rev-parse "refs/heads/$branch" 2>/dev/null) ||
+	die "no branch '$branch'"
+[ "$(head_branch)" != "$branch" ] || { say "Already on '$branch'"; exit 0; }
+make_tmp
+if [ -n "$head" ]; then
+	merge_on_index_copy read-tree -m -u "$head" "$target" ||
+		die "not switching to '$branch': local changes would be lost"
+else
+	work_tree_empty ||
+		die "HEAD has no commit and the work tree is not empty"
+	read-tree -m -u "$target" || exit 128
+fi
+(set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
+	die "$gd/HEAD.lock exists: another command is changing HEAD"
+mv -f "$gd/HEAD.lock" "$gd/HEAD" || { rm -f "$gd/HEAD.lock"; die "cannot write HEAD"; }
+say "Switched to branch '$branch'"

@@ -1,0 +1,45 @@
+#!/bin/sh
+# dircache clone: init, pull and check out, in a new directory.  The
+# remote is recorded as "origin" and HEAD names the branch the
+# remote's HEAD names.  When anything fails, the directory is removed:
+# a clone is whole or absent.
+USAGE='clone <url> [<dir>]'
+# shellcheck source=dircache-lib.sh
+. "$(dirname "$0")/dircache-lib.sh"
+handle_help "$@"
+case ${1:-} in -*) usage ;; esac
+case $# in 1|2) ;; *) usage ;; esac
+remote_from_arg "$1"
+dir=${2:-}
+if [ -z "$dir" ]; then
+	dir=${remote_arg%/}
+	dir=${dir%/.dircache}
+	dir=${dir##*/}
+	dir=${dir##*:}
+fi
+[ -n "$dir" ] || die "cannot guess a directory name; give one"
+if [ -e "$dir" ] || [ -L "$dir" ]; then
+	die "'$dir' exists already"
+fi
+mkdir -- "$dir" || die "cannot create '$dir'"
+made=$(cd "$dir" && pwd -P) || die "cannot enter '$dir'"
+trap 'rm -rf "$made"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cd "$made" || exit 128
+unset GIT_DIR GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_INDEX_FILE
+init-db 2>/dev/null || exit 128
+dircache-remote add origin "$remote_arg" || exit 128
+(
+	GIT_DIR=.dircache
+	find_remote
+	fetch_remote_refs .dircache/clone-refs
+	branch=$(remote_head_branch .dircache/clone-refs)
+	rm -rf .dircache/clone-refs
+	[ -n "$branch" ] || die "the remote's HEAD names no branch"
+	check_name branch "$branch"
+	printf 'ref: refs/heads/%s\n' "$branch" >.dircache/HEAD
+) || exit 128
+dircache-pull origin || exit 128
+trap - EXIT
+say "Cloned into '$dir'."

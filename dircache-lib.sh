@@ -1,0 +1,297 @@
+# dircache-lib.sh: what every dircache-<command> script shares.  Sourced,
+# not run: messages and exits as the tools give them, finding the work
+# tree's top (the plumbing runs there), HEAD and temporary files that go
+# away however the script ends.
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # variables set here are the scripts'
+
+dc_cmd=${0##*/}
+dc_cmd=${dc_cmd#dircache-}
+NULL_ID=0000000000000000000000000000000000000000
+
+say() {
+	printf '%s\n' "$*" >&2
+}
+
+die() {
+	printf 'dircache %s: %s\n' "$dc_cmd" "$*" >&2
+	exit 128
+}
+
+usage() {
+	printf 'usage: dircache %s\n' "$USAGE" >&2
+	exit 129
+}
+
+# -h or --help as the first argument: the usage on stdout, exit 0.
+handle_help() {
+	case ${1:-} in
+	-h|--help)
+		printf 'usage: dircache %s\n' "$USAGE"
+		exit 0
+		;;
+	esac
+}
+
+# Go to the top of the work tree (the directory holding .dircache) and
+# set prefix to where we were below it ("" or "dir/"), so that paths
+# given on the command line can be made relative to the top.  With
+# GIT_DIR set, the current directory is the top, as for the tools.
+cd_to_top() {
+	prefix=
+	if [ -n "${GIT_DIR:-}" ]; then
+		[ -d "$GIT_DIR" ] || die "not a dircache repository: $GIT_DIR"
+		return 0
+	fi
+	dc_here=$(pwd -P) || die "cannot find the current directory"
+	dc_dir=$dc_here
+	while [ ! -d "$dc_dir/.dircache" ]; do
+		[ "$dc_dir" = / ] || [ -z "$dc_dir" ] &&
+			die "not a dircache repository (or any parent): $dc_here"
+		prefix=${dc_dir##*/}/$prefix
+		dc_dir=${dc_dir%/*}
+		[ -n "$dc_dir" ] || dc_dir=/
+	done
+	cd "$dc_dir" || die "cannot enter $dc_dir"
+	GIT_DIR=.dircache
+}
+
+git_dir() {
+	printf '%s\n' "${GIT_DIR:-.dircache}"
+}
+
+# The branch HEAD names (without refs/heads/), empty when detached.
+head_branch() {
+	sed -n '1s|^ref: refs/heads/||p' "$(git_dir)/HEAD"
+}
+
+# The commit HEAD names, empty on an unborn branch.
+head_commit() {
+	rev-parse HEAD 2>/dev/null || :
+}
+
+# A temporary directory inside the store (same file system, so a rename
+# from it is atomic), removed on any exit.
+make_tmp() {
+	dc_tmp=$(mktemp -d "$(git_dir)/tmp-$dc_cmd-XXXXXX") ||
+		die "cannot create a temporary directory"
+	trap 'dc_cleanup' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+}
+
+dc_cleanup() {
+	[ -z "${dc_lock:-}" ] || rm -f "$dc_lock"
+	[ -z "${dc_quarantine:-}" ] || rm -rf "$dc_quarantine"
+	[ -z "${dc_tmp:-}" ] || rm -rf "$dc_tmp"
+}
+
+# The object directory, absolute (rsync compares against it).
+object_dir() {
+	dc_o=${GIT_OBJECT_DIRECTORY:-${SHA1_FILE_DIRECTORY:-$(git_dir)/objects}}
+	(cd "$dc_o" && pwd -P) || die "no object directory: $dc_o"
+}
+
+# Does the work tree (the current directory) hold nothing but the store?
+work_tree_empty() {
+	for dc_f in .* *; do
+		case $dc_f in .|..|.dircache) continue ;; esac
+		[ -e "$dc_f" ] || [ -L "$dc_f" ] && return 1
+	done
+	return 0
+}
+
+# Is $1 forty lowercase hex digits?
+is_id() {
+	case $1 in
+	*[!0-9a-f]*) return 1 ;;
+	esac
+	[ ${#1} -eq 40 ]
+}
+
+# The message cleanup git commit and git tag make: trailing blanks
+# removed, runs of empty lines made one, leading and trailing empty
+# lines dropped; with $1 = strip, lines starting with "#" go too.
+clean_message() {
+	awk -v strip="${1:-}" '
+		strip == "strip" && /^#/ { next }
+		{ sub(/[ \t\r\f\v]+$/, "") }
+		/^$/ { if (seen) blank = 1; next }
+		{ if (blank) print ""; blank = 0; seen = 1; print }
+	'
+}
+
+# The parents of commit $1, one a line.
+commit_parents() {
+	cat-file commit "$1" | sed -n '/^$/q; s/^parent //p'
+}
+
+# Is commit $1 an ancestor of (or equal to) commit $2?  merge-base when
+# the store has it, else a walk of every parent line from $2.
+is_ancestor() {
+	[ "$1" = "$2" ] && return 0
+	if command -v merge-base >/dev/null 2>&1; then
+		dc_base=$(merge-base "$1" "$2" 2>/dev/null) || return 1
+		[ "$dc_base" = "$1" ]
+		return
+	fi
+	dc_todo=$2
+	dc_seen=
+	while [ -n "$dc_todo" ]; do
+		dc_next=
+		for dc_c in $dc_todo; do
+			case " $dc_seen " in *" $dc_c "*) continue ;; esac
+			dc_seen="$dc_seen $dc_c"
+			[ "$dc_c" = "$1" ] && return 0
+			dc_next="$dc_next $(commit_parents "$dc_c")" || return 1
+		done
+		dc_todo=$dc_next
+	done
+	return 1
+}
+
+# Remote and branch names become file names: only the characters a
+# ref name may safely hold, no component starting with ".", no "..".
+check_name() {
+	case $2 in
+	''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
+		die "bad $1 name: '$2'"
+		;;
+	esac
+}
+
+check_remote_name() {
+	check_name remote "$1"
+	case $1 in */*) die "bad remote name: '$1'" ;; esac
+}
+
+# ---- remotes: where they are and what they hold ----
+
+RSYNC=${DIRCACHE_RSYNC:-rsync}
+
+# A command-line remote: a name recorded by "dircache remote add" or a
+# URL; a local directory given directly is made absolute (call before
+# cd_to_top).  Sets remote_arg.
+remote_from_arg() {
+	remote_arg=$1
+	if [ -d "$1" ]; then
+		remote_arg=$(cd "$1" && pwd -P) || die "cannot enter '$1'"
+	fi
+}
+
+# Is the URL $1 on another machine (host:path or rsync://)?
+is_remote_url() {
+	case $1 in
+	rsync://*) return 0 ;;
+	*:*)
+		case ${1%%:*} in ''|*/*) return 1 ;; esac
+		return 0
+		;;
+	esac
+	return 1
+}
+
+# Sets remote_name (empty for a URL given directly), remote_url and
+# remote_store (the URL of the store itself: the .dircache of a work
+# tree, or the URL when it is a store).
+find_remote() {
+	remote_name=
+	remote_url=$remote_arg
+	if [ -f "$(git_dir)/remotes/$remote_arg" ]; then
+		check_remote_name "$remote_arg"
+		remote_name=$remote_arg
+		remote_url=$(sed -n '1s/^URL: //p' "$(git_dir)/remotes/$remote_arg")
+		[ -n "$remote_url" ] || die "remote '$remote_arg' has no URL"
+	fi
+	remote_url=${remote_url%/}
+	if is_remote_url "$remote_url"; then
+		if $RSYNC --list-only "$remote_url/.dircache/HEAD" \
+			>/dev/null 2>&1; then
+			remote_store=$remote_url/.dircache
+		else
+			remote_store=$remote_url
+		fi
+	elif [ -d "$remote_url/.dircache" ]; then
+		remote_store=$remote_url/.dircache
+	elif [ -d "$remote_url/objects" ] && [ -f "$remote_url/HEAD" ]; then
+		remote_store=$remote_url
+	else
+		die "not a dircache store: $remote_url"
+	fi
+}
+
+# Copy the remote's HEAD, packed-refs and refs/ (one small rsync) into
+# $1; absent ones (a store without tags/) are not an error.
+fetch_remote_refs() {
+	mkdir -p "$1" || die "cannot create $1"
+	$RSYNC -r --include=/HEAD --include=/packed-refs --include='/refs/***' \
+		--exclude='*' "$remote_store/" "$1/" ||
+		die "could not read the refs of $remote_url (rsync exit $?)"
+	[ -f "$1/HEAD" ] || die "not a dircache store: $remote_url (no HEAD)"
+}
+
+# The id ref $2 holds in the copy $1 of a remote's refs; fails when it
+# holds none.  Anything but an id on the first line is no id.
+remote_ref() {
+	if [ -f "$1/$2" ]; then
+		dc_id=$(sed -n '1p' "$1/$2")
+	elif [ -f "$1/packed-refs" ]; then
+		dc_id=$(awk -v r="$2" '$2 == r && NF == 2 { print $1; exit }' \
+			"$1/packed-refs")
+	else
+		return 1
+	fi
+	is_id "$dc_id" || return 1
+	printf '%s\n' "$dc_id"
+}
+
+# The branch the remote's HEAD names, in the copy $1 of its refs.
+remote_head_branch() {
+	sed -n '1s|^ref: refs/heads/||p' "$1/HEAD"
+}
+
+# The tags in the copy $1 of a remote's refs, "<name> <id>" a line,
+# those whose name is not a safe file name left out with a warning.
+remote_tags() {
+	{
+		[ ! -d "$1/refs/tags" ] ||
+			(cd "$1/refs/tags" && find . -type f) | sed 's|^\./||'
+		[ ! -f "$1/packed-refs" ] ||
+			sed -n 's|^[0-9a-f]\{40\} refs/tags/||p' "$1/packed-refs"
+	} | LC_ALL=C sort -u | while IFS= read -r dc_t; do
+		case $dc_t in
+		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
+			say "warning: skipping the remote tag '$dc_t': bad name"
+			continue
+			;;
+		esac
+		dc_id=$(remote_ref "$1" "refs/tags/$dc_t") || continue
+		printf '%s %s\n' "$dc_t" "$dc_id"
+	done
+}
+
+# Run a merge ("$@": read-tree -m ...) on a refreshed copy of the
+# index, holding index.lock: git refreshes the stat data first (a file
+# merely touched is no local change), but a refused merge must leave
+# the index byte for byte as it was, so the refresh goes to the copy,
+# and the copy replaces the index only when the merge succeeds.
+merge_on_index_copy() {
+	dc_index=${GIT_INDEX_FILE:-$(git_dir)/index}
+	(set -C && : >"$dc_index.lock") 2>/dev/null ||
+		die "$dc_index.lock exists: another command is using the index"
+	dc_lock=$dc_index.lock
+	if [ -f "$dc_index" ]; then
+		cp -p "$dc_index" "$dc_tmp/index" || die "cannot copy the index"
+	fi
+	GIT_INDEX_FILE=$dc_tmp/index update-cache --refresh >/dev/null 2>&1
+	if GIT_INDEX_FILE=$dc_tmp/index "$@"; then
+		mv -f "$dc_tmp/index" "$dc_index" || die "cannot replace the index"
+		dc_ret=0
+	else
+		dc_ret=1
+	fi
+	rm -f "$dc_lock"
+	dc_lock=
+	return $dc_ret
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# dircache tag: name a commit.  A lightweight tag is a ref under
+# refs/tags/; -a -m (or -F) stores a tag object first, built byte for
+# byte as git tag -a builds it (object, type, tag, tagger, a blank
+# line, the message cleaned as git cleans it), so the ids are git's.
+# The tagger is GIT_COMMITTER_NAME, _EMAIL and _DATE ("<epoch>
+# <+hhmm>"; now when unset).  An existing tag is never moved.
+# Without arguments, the tags are listed.
+USAGE='tag [-a (-m <msg> | -F <file>)] <name> [<commit>]'
+# shellcheck source=dircache-lib.sh
+. "$(dirname "$0")/dircache-lib.sh"
+handle_help "$@"
+
+annotate=
+msg=
+have_msg=
+file=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-a) annotate=1 ;;
+	-m)
+		[ $# -ge 2 ] || usage
+		msg=${have_msg:+$msg
+
+}$2
+		have_msg=1
+		shift
+		;;
+	-F)
+		[ $# -ge 2 ] || usage
+		file=$2
+		shift
+		;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+	shift
+done
+[ -n "$have_msg$file" ] && annotate=1
+case $file in ''|/*) ;; *) file=$(pwd -P)/$file ;; esac
+cd_to_top
+gd=$(git_dir)
+
+if [ $# -eq 0 ]; then
+	[ -z "$annotate" ] || usage
+	[ -d "$gd/refs/tags" ] || exit 0
+	(cd "$gd/refs/tags" && find . -type f) | sed 's|^\./||' | LC_ALL=C sort
+	exit 0
+fi
+[ $# -le 2 ] || usage
+name=$1
+target=$(rev-parse "${2:-HEAD}") || exit 128
+ref=refs/tags/$name
+[ ! -e "$gd/$ref" ] || die "tag '$name' already exists"
+
+if [ -n "$annotate" ]; then
+	[ -n "$have_msg$file" ] || die "an annotated tag needs -m <msg> or -F <file>"
+	make_tmp
+	if [ -n "$file" ]; then
+		cat -- "$file" >"$dc_tmp/msg" || die "cannot read '$file'"
+	else
+		printf '%s\n' "$msg" >"$dc_tmp/msg"
+	fi
+	type=$(cat-file -t "$target") || exit 128
+	who="${GIT_COMMITTER_NAME:-$(id -un)} <${GIT_COMMITTER_EMAIL:-$(id -un)@$(hostname)}>"
+	when=${GIT_COMMITTER_DATE:-$(date +'%s %z')}
+	case $when in
+	*[!0-9\ +-]*|'') die "GIT_COMMITTER_DATE must be '<epoch> <+hhmm>' here: $when" ;;
+	esac
+	{
+		printf 'object %s\ntype %s\ntag %s\ntagger %s %s\n\n' \
+			"$target" "$type" "$name" "$who" "$when"
+		clean_message strip <"$dc_tmp/msg"
+	} >"$dc_tmp/tag" || die "cannot write the tag"
+	target=$(mktag <"$dc_tmp/tag") || exit 128
+fi
+update-ref "$ref" "$target" "$NULL_ID" || exit 128

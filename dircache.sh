@@ -1,0 +1,59 @@
+#!/bin/sh
+# dircache: the front end.  "dircache <command> [<args>]" runs
+# dircache-<command> from the directory this script lives in (where
+# make install put it with the tools), with that directory first on
+# PATH, so the plumbing a command calls is the one installed with it.
+USAGE='<command> [<args>]'
+
+dc_exec_path=$(cd "$(dirname "$0")" && pwd -P) || exit 128
+PATH=$dc_exec_path:$PATH
+export PATH
+
+list_commands() {
+	cat <<'LIST'
+init       create an empty store here (--shared: for a group)
+add        add files (directories walked) to the index
+rm         remove files from the work tree and the index
+commit     record the index as a commit on the current branch
+log        show the history, as git log
+diff       show changes: work tree, index, commits
+status     show staged, changed, untracked and unmerged paths
+tag        name a commit (-a -m: an annotated tag)
+branch     list branches, or create one
+checkout   switch to a branch, keeping local changes
+remote     record a remote: remote add <name> <url>
+fetch      fetch a remote's branch, verified, into refs/remotes/
+pull       fetch a remote's branch, verified, and merge it
+push       send a branch to a remote, fast-forward only
+clone      init, pull and check out a remote
+help       this list
+LIST
+}
+
+case ${1:-} in
+''|-h|--help)
+	printf 'usage: dircache %s\n\n' "$USAGE"
+	list_commands
+	[ -n "${1:-}" ] || exit 129
+	exit 0
+	;;
+help)
+	list_commands
+	exit 0
+	;;
+esac
+
+cmd=$1
+shift
+case $cmd in
+*[!a-z-]*|-*)
+	printf 'dircache: not a command: %s\n' "$cmd" >&2
+	exit 129
+	;;
+esac
+if [ ! -x "$dc_exec_path/dircache-$cmd" ]; then
+	printf "dircache: '%s' is not a dircache command; see 'dircache help'\n" \
+		"$cmd" >&2
+	exit 129
+fi
+exec "$dc_exec_path/dircache-$cmd" "$@"

@@ -1,0 +1,44 @@
+/*
+ * rev-parse: the ids of names, one a line, for scripts: 40 hex digits,
+ * a unique abbreviation, HEAD, or a ref name (sha1_name.c's rules).
+ * Nothing is printed unless every name resolves, so a script reading
+ * the output never takes a partial list for a whole one.  --short
+ * prints git's abbreviation instead (7 digits, more where the store
+ * needs them to stay unique), as git log writes parents on "Merge:".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+static const char rev_parse_usage[] = "rev-parse [--short] <name>...";
+
+int main(int argc, char **argv)
+{
+	unsigned char (*ids)[20];
+	int i, first = 1, shorten = 0;
+
+	setup_tool(argv[0]);
+	handle_help(argc, argv, rev_parse_usage);
+	if (argc > 1 && !strcmp(argv[1], "--short")) {
+		shorten = 1;
+		first = 2;
+	}
+	if (argc <= first || argv[first][0] == '-')
+		usage(rev_parse_usage);
+	if (setup_repository() < 0)
+		exit(128);
+	ids = xcalloc(argc, 20);
+	for (i = first; i < argc; i++)
+		if (get_sha1(argv[i], ids[i]) < 0)
+			exit(128);
+	for (i = first; i < argc; i++) {
+		int len = shorten ? unique_abbrev_len(ids[i], 7) : 40;
+
+		printf("%.*s\n", len, sha1_to_hex(ids[i]));
+	}
+	free(ids);
+	finish_stdout();
+	return 0;
+}

@@ -1,0 +1,539 @@
+/*
+ * verify-objects: the gate between a remote and the store.  A pull
+ * copies the objects it lacks into a quarantine directory (laid out as
+ * an object directory: xx/ fan-outs of loose objects) and asks this
+ * tool whether they may enter.  The remote is hostile input, so every
+ * object there is checked as fsck-cache --strict checks the store
+ * (zlib stream, header, SHA-1 against the name, trees, commits and
+ * tags as git fsck --strict parses them, and no tree entry that
+ * check_tree refuses: "..", "/", .dircache or .git in disguise), and
+ * every object reachable from the given heads must be in the
+ * quarantine or the store, of the type its referrer says.  A head must
+ * be a commit, or a tag of one (a ref naming a blob is refused).
+ *
+ * The walk stops at objects the store holds: the store is closed under
+ * reachability (our tools write nothing that points at a missing
+ * object, and pulls install only what passed here), as git's fetch
+ * assumes of its own.
+ *
+ * With --install, and only when everything passed, the reachable
+ * objects are renamed into the store (the quarantine is next to it, on
+ * the same file system), referred objects before their referrers, so
+ * that a crash half-way leaves the store closed.  Objects the store
+ * already has go through its collision check and are dropped.
+ * Unreachable ones stay in the quarantine, for the caller to delete.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+static const char verify_objects_usage[] =
+	"verify-objects [--install] <quarantine-dir> <commit-id>...";
+
+struct link {
+	unsigned char sha1[20];
+	signed char type;	/* what the referrer says it is */
+};
+
+struct qobject {
+	unsigned char sha1[20];
+	signed char type;	/* OBJ_BAD when it failed its checks */
+	unsigned char reached, installed;
+	char *problem;		/* first problem, malloc'd */
+	struct link *links;
+	size_t nr_links, alloc_links;
+};
+
+static const char *quarantine;
+static struct qobject *objects;
+static size_t nr_objects, alloc_objects;
+static int errors;
+
+/* ---- listing the quarantine ---- */
+
+static void list_fanout(const char *hex)
+{
+	char *dir = path_join(quarantine, hex);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			die_errno("open '%s'", dir);
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		unsigned char sha1[20];
+		struct qobject *o;
+
+		if (parse_loose_name(hex, de->d_name, sha1) < 0)
+			continue;	/* rsync's temporaries, garbage */
+		ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
+		o = &objects[nr_objects++];
+		memset(o, 0, sizeof(*o));
+		memcpy(o->sha1, sha1, 20);
+	}
+	closedir(d);
+	free(dir);
+}
+
+static int compare_objects(const void *a, const void *b)
+{
+	return memcmp(((const struct qobject *)a)->sha1,
+		      ((const struct qobject *)b)->sha1, 20);
+}
+
+static void list_quarantine(void)
+{
+	unsigned int i;
+	char hex[3];
+
+	for (i = 0; i < 256; i++) {
+		snprintf(hex, sizeof(hex), "%02x", i);
+		list_fanout(hex);
+	}
+	if (nr_objects > 1)
+		qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+}
+
+static struct qobject *find_object(const unsigned char *sha1)
+{
+	size_t lo = 0, hi = nr_objects;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = memcmp(sha1, objects[mid].sha1, 20);
+
+		if (!cmp)
+			return &objects[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* objects/xx/yyyy... under the quarantine (malloc'd). */
+static char *quarantine_path(const unsigned char *sha1)
+{
+	const char *hex = sha1_to_hex(sha1);
+	size_t len = strlen(quarantine);
+	char *path = xmalloc(len + 43);
+
+	snprintf(path, len + 43, "%s/%.2s/%s", quarantine, hex, hex + 2);
+	return path;
+}
+
+/* ---- checking each object (in parallel: each stands alone) ---- */
+
+static void set_problem(struct qobject *o, const char *why)
+{
+	if (!o->problem)
+		o->problem = xstrdup(why);
+	o->type = OBJ_BAD;
+}
+
+static void fsck_report(void *data, enum fsck_level level, const char *msg)
+{
+	if (level == FSCK_ERROR)
+		set_problem(data, msg);
+}
+
+static void add_link(struct qobject *o, const unsigned char *sha1, int type)
+{
+	ALLOC_GROW(o->links, o->nr_links + 1, o->alloc_links);
+	memcpy(o->links[o->nr_links].sha1, sha1, 20);
+	o->links[o->nr_links++].type = type;
+}
+
+static void parse_tree_links(struct qobject *o, const char *buf, size_t size)
+{
+	struct fsck_options opt = { 1, fsck_report, o, NULL };
+	const char *bad = check_tree(buf, size);
+	struct tree_desc desc;
+	struct name_entry e;
+
+	if (bad) {
+		set_problem(o, bad);
+		return;
+	}
+	if (fsck_tree(buf, size, &opt) || o->type == OBJ_BAD)
+		return;
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0)
+		if (!S_ISGITLINK(e.mode))
+			add_link(o, e.sha1, object_type_of_mode(e.mode));
+}
+
+static void parse_commit_links(struct qobject *o, const char *buf,
+			       size_t size)
+{
+	struct fsck_options opt = { 1, fsck_report, o, NULL };
+	struct commit_info ci;
+	size_t i;
+
+	if (fsck_commit(buf, size, &opt) || o->type == OBJ_BAD)
+		return;
+	if (parse_commit_buffer(buf, size, &ci) < 0) {
+		set_problem(o, "badCommit: cannot parse");
+		return;
+	}
+	add_link(o, ci.tree, OBJ_TREE);
+	for (i = 0; i < ci.nr_parents; i++)
+		add_link(o, ci.parents[i], OBJ_COMMIT);
+	free_commit_info(&ci);
+}
+
+static void parse_tag_links(struct qobject *o, const char *buf, size_t size)
+{
+	struct fsck_options opt = { 1, fsck_report, o, NULL };
+	unsigned char sha1[20];
+	enum object_type type = OBJ_BAD;
+
+	if (fsck_tag(buf, size, &opt, sha1, &type) || o->type == OBJ_BAD)
+		return;
+	if (type == OBJ_BAD) {
+		set_problem(o, "badTag: cannot parse");
+		return;
+	}
+	add_link(o, sha1, type);
+}
+
+static int drain_stream(struct object_stream *st, struct fault *f)
+{
+	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
+	ssize_t n;
+
+	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
+		;
+	free(chunk);
+	return n < 0 ? -1 : 0;
+}
+
+static void check_object(struct qobject *o)
+{
+	char *path = quarantine_path(o->sha1), *buf = NULL;
+	struct object_stream st;
+	struct fault f;
+
+	if (open_object_file_stream(&st, path, &f) < 0) {
+		free(path);
+		set_problem(o, f.msg);
+		return;
+	}
+	free(path);
+	verify_object_stream(&st, o->sha1);
+	o->type = st.type;
+	if (st.type == OBJ_BLOB) {
+		if (drain_stream(&st, &f) < 0)
+			set_problem(o, f.msg);
+		close_object_stream(&st);
+		return;
+	}
+	buf = read_object_stream_whole(&st, &f);
+	close_object_stream(&st);
+	if (!buf) {
+		set_problem(o, f.msg);
+		return;
+	}
+	if (st.type == OBJ_TREE)
+		parse_tree_links(o, buf, st.size);
+	else if (st.type == OBJ_COMMIT)
+		parse_commit_links(o, buf, st.size);
+	else if (st.type == OBJ_TAG)
+		parse_tag_links(o, buf, st.size);
+	else
+		set_problem(o, "unknown object type");
+	free(buf);
+}
+
+static size_t check_nth_object(void *data, size_t i)
+{
+	check_object((struct qobject *)data + i);
+	return 1;
+}
+
+static void report_bad_objects(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_objects; i++) {
+		if (!objects[i].problem)
+			continue;
+		error("bad object %s: %s", sha1_to_hex(objects[i].sha1),
+		      objects[i].problem);
+		errors++;
+	}
+}
+
+/* ---- reachability ---- */
+
+/* The type of an object the store holds, or OBJ_NONE when it has none. */
+static int stored_type(const unsigned char *sha1)
+{
+	enum object_type type;
+	size_t size;
+	struct fault f;
+
+	if (object_info(sha1, &type, &size, &f) < 0) {
+		if (f.code == FAULT_MISSING)
+			return OBJ_NONE;
+		report_object_fault(sha1, &f);
+		errors++;
+		return OBJ_BAD;
+	}
+	return type;
+}
+
+/* Does an object of type have the type a referrer expects? */
+static int check_type(const unsigned char *sha1, int type, int want,
+		      const char *referrer)
+{
+	if (type == want)
+		return 0;
+	errors++;
+	if (type == OBJ_NONE)
+		return error("missing %s %s (named by %s)", type_name(want),
+			     sha1_to_hex(sha1), referrer);
+	return error("%s names %s %s, which is a %s", referrer,
+		     type_name(want), sha1_to_hex(sha1),
+		     type > 0 ? type_name(type) : "bad object");
+}
+
+/*
+ * Links from new objects to objects the store holds: their types are
+ * checked after the walk, on every core (reading the headers of the
+ * unchanged entries of every changed tree is most of the work).
+ */
+struct store_link {
+	unsigned char sha1[20];
+	signed char want, found;
+	struct qobject *referrer;
+};
+
+static struct store_link *store_links;
+static size_t nr_store_links, alloc_store_links;
+
+static void note_store_link(const struct link *l, struct qobject *referrer)
+{
+	struct store_link *s;
+
+	ALLOC_GROW(store_links, nr_store_links + 1, alloc_store_links);
+	s = &store_links[nr_store_links++];
+	memcpy(s->sha1, l->sha1, 20);
+	s->want = l->type;
+	s->found = OBJ_NONE;
+	s->referrer = referrer;
+}
+
+static int compare_store_links(const void *a, const void *b)
+{
+	const struct store_link *x = a, *y = b;
+	int cmp = memcmp(x->sha1, y->sha1, 20);
+
+	return cmp ? cmp : x->want - y->want;
+}
+
+static size_t check_nth_store_link(void *data, size_t i)
+{
+	struct store_link *s = (struct store_link *)data + i;
+	enum object_type type;
+	size_t size;
+	struct fault f;
+
+	if (object_info(s->sha1, &type, &size, &f) < 0)
+		s->found = f.code == FAULT_MISSING ? OBJ_NONE : OBJ_BAD;
+	else
+		s->found = type;
+	return 1;
+}
+
+static void check_store_links(void)
+{
+	char referrer[64];
+	size_t i, nr = 0;
+
+	if (nr_store_links > 1)
+		qsort(store_links, nr_store_links, sizeof(*store_links),
+		      compare_store_links);
+	for (i = 0; i < nr_store_links; i++)
+		if (!nr || compare_store_links(&store_links[nr - 1],
+					       &store_links[i]))
+			store_links[nr++] = store_links[i];
+	run_parallel(0, nr, check_nth_store_link, store_links, NULL, 0);
+	for (i = 0; i < nr; i++) {
+		struct store_link *s = &store_links[i];
+
+		if (s->found == OBJ_BAD) {
+			error("object %s in the store is unreadable",
+			      sha1_to_hex(s->sha1));
+			errors++;
+			continue;
+		}
+		snprintf(referrer, sizeof(referrer), "%s %s",
+			 type_name(s->referrer->type),
+			 sha1_to_hex(s->referrer->sha1));
+		check_type(s->sha1, s->found, s->want, referrer);
+	}
+}
+
+/* The post-order of the walk: what an object names comes before it. */
+static struct qobject **order;
+static size_t nr_order, alloc_order;
+
+struct frame {
+	struct qobject *o;
+	size_t next;
+};
+
+/* Walk from o (reached already) depth first, without recursion. */
+static void walk_from(struct qobject *start)
+{
+	struct frame *stack = NULL;
+	size_t nr = 0, alloc = 0;
+	char referrer[64];
+
+	ALLOC_GROW(stack, 1, alloc);
+	stack[nr++] = (struct frame){ start, 0 };
+	while (nr) {
+		struct frame *fr = &stack[nr - 1];
+		struct link *l;
+		struct qobject *t;
+
+		if (fr->next == fr->o->nr_links) {
+			ALLOC_GROW(order, nr_order + 1, alloc_order);
+			order[nr_order++] = fr->o;
+			nr--;
+			continue;
+		}
+		l = &fr->o->links[fr->next++];
+		t = find_object(l->sha1);
+		if (!t) {
+			note_store_link(l, fr->o);
+			continue;
+		}
+		if (t->type == OBJ_BAD)
+			continue;	/* reported already */
+		snprintf(referrer, sizeof(referrer), "%s %s",
+			 type_name(fr->o->type), sha1_to_hex(fr->o->sha1));
+		if (check_type(t->sha1, t->type, l->type, referrer) < 0 ||
+		    t->reached)
+			continue;
+		t->reached = 1;
+		ALLOC_GROW(stack, nr + 1, alloc);
+		stack[nr++] = (struct frame){ t, 0 };
+	}
+	free(stack);
+}
+
+/*
+ * A head: a commit, or a tag (of a tag...) of one.  Returns -1 after
+ * error() when it is something else or missing.
+ */
+static int check_head(const unsigned char *sha1)
+{
+	struct qobject *o = find_object(sha1);
+	int depth;
+
+	for (depth = 0; depth < 8; depth++) {
+		int type = o ? o->type : stored_type(sha1);
+
+		if (o && type == OBJ_BAD)
+			return -1;
+		if (type == OBJ_COMMIT)
+			return 0;
+		if (type == OBJ_NONE)
+			return error("missing head %s", sha1_to_hex(sha1));
+		if (type != OBJ_TAG || !o || !o->nr_links)
+			return error("head %s is a %s, not a commit",
+				     sha1_to_hex(sha1),
+				     type > 0 ? type_name(type) : "bad object");
+		sha1 = o->links[0].sha1;
+		o = find_object(sha1);
+	}
+	return error("head %s: tags nested too deep", sha1_to_hex(sha1));
+}
+
+static void walk_head(const unsigned char *sha1)
+{
+	struct qobject *o;
+
+	if (check_head(sha1) < 0) {
+		errors++;
+		return;
+	}
+	o = find_object(sha1);
+	if (!o || o->reached)
+		return;
+	o->reached = 1;
+	walk_from(o);
+}
+
+/* ---- installing ---- */
+
+static void install_objects(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_order; i++) {
+		struct qobject *o = order[i];
+		char *path = quarantine_path(o->sha1);
+		int fd = open(path, O_RDONLY);
+
+		if (fd < 0)
+			die_errno("open '%s'", path);
+		if (place_tmp_object(path, fd, o->sha1) < 0)
+			die("could not install %s", sha1_to_hex(o->sha1));
+		free(path);
+	}
+	if (flush_to_disk(-1) < 0)
+		die("could not sync the store");
+}
+
+int main(int argc, char **argv)
+{
+	int install = 0, i = 1;
+	unsigned char (*heads)[20];
+	int nr_heads, h;
+
+	setup_tool(argv[0]);
+	handle_help(argc, argv, verify_objects_usage);
+	if (i < argc && !strcmp(argv[i], "--install")) {
+		install = 1;
+		i++;
+	}
+	if (argc - i < 2 || argv[i][0] == '-')
+		usage(verify_objects_usage);
+	if (setup_repository() < 0)
+		exit(128);
+	quarantine = argv[i++];
+	nr_heads = argc - i;
+	heads = xcalloc(nr_heads, 20);
+	for (h = 0; h < nr_heads; h++)
+		if (get_sha1_hex(argv[i + h], heads[h]) < 0 ||
+		    argv[i + h][40])
+			die("not an object id: '%s'", argv[i + h]);
+
+	list_quarantine();
+	run_parallel(0, nr_objects, check_nth_object, objects, NULL, 0);
+	report_bad_objects();
+	for (h = 0; h < nr_heads; h++)
+		walk_head(heads[h]);
+	check_store_links();
+	if (errors)
+		die("refusing the objects in '%s': %d problem%s", quarantine,
+		    errors, errors == 1 ? "" : "s");
+	if (install)
+		install_objects();
+	free(heads);
+	finish_stdout();
+	return 0;
+}
