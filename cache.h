@@ -366,11 +366,13 @@ void open_memory_stream(struct object_stream *st, const void *buf,
 /* Check at the end that the content hashes to sha1. */
 void verify_object_stream(struct object_stream *st, const unsigned char *sha1);
 /*
- * Leave out zlib's own checksum (adler32, a fifth of inflate's time)
- * when every byte is checked another way (compared with a copy known
- * to be good); the stream's shape is still checked to its end.
+ * Check zlib's own checksum (adler32, a fifth of inflate's time) or
+ * leave it out (on = 0) when every byte it covers is checked another
+ * way: compared with a copy known to be good, or hashed against the
+ * id.  The stream's shape is checked to its end in any case (the four
+ * bytes of the checksum must be there).  fsck-cache checks it, as git.
  */
-void skip_zlib_check(struct object_stream *st);
+void set_zlib_check(struct object_stream *st, int on);
 /* Up to len bytes into buf: their count, 0 at the checked end, -1 (f). */
 ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);

@@ -320,8 +320,10 @@ int open_object_stream(struct object_stream *st, const unsigned char *sha1,
 {
 	if (open_unverified(st, sha1, f) < 0)
 		return -1;
-	if (VERIFY_READ_HASH)
+	if (VERIFY_READ_HASH) {
 		verify_object_stream(st, sha1);
+		set_zlib_check(st, 0);
+	}
 	return 0;
 }
 
@@ -481,7 +483,7 @@ static int check_existing(const unsigned char *sha1, struct object_stream *other
 	int cmp = -1;
 
 	if (!open_unverified(&stored, sha1, &f)) {
-		skip_zlib_check(&stored);
+		set_zlib_check(&stored, 0);
 		cmp = compare_streams(&stored, other, &f);
 		close_object_stream(&stored);
 	}
@@ -535,7 +537,7 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 	if (open_unverified(&stored, sha1, &f) < 0)
 		return f.code == FAULT_MISSING ? 1 :
 		       refuse_different(sha1, -1, &f);
-	skip_zlib_check(&stored);
+	set_zlib_check(&stored, 0);
 	cmp = compare_with_buffer(&stored, buf, type, len, &f);
 	close_object_stream(&stored);
 	return refuse_different(sha1, cmp, &f);
@@ -553,7 +555,7 @@ int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 	if (VERIFY_EXISTING) {
 		if (open_unverified(&st, sha1, &f) < 0)
 			goto fail;
-		skip_zlib_check(&st);
+		set_zlib_check(&st, 0);
 		open = 1;
 		differ = st.type != type || st.size != size;
 		stored = xmalloc(OBJECT_CHUNK);

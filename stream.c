@@ -155,10 +155,10 @@ void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
 	st->verify = 1;
 }
 
-void skip_zlib_check(struct object_stream *st)
+void set_zlib_check(struct object_stream *st, int on)
 {
 	if (st->inflating)
-		inflateValidate(&st->z, 0);
+		inflateValidate(&st->z, on);
 }
 
 /* Inflate into buf (n bytes) until it is full or the stream ends. */
