@@ -372,6 +372,14 @@ void open_memory_stream(struct object_stream *st, const void *buf,
 			enum object_type type, size_t size);
 /* Check at the end that the content hashes to sha1. */
 void verify_object_stream(struct object_stream *st, const unsigned char *sha1);
+/*
+ * Check zlib's own checksum (adler32, a fifth of inflate's time) or
+ * leave it out (on = 0) when every byte it covers is checked another
+ * way: compared with a copy known to be good, or hashed against the
+ * id.  The stream's shape is checked to its end in any case (the four
+ * bytes of the checksum must be there).  fsck-cache checks it, as git.
+ */
+void set_zlib_check(struct object_stream *st, int on);
 /* Up to len bytes into buf: their count, 0 at the checked end, -1 (f). */
 ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);
@@ -472,6 +480,19 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
  * place_tmp_object renames the finished file to sha1's name, or, when
  * that exists, runs the collision check and removes the file.
  */
+/*
+ * The collision check on content too big for memory (a big file): the
+ * stored object sha1 against type, size and the bytes next(data, buf,
+ * n) fills in, n at a time (0, or -1 after error()).  1 when they
+ * differ, 0 when not, -1 after error().  next is called for every
+ * byte, even after a difference, so that the caller can hash all of
+ * it and tell a collision (report_collision: -1) from a file that
+ * changed while it was read.
+ */
+typedef int (*piece_fn)(void *data, unsigned char *buf, size_t n);
+int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
+			  size_t size, piece_fn next, void *data);
+int report_collision(const unsigned char *sha1);
 int open_tmp_object(const char *dir, char **tmp);
 int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
 /*

@@ -301,6 +301,7 @@ static void check_one_object(struct object *o)
 		report_bad_object(o, &f);
 		return;
 	}
+	set_zlib_check(&st, 1);	/* the whole proof, as git fsck */
 	if (st.type == OBJ_BLOB) {
 		if (drain_stream(&st, &f) < 0)
 			report_bad_object(o, &f);

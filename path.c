@@ -97,6 +97,15 @@ static int ntfs_equals(const char *name, size_t len, const char *word,
 
 int is_dotgit_name(const char *name, size_t len)
 {
+	/*
+	 * Most names fail on their first byte: both words start with a
+	 * dot, an HFS ignorable with 0xe2 or 0xef, and the short names
+	 * with g or d.  Every index load checks every path this way.
+	 */
+	unsigned char c = len ? tolower((unsigned char)name[0]) : 0;
+
+	if (c != '.' && c != 'g' && c != 'd' && c != 0xe2 && c != 0xef)
+		return 0;
 	if (hfs_equals(name, len, ".git") ||
 	    ntfs_equals(name, len, ".git", "git~1"))
 		return DOTGIT;

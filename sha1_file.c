@@ -230,18 +230,33 @@ static void unmap_loose(struct object_stream *st)
 	munmap(st->source, st->zlen);
 }
 
+static void free_loose(struct object_stream *st)
+{
+	free(st->source);
+}
+
 /*
- * Map the file at path.  Anything but a non-empty regular file is
- * corrupt; O_NONBLOCK so that a FIFO in its place cannot hang us.
+ * Loose objects up to this size are read into memory with one read(2);
+ * bigger ones are mapped.  A small map costs more than the copy: a page
+ * fault per page, and an munmap that, with threads running, interrupts
+ * every core to flush its TLB.
  */
-static void *map_object_file(const char *path, size_t *len, struct fault *f)
+#define READ_MAX (4 * 1024 * 1024)
+
+/*
+ * The bytes of the file at path (*mapped says how to let them go).
+ * Anything but a non-empty regular file is corrupt; O_NONBLOCK so that
+ * a FIFO in its place cannot hang us.
+ */
+static void *load_object_file(const char *path, size_t *len, int *mapped,
+			      struct fault *f)
 {
 	struct stat st;
-	void *map;
+	void *buf;
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
 
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT || errno == ENOTDIR)
 			set_fault(f, FAULT_MISSING, "not found");
 		else
 			set_fault_errno(f, "open");
@@ -254,32 +269,53 @@ static void *map_object_file(const char *path, size_t *len, struct fault *f)
 		return NULL;
 	}
 	*len = st.st_size;
-	map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED) {
-		set_fault_errno(f, "mmap");
-		return NULL;
+	*mapped = *len > READ_MAX;
+	if (*mapped) {
+		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (buf == MAP_FAILED) {
+			set_fault_errno(f, "mmap");
+			buf = NULL;
+		}
+	} else {
+		ssize_t n;
+
+		buf = xmalloc(*len);
+		n = read_in_full(fd, buf, *len);
+		if (n < 0 || (size_t)n != *len) {
+			if (n < 0)
+				set_fault_errno(f, "read");
+			else
+				set_fault(f, FAULT_CORRUPT, "changed size "
+					  "while it was read");
+			free(buf);
+			buf = NULL;
+		}
 	}
-	return map;
+	close(fd);
+	return buf;
 }
 
 int open_object_file_stream(struct object_stream *st, const char *path,
 			    struct fault *f)
 {
 	size_t len;
-	void *map = map_object_file(path, &len, f);
+	int mapped;
+	void *buf = load_object_file(path, &len, &mapped, f);
 
 	memset(st, 0, sizeof(*st));
-	if (!map)
+	if (!buf)
 		return -1;
-	if (open_loose_stream(st, map, len, f) < 0) {
+	if (open_loose_stream(st, buf, len, f) < 0) {
 		close_object_stream(st);
-		munmap(map, len);
+		if (mapped)
+			munmap(buf, len);
+		else
+			free(buf);
 		memset(st, 0, sizeof(*st));
 		return -1;
 	}
-	st->source = map;
-	st->release = unmap_loose;
+	st->source = buf;
+	st->release = mapped ? unmap_loose : free_loose;
 	return 0;
 }
 
@@ -335,8 +371,10 @@ int open_object_stream(struct object_stream *st, const unsigned char *sha1,
 {
 	if (open_unverified(st, sha1, f) < 0)
 		return -1;
-	if (VERIFY_READ_HASH)
+	if (VERIFY_READ_HASH) {
 		verify_object_stream(st, sha1);
+		set_zlib_check(st, 0);
+	}
 	return 0;
 }
 
@@ -490,7 +528,8 @@ static int refuse_different(const unsigned char *sha1, int cmp,
  * must hold exactly the bytes of other.  If it does not, either SHA-1
  * collided or the store is corrupt; both are refused, and nothing is
  * overwritten.  Equal bytes hash to the name, so the stored copy is
- * not rehashed.
+ * not rehashed, and its zlib checksum is not computed either: every
+ * byte it guards is compared instead.
  */
 static int check_existing(const unsigned char *sha1, struct object_stream *other)
 {
@@ -499,10 +538,117 @@ static int check_existing(const unsigned char *sha1, struct object_stream *other
 	int cmp = -1;
 
 	if (!open_unverified(&stored, sha1, &f)) {
+		set_zlib_check(&stored, 0);
 		cmp = compare_streams(&stored, other, &f);
 		close_object_stream(&stored);
 	}
 	return refuse_different(sha1, cmp, &f);
+}
+
+/*
+ * compare_streams for content in memory: each piece inflated is
+ * compared where it lies, with no copy of ours.
+ */
+static int compare_with_buffer(struct object_stream *st, const void *buf,
+			       enum object_type type, size_t len,
+			       struct fault *f)
+{
+	size_t piece = len < OBJECT_CHUNK ? len + 1 : OBJECT_CHUNK;
+	unsigned char *chunk;
+	size_t off = 0;
+	int ret = 0;
+
+	if (st->type != type || st->size != len)
+		return 1;
+	chunk = xmalloc(piece);
+	for (;;) {
+		ssize_t n = read_object_stream(st, chunk, piece, f);
+
+		if (n <= 0) {
+			ret = n;
+			break;
+		}
+		if (memcmp(chunk, (const unsigned char *)buf + off, n)) {
+			ret = 1;
+			break;
+		}
+		off += n;
+	}
+	free(chunk);
+	return ret;
+}
+
+/*
+ * check_existing for an object in memory, or 1 when there is no object
+ * of that name: the lookup and the read are one open(2).
+ */
+static int check_existing_buffer(const unsigned char *sha1, const void *buf,
+				 size_t len, enum object_type type)
+{
+	struct object_stream stored;
+	struct fault f;
+	int cmp;
+
+	if (open_unverified(&stored, sha1, &f) < 0)
+		return f.code == FAULT_MISSING ? 1 :
+		       refuse_different(sha1, -1, &f);
+	set_zlib_check(&stored, 0);
+	cmp = compare_with_buffer(&stored, buf, type, len, &f);
+	close_object_stream(&stored);
+	return refuse_different(sha1, cmp, &f);
+}
+
+int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
+			  size_t size, piece_fn next, void *data)
+{
+	unsigned char *ours = xmalloc(OBJECT_CHUNK), *stored = NULL;
+	struct object_stream st;
+	struct fault f;
+	int differ = 0, open = 0, ret = -1;
+	size_t left = size;
+
+	if (VERIFY_EXISTING) {
+		if (open_unverified(&st, sha1, &f) < 0)
+			goto fail;
+		set_zlib_check(&st, 0);
+		open = 1;
+		differ = st.type != type || st.size != size;
+		stored = xmalloc(OBJECT_CHUNK);
+	}
+	while (left) {
+		size_t n = left < OBJECT_CHUNK ? left : OBJECT_CHUNK;
+		ssize_t got;
+
+		if (next(data, ours, n) < 0) {
+			ret = -1;
+			goto out;
+		}
+		left -= n;
+		if (differ || !open)
+			continue;
+		got = read_object_stream(&st, stored, n, &f);
+		if (got < 0)
+			goto fail;
+		differ = (size_t)got != n || memcmp(ours, stored, n);
+	}
+	/* The stream's own checks at its end (nothing after it). */
+	if (open && !differ && read_object_stream(&st, stored, 1, &f) < 0)
+		goto fail;
+	ret = differ;
+	goto out;
+fail:
+	ret = refuse_different(sha1, -1, &f);
+out:
+	if (open)
+		close_object_stream(&st);
+	free(ours);
+	free(stored);
+	return ret;
+}
+
+int report_collision(const unsigned char *sha1)
+{
+	return refuse_different(sha1, 1, NULL);
 }
 
 /* ---- writing ---- */
@@ -607,8 +753,6 @@ static int write_loose_object(const unsigned char *sha1, enum object_type type,
 int write_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1)
 {
-	struct object_stream st;
-
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
 			     len);
@@ -616,12 +760,14 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 	if (!sha1_file_name(sha1))
 		return error("object directory name too long: '%s'",
 			     get_object_directory());
+	if (VERIFY_EXISTING) {
+		int ret = check_existing_buffer(sha1, buf, len, type);
+
+		return ret > 0 ? write_loose_object(sha1, type, buf, len) : ret;
+	}
 	if (!has_sha1_file(sha1))
 		return write_loose_object(sha1, type, buf, len);
-	if (!VERIFY_EXISTING)
-		return 0;
-	open_memory_stream(&st, buf, type, len);
-	return check_existing(sha1, &st);
+	return 0;
 }
 
 int flush_to_disk(int fd)

@@ -155,6 +155,12 @@ void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
 	st->verify = 1;
 }
 
+void set_zlib_check(struct object_stream *st, int on)
+{
+	if (st->inflating)
+		inflateValidate(&st->z, on);
+}
+
 /* Inflate into buf (n bytes) until it is full or the stream ends. */
 static int inflate_into(struct object_stream *st, unsigned char *buf,
 			size_t n, struct fault *f)

@@ -123,9 +123,44 @@ static void update_path(const char *path)
 /* Set by the first failure, so a broken store gives one message. */
 static int hash_failed;
 
+/*
+ * The order jobs are handed out in: the biggest files first, so that
+ * no core is left with one at the end while the other waits, then the
+ * rest as they came (directory by directory).
+ */
+static size_t *job_order;
+
+static int bigger_first(const void *a, const void *b)
+{
+	const struct hash_job *x = &jobs[*(const size_t *)a];
+	const struct hash_job *y = &jobs[*(const size_t *)b];
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Files over this size go first; the rest keep their order. */
+#define BIG_JOB (256 * 1024)
+
+static void order_jobs(void)
+{
+	size_t i, nr_big = 0, next;
+
+	job_order = xmalloc(nr_jobs * sizeof(*job_order));
+	for (i = 0; i < nr_jobs; i++)
+		if (jobs[i].size > BIG_JOB)
+			job_order[nr_big++] = i;
+	qsort(job_order, nr_big, sizeof(*job_order), bigger_first);
+	next = nr_big;
+	for (i = 0; i < nr_jobs; i++)
+		if (jobs[i].size <= BIG_JOB)
+			job_order[next++] = i;
+}
+
 static size_t hash_one_job(void *data, size_t i)
 {
-	struct hash_job *job = (struct hash_job *)data + i;
+	struct hash_job *job = (struct hash_job *)data + job_order[i];
 	struct stat st = { .st_mode = job->mode, .st_size = job->size };
 
 	if (__atomic_load_n(&hash_failed, __ATOMIC_RELAXED))
@@ -145,9 +180,11 @@ static void hash_jobs(void)
 
 	if (!nr_jobs)
 		return;
+	order_jobs();
 	progress = start_progress("Adding files", nr_jobs);
 	run_parallel(0, nr_jobs, hash_one_job, jobs, progress, 0);
 	stop_progress(&progress);
+	free(job_order);
 	for (i = 0; i < nr_jobs; i++)
 		if (jobs[i].failed)
 			die("unable to add '%s' to the object store",

@@ -180,6 +180,68 @@ static int write_big_file(int fd, const char *path, size_t size,
 	return ret;
 }
 
+/* A big file's bytes, read again and hashed, for compare_stored_pieces. */
+struct hashed_reader {
+	int fd;
+	const char *path;
+	SHA_CTX c;
+};
+
+static int read_hashed_piece(void *data, unsigned char *buf, size_t n)
+{
+	struct hashed_reader *r = data;
+
+	if (read_piece(r->fd, r->path, buf, n) < 0)
+		return -1;
+	SHA1_Update(&r->c, buf, n);
+	return 0;
+}
+
+/*
+ * The collision check on a big file whose object exists: its bytes
+ * against the stored ones, read again a piece at a time and hashed, so
+ * that a file that changed since it was hashed is told from a
+ * collision.
+ */
+static int check_big_file(int fd, const char *path, size_t size,
+			  const unsigned char *sha1)
+{
+	struct hashed_reader r = { .fd = fd, .path = path };
+	char hdr[MAX_HEADER_LEN];
+	unsigned char again[20];
+	int cmp;
+
+	SHA1_Init(&r.c);
+	SHA1_Update(&r.c, hdr, format_object_header(hdr, OBJ_BLOB, size));
+	cmp = compare_stored_pieces(sha1, OBJ_BLOB, size, read_hashed_piece,
+				    &r);
+	if (cmp < 0 || check_at_end(fd, path) < 0)
+		return -1;
+	SHA1_Final(again, &r.c);
+	if (memcmp(again, sha1, 20))
+		return error("'%s' changed while it was read", path);
+	return cmp ? report_collision(sha1) : 0;
+}
+
+/*
+ * A big file is hashed first, and deflated only when its object is not
+ * there yet: an add of files already stored (a re-add, or the same
+ * content under another name) then costs a read and a comparison, not
+ * a deflate.  What is deflated is hashed again as it goes, and stored
+ * under that id.
+ */
+static int store_big_file(int fd, const char *path, size_t size,
+			  unsigned char *sha1)
+{
+	if (stream_file(fd, path, size, NULL, sha1) < 0)
+		return -1;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return error_errno("seek '%s'", path);
+	if (has_sha1_file(sha1))
+		return check_big_file(fd, path, size, sha1);
+	return write_big_file(fd, path, size, sha1);
+}
+
 static int index_big_file(const char *path, size_t size, int write_object,
 			  unsigned char *sha1)
 {
@@ -192,7 +254,7 @@ static int index_big_file(const char *path, size_t size, int write_object,
 	if (fd < 0)
 		return -1;
 	if (write_object)
-		ret = write_big_file(fd, path, size, sha1);
+		ret = store_big_file(fd, path, size, sha1);
 	else
 		ret = stream_file(fd, path, size, NULL, sha1);
 	close(fd);

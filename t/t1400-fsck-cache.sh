@@ -332,8 +332,8 @@ test_expect_success 'the collision defence: a corrupt existing object is refused
 # A big object is compared in pieces: a difference far into the last
 # piece, a stored copy one byte longer, a copy of another type, and a
 # whole copy with bytes after its zlib stream must all be caught.
-# Files up to 1 MiB are compared from memory; bigger ones are streamed
-# into a temporary object first and the two object files compared.
+# Files up to 1 MiB are compared from memory; bigger ones are hashed
+# first, then read again and compared with the stored copy in pieces.
 for lines in 40000 150000
 do
 test_expect_success "the collision defence compares every byte ($lines lines)" '
