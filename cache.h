@@ -181,6 +181,13 @@ size_t run_parallel(size_t start, size_t end,
 
 /* ---- hex.c: ids and type names ---- */
 
+/*
+ * The element of table (nr elements of size bytes, sorted by id, each
+ * beginning with its 20-byte id) whose id is sha1, or NULL.
+ */
+void *find_sha1_in_table(const unsigned char *sha1, const void *table,
+			 size_t nr, size_t size);
+
 enum object_type {
 	OBJ_BAD = -1,
 	OBJ_NONE = 0,

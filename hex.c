@@ -98,3 +98,27 @@ int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
 		return -1;
 	return get_sha1_hex(hex, sha1);
 }
+
+/*
+ * Binary search of a table sorted by id, whose elements (size bytes
+ * each) begin with their 20-byte id.
+ */
+void *find_sha1_in_table(const unsigned char *sha1, const void *table,
+			 size_t nr, size_t size)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const unsigned char *elem = (const unsigned char *)table + mid * size;
+		int cmp = memcmp(sha1, elem, 20);
+
+		if (!cmp)
+			return (void *)elem;
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}

@@ -105,20 +105,7 @@ static void list_quarantine(void)
 
 static struct qobject *find_object(const unsigned char *sha1)
 {
-	size_t lo = 0, hi = nr_objects;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int cmp = memcmp(sha1, objects[mid].sha1, 20);
-
-		if (!cmp)
-			return &objects[mid];
-		if (cmp < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return find_sha1_in_table(sha1, objects, nr_objects, sizeof(*objects));
 }
 
 /* objects/xx/yyyy... under the quarantine (malloc'd). */
