@@ -128,12 +128,16 @@ int read_mailbox(const char *path, struct mbuf *out)
 	if (strcmp(path, "-")) {
 		struct stat st;
 
-		/* A FIFO or a device would block or never end. */
+		/*
+		 * A FIFO is read to its end, as a shell's <(...) wants;
+		 * a device could block or never end, a directory is not
+		 * a mailbox.
+		 */
 		if (stat(path, &st) < 0)
 			return error_errno("cannot open mbox '%s'", path);
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 			return error("cannot read mbox '%s': not a regular "
-				     "file", path);
+				     "file or a pipe", path);
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			return error_errno("cannot open mbox '%s'", path);
