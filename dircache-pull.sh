@@ -35,6 +35,26 @@ gd=$(git_dir)
 make_tmp
 find_remote
 
+# The remote's packs we do not hold by name (git gc'd it) came into
+# the quarantine's pack/: each is checked whole by unpack-objects
+# (trailer, every entry, every delta applied within bounds, every id)
+# and exploded there as loose objects -- only those the store lacks,
+# for the store is its alternate -- so that verify-objects below
+# treats them as any other.  The packs themselves never enter the
+# store.
+explode_packs() {
+	[ -d "$dc_quarantine/pack" ] || return 0
+	mv "$dc_quarantine/pack" "$dc_quarantine/incoming-packs" || exit 128
+	for p in "$dc_quarantine/incoming-packs"/pack-*.pack; do
+		[ -f "$p" ] || continue
+		SHA1_FILE_DIRECTORY=$dc_quarantine GIT_OBJECT_DIRECTORY=$dc_quarantine \
+		GIT_ALTERNATE_OBJECT_DIRECTORIES=$objects \
+			unpack-objects -q <"$p" ||
+			die "refusing $(basename "$p") from $remote_url; nothing changed"
+	done
+	rm -rf "$dc_quarantine/incoming-packs"
+}
+
 refs=$dc_tmp/remote
 fetch_remote_refs "$refs"
 branch=${2:-$(remote_head_branch "$refs")}
@@ -53,8 +73,10 @@ dc_quarantine=$(mktemp -d "$objects/tmp_objdir-incoming-XXXXXX") ||
 	die "cannot create a quarantine in $objects"
 $RSYNC -r -m --ignore-existing --size-only --compare-dest="$objects" \
 	--include='/[0-9a-f][0-9a-f]/' --include='/[0-9a-f][0-9a-f]/*' \
+	--include='/pack/' --include='/pack/pack-*.pack' \
 	--exclude='*' "$remote_store/objects/" "$dc_quarantine/" ||
 	die "could not fetch the objects of $remote_url (rsync exit $?); nothing changed"
+explode_packs
 # shellcheck disable=SC2046 # ids: one word each
 verify-objects --install "$dc_quarantine" "$new" \
 	$(cut -d' ' -f2 "$dc_tmp/tags") ||
