@@ -7,6 +7,17 @@ test_description='apply, applymbox and read-tree -m -u against FIFOs, symlinks a
 # is a failure (exit 124), not a stuck suite.
 T="timeout 20"
 
+# series NAME N: a git history NAME of N changes mailed to NAME.mbox, a
+# dircache repository NAME-start at its base, and NAME-git, the base
+# with the series applied by git am.
+series() {
+	am_history $1 $2 &&
+	git -C $1 format-patch -q --stdout HEAD~$2 >$1.mbox &&
+	am_start $1 HEAD~$2 $1-start &&
+	am_git $1 HEAD~$2 $1-git &&
+	(cd $1-git && git am -q ../$1.mbox)
+}
+
 # A repository r/ with f and d/g at version 1, a git diff p1-to-2 that
 # changes both, and trees T1 (version 1) and T2 (version 2).
 test_expect_success 'setup' '
@@ -103,19 +114,15 @@ test_expect_success 'read-tree -m -u: an untracked symlink where a directory com
 '
 
 test_expect_success 'applymbox: the mbox may be a FIFO' '
-	am_history hist 6 &&
-	git -C hist format-patch -q --stdout HEAD~6 >series.mbox &&
-	am_start hist HEAD~6 start &&
-	am_git hist HEAD~6 gitall &&
-	(cd gitall && git am -q ../series.mbox) &&
-	cp -R start fifo && (
+	series hist 6 &&
+	cp -R hist-start fifo && (
 		cd fifo &&
 		mkfifo ../mbox.fifo &&
-		(cat ../series.mbox >../mbox.fifo &) &&
+		(cat ../hist.mbox >../mbox.fifo &) &&
 		$T applymbox ../mbox.fifo >/dev/null
 	) &&
 	test "$(cd fifo && write-tree)" = \
-		"$(git -C gitall rev-parse HEAD^{tree})"
+		"$(git -C hist-git rev-parse HEAD^{tree})"
 '
 
 test_expect_success 'applymbox: a directory or a device is not a mailbox' '
@@ -130,12 +137,12 @@ test_expect_success 'applymbox: a directory or a device is not a mailbox' '
 '
 
 test_expect_success 'applymbox: a FIFO in the work tree is a refusal to start' '
-	cp -R start wfifo && (
+	cp -R hist-start wfifo && (
 		cd wfifo &&
 		f=$(ls src/f*.c | head -n 1) &&
 		rm "$f" && mkfifo "$f" &&
 		before=$(cat .dircache/refs/heads/master) &&
-		test_must_fail $T applymbox ../series.mbox >/dev/null 2>../err &&
+		test_must_fail $T applymbox ../hist.mbox >/dev/null 2>../err &&
 		test -p "$f" &&
 		test "$(cat .dircache/refs/heads/master)" = "$before" &&
 		test ! -d .dircache/applymbox
@@ -147,15 +154,11 @@ test_expect_success 'applymbox: a FIFO in the work tree is a refusal to start' '
 # run, if the signal came before the state was made) ends at git am's
 # tree.
 test_expect_success 'applymbox: SIGTERM or SIGINT at any moment' '
-	am_history long 60 &&
-	git -C long format-patch -q --stdout HEAD~60 >long.mbox &&
-	am_start long HEAD~60 lstart &&
-	am_git long HEAD~60 lgit &&
-	(cd lgit && git am -q ../long.mbox) &&
-	want=$(git -C lgit rev-parse HEAD^{tree}) &&
+	series long 60 &&
+	want=$(git -C long-git rev-parse HEAD^{tree}) &&
 	for sig in TERM INT; do
 		for delay in 0.02 0.05 0.1 0.2; do
-			rm -rf s && cp -R lstart s || exit 1
+			rm -rf s && cp -R long-start s || exit 1
 			(cd s && exec applymbox ../long.mbox >/dev/null 2>&1) &
 			pid=$!
 			sleep $delay
