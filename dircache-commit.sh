@@ -21,18 +21,8 @@ allow_empty_msg=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-a|--all) all=1 ;;
-	-m)
-		[ $# -ge 2 ] || usage
-		# several -m are paragraphs, as in git
-		msg=${have_msg:+$msg
-
-}$2
-		have_msg=1
-		shift
-		;;
-	-m*) msg=${have_msg:+$msg
-
-}${1#-m}; have_msg=1 ;;
+	-m) [ $# -ge 2 ] || usage; add_message "$2"; shift ;;
+	-m*) add_message "${1#-m}" ;;
 	-F)
 		[ $# -ge 2 ] || usage
 		file=$2

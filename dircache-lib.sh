@@ -110,6 +110,15 @@ is_id() {
 	[ ${#1} -eq 40 ]
 }
 
+# add_message TEXT: the text of one -m; several -m are paragraphs, as
+# in git commit and git tag.  Sets msg and have_msg.
+add_message() {
+	msg=${have_msg:+$msg
+
+}$1
+	have_msg=1
+}
+
 # The message cleanup git commit and git tag make: trailing blanks
 # removed, runs of empty lines made one, leading and trailing empty
 # lines dropped; with $1 = strip, lines starting with "#" go too.

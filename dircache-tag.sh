@@ -18,14 +18,7 @@ file=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-a) annotate=1 ;;
-	-m)
-		[ $# -ge 2 ] || usage
-		msg=${have_msg:+$msg
-
-}$2
-		have_msg=1
-		shift
-		;;
+	-m) [ $# -ge 2 ] || usage; add_message "$2"; shift ;;
 	-F)
 		[ $# -ge 2 ] || usage
 		file=$2
