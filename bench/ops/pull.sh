@@ -80,6 +80,12 @@ op_pull() {
 	kill $pc_daemon 2>/dev/null
 	wait $pc_daemon 2>/dev/null
 	trap - EXIT
+	# The "old" branches name commits only this op made, which an
+	# operation run later may take away by putting the stores back as
+	# setup_stores left them (op_write_tree): fsck would then find the
+	# branch broken.  op_fsck sets master itself.
+	cd "$W/old" && rm -f .dircache/refs/heads/old &&
+		git update-ref -d refs/heads/old
 }
 
 rows_pull() {
