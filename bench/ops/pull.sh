@@ -9,6 +9,8 @@
 # fetch of "old", and copied (hard links) for every run.
 pull_setup() {
 	cd "$W/old" || exit 1
+	pc_master=$(cat .dircache/refs/heads/master 2>/dev/null || true)
+	gc_master=$(git rev-parse -q --verify refs/heads/master || true)
 	pc_old=$(echo old | commit-tree $OLD_TREE)
 	pc_new=$(echo new | commit-tree $NEW_TREE -p $pc_old)
 	update-ref refs/heads/old $pc_old
@@ -16,8 +18,8 @@ pull_setup() {
 	printf 'ref: refs/heads/master\n' >.dircache/HEAD
 	gc_old=$(echo old | git commit-tree $OLD_TREE)
 	gc_new=$(echo new | git commit-tree $NEW_TREE -p $gc_old)
-	git update-ref refs/heads/old $gc_old
-	git update-ref refs/heads/master $gc_new
+	git -c core.logAllRefUpdates=false update-ref refs/heads/old $gc_old
+	git -c core.logAllRefUpdates=false update-ref refs/heads/master $gc_new
 	mkdir -p "$W/pull-dst" "$W/pull-git"
 	(cd "$W/pull-dst" && init-db 2>/dev/null &&
 		dircache fetch "$W/old" old 2>/dev/null)
@@ -80,12 +82,24 @@ op_pull() {
 	kill $pc_daemon 2>/dev/null
 	wait $pc_daemon 2>/dev/null
 	trap - EXIT
-	# The "old" branches name commits only this op made, which an
-	# operation run later may take away by putting the stores back as
-	# setup_stores left them (op_write_tree): fsck would then find the
-	# branch broken.  op_fsck sets master itself.
-	cd "$W/old" && rm -f .dircache/refs/heads/old &&
-		git update-ref -d refs/heads/old
+	# The branches name commits only this op made, which an operation
+	# run later may take away by putting the stores back as
+	# setup_stores left them (op_write_tree): fsck would then find
+	# them broken.  So they go back as they were, with no reflog.
+	cd "$W/old" && rm -f .dircache/refs/heads/old || exit 1
+	if [ -n "$pc_master" ]; then
+		echo "$pc_master" >.dircache/refs/heads/master
+	else
+		rm -f .dircache/refs/heads/master
+	fi
+	git -c core.logAllRefUpdates=false update-ref -d refs/heads/old
+	if [ -n "$gc_master" ]; then
+		git -c core.logAllRefUpdates=false update-ref \
+			refs/heads/master $gc_master
+	else
+		git -c core.logAllRefUpdates=false update-ref -d \
+			refs/heads/master
+	fi
 }
 
 rows_pull() {
