@@ -237,6 +237,12 @@ int is_dotgit_name(const char *name, size_t len);
  */
 int verify_path(const char *path, size_t len);
 /*
+ * verify_path for a path whose first start bytes (0, or up to just
+ * after a '/') are those of a path that passed it already: only the
+ * components from start on are checked.
+ */
+int verify_path_from(const char *path, size_t len, size_t start);
+/*
  * A command-line path in index form (malloc'd): "./" components and
  * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
  * verify_path to refuse.
@@ -259,6 +265,25 @@ int has_symlink_leading_path(const char *path, size_t len);
  */
 int lstat_work_path(const char *path, struct stat *st);
 void forget_known_dirs(void);
+/*
+ * The same lstat for many paths in index order, with each leading
+ * directory opened once (without following a link) and kept open while
+ * the paths stay below it: each path is then one fstatat of its last
+ * component, not a walk of its whole path.  path is NUL-terminated,
+ * len its length.  A work_dirs is one thread's; init before, close
+ * after (it holds file descriptors).
+ */
+#define WORK_DIRS_DEPTH 32
+struct work_dirs {
+	int depth;			/* directories open */
+	int fd[WORK_DIRS_DEPTH];
+	size_t end[WORK_DIRS_DEPTH];	/* bytes of path each one names */
+	char path[4096];
+};
+void init_work_dirs(struct work_dirs *wd);
+int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
+		       struct stat *st);
+void close_work_dirs(struct work_dirs *wd);
 /* Create leading directories of path (not path itself); -1 with errno. */
 int create_leading_dirs(char *path);
 
