@@ -878,6 +878,16 @@ int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
 		       const char *n2, size_t l2, unsigned int s2);
 /* Position of (name, stage 0): >= 0 when present, else -(insert pos)-1. */
 int cache_name_pos(const char *name, size_t len);
+/*
+ * The first position in [lo, hi) whose entry, at any stage, does not
+ * sort before name (len bytes); every entry there starts with the
+ * first skip bytes of name, which are not compared again.  A directory
+ * "d/" holds the entries from the bound of "d/" to that of "d0".
+ */
+unsigned int index_lower_bound(unsigned int lo, unsigned int hi,
+			       const char *name, size_t len, size_t skip);
+/* Is name (len bytes) in the index at any stage? */
+int index_has_path(const char *name, size_t len);
 
 /*
  * The length of a leading directory of name that stands in the index

@@ -164,16 +164,28 @@ static int check_df_clash(const struct cache_entry *ce, int option)
 	return 0;
 }
 
-/* Is path in the index at any stage? */
-static int index_has_path(const char *name, size_t len)
+unsigned int index_lower_bound(unsigned int lo, unsigned int hi,
+			       const char *name, size_t len, size_t skip)
 {
-	int pos = cache_name_pos(name, len);
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		const struct cache_entry *ce = active_cache[mid];
 
-	if (pos >= 0)
-		return 1;
-	pos = -pos - 1;
-	return (unsigned int)pos < active_nr &&
-	       active_cache[pos]->ce_namelen == len &&
+		if (cache_name_compare(ce->name + skip, ce->ce_namelen - skip,
+				       ce_stage(ce), name + skip, len - skip,
+				       0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int index_has_path(const char *name, size_t len)
+{
+	unsigned int pos = index_lower_bound(0, active_nr, name, len, 0);
+
+	return pos < active_nr && active_cache[pos]->ce_namelen == len &&
 	       !memcmp(active_cache[pos]->name, name, len);
 }
 
