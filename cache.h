@@ -237,6 +237,12 @@ int is_dotgit_name(const char *name, size_t len);
  */
 int verify_path(const char *path, size_t len);
 /*
+ * verify_path for a path whose first start bytes (0, or up to just
+ * after a '/') are those of a path that passed it already: only the
+ * components from start on are checked.
+ */
+int verify_path_from(const char *path, size_t len, size_t start);
+/*
  * A command-line path in index form (malloc'd): "./" components and
  * repeated slashes dropped, so "./a//b" is "a/b".  ".." is kept, for
  * verify_path to refuse.
@@ -259,6 +265,25 @@ int has_symlink_leading_path(const char *path, size_t len);
  */
 int lstat_work_path(const char *path, struct stat *st);
 void forget_known_dirs(void);
+/*
+ * The same lstat for many paths in index order, with each leading
+ * directory opened once (without following a link) and kept open while
+ * the paths stay below it: each path is then one fstatat of its last
+ * component, not a walk of its whole path.  path is NUL-terminated,
+ * len its length.  A work_dirs is one thread's; init before, close
+ * after (it holds file descriptors).
+ */
+#define WORK_DIRS_DEPTH 32
+struct work_dirs {
+	int depth;			/* directories open */
+	int fd[WORK_DIRS_DEPTH];
+	size_t end[WORK_DIRS_DEPTH];	/* bytes of path each one names */
+	char path[4096];
+};
+void init_work_dirs(struct work_dirs *wd);
+int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
+		       struct stat *st);
+void close_work_dirs(struct work_dirs *wd);
 /* Create leading directories of path (not path itself); -1 with errno. */
 int create_leading_dirs(char *path);
 
@@ -853,6 +878,16 @@ int cache_name_compare(const char *n1, size_t l1, unsigned int s1,
 		       const char *n2, size_t l2, unsigned int s2);
 /* Position of (name, stage 0): >= 0 when present, else -(insert pos)-1. */
 int cache_name_pos(const char *name, size_t len);
+/*
+ * The first position in [lo, hi) whose entry, at any stage, does not
+ * sort before name (len bytes); every entry there starts with the
+ * first skip bytes of name, which are not compared again.  A directory
+ * "d/" holds the entries from the bound of "d/" to that of "d0".
+ */
+unsigned int index_lower_bound(unsigned int lo, unsigned int hi,
+			       const char *name, size_t len, size_t skip);
+/* Is name (len bytes) in the index at any stage? */
+int index_has_path(const char *name, size_t len);
 
 /*
  * The length of a leading directory of name that stands in the index

@@ -12,7 +12,7 @@
  * environment; a date or a name that cannot be stored exactly is
  * refused, not repaired.
  */
-#define _DEFAULT_SOURCE		/* gethostname */
+#define _GNU_SOURCE		/* gethostname, memrchr */
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,9 +159,18 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
  * every missing object before giving up, so that one run shows all
  * there is to fix.
  */
+/* The bytes of name's directory part ("" for a top-level name). */
+static size_t dir_len(const struct cache_entry *ce)
+{
+	const char *slash = memrchr(ce->name, '/', ce->ce_namelen);
+
+	return slash ? (size_t)(slash - ce->name) : 0;
+}
+
 static int check_index(void)
 {
 	const char *last_unmerged = NULL;
+	const struct cache_entry *clean_dir = NULL;
 	unsigned int i;
 	size_t len;
 	int bad = 0;
@@ -176,9 +185,22 @@ static int check_index(void)
 			bad = -1;
 			continue;
 		}
-		if ((len = index_has_file_above(ce->name)) != 0)
-			bad = error("'%.*s' is both a file and a directory in "
-				    "the index", (int)len, ce->name);
+		/*
+		 * Whether a leading directory is a file depends on the
+		 * directory part alone: one search per directory, not one
+		 * per entry, when the entry before found none.
+		 */
+		len = dir_len(ce);
+		if (!clean_dir || dir_len(clean_dir) != len ||
+		    memcmp(clean_dir->name, ce->name, len)) {
+			len = index_has_file_above(ce->name);
+			if (len)
+				bad = error("'%.*s' is both a file and a "
+					    "directory in the index", (int)len,
+					    ce->name);
+			else
+				clean_dir = ce;
+		}
 		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file_listed(ce->sha1))
 			continue;
 		bad = error("'%s' names object %s, which does not exist",

@@ -17,43 +17,6 @@
 #include "cache.h"
 #include "exclude.h"
 
-/* Is name (len bytes) in the index at any stage? */
-static int in_index(const char *name, size_t len)
-{
-	int pos = cache_name_pos(name, len);
-
-	if (pos >= 0)
-		return 1;
-	pos = -pos - 1;
-	return (unsigned int)pos < active_nr &&
-	       active_cache[pos]->ce_namelen == len &&
-	       !memcmp(active_cache[pos]->name, name, len);
-}
-
-enum dir_in_index {
-	DIR_NOT_IN_INDEX,
-	DIR_HAS_ENTRIES,	/* some "name/..." is indexed */
-	DIR_IS_GITLINK,
-};
-
-/* dir is len bytes followed by a '/' at dir[len]. */
-static enum dir_in_index directory_in_index(const char *dir, size_t len)
-{
-	int pos = cache_name_pos(dir, len + 1);
-	unsigned int i;
-
-	if (pos < 0)
-		pos = -pos - 1;
-	i = pos;
-	if (i < active_nr && active_cache[i]->ce_namelen > len &&
-	    !memcmp(active_cache[i]->name, dir, len + 1))
-		return DIR_HAS_ENTRIES;
-	pos = cache_name_pos(dir, len);
-	if (pos >= 0 && S_ISGITLINK(active_cache[pos]->ce_mode))
-		return DIR_IS_GITLINK;
-	return DIR_NOT_IN_INDEX;
-}
-
 /*
  * Does path (len bytes, room after them) hold a repository of its own,
  * a ".git" directory with HEAD, objects and refs, or a ".git" file?
@@ -79,9 +42,16 @@ static int is_nested_repository(const char *path, size_t len)
 	return ok;
 }
 
+/*
+ * The path being walked, and the index entries below its directory:
+ * active_cache[lo..hi), all starting with the first base bytes of buf
+ * (the directory and its '/'), so that each name read is looked up in
+ * them alone, its directory's bytes not compared again.
+ */
 struct walk_path {
 	char *buf;
-	size_t len, alloc;
+	size_t len, alloc, base;
+	unsigned int lo, hi;
 };
 
 static void add_name(struct dir_walk *w, const char *name, size_t len)
@@ -118,28 +88,60 @@ static int excluded(struct dir_walk *w, const char *path, int dtype)
 
 static int walk_dir(struct dir_walk *w, struct walk_path *p);
 
-/* One directory entry: p holds its path (p->len bytes). */
-static int treat_entry(struct dir_walk *w, struct walk_path *p, int dtype)
+/* Is the file p names (p->len bytes) in the index at any stage? */
+static int in_index(const struct walk_path *p)
 {
-	int ex;
+	unsigned int pos = index_lower_bound(p->lo, p->hi, p->buf, p->len,
+					     p->base);
 
-	if (w->pathspec && pathspec_interest(w->pathspec, p->buf, p->len,
-					     dtype == DT_DIR) ==
-			   NOT_INTERESTING)
-		return 0;
-	if (dtype != DT_DIR) {
-		if ((dtype != DT_REG && dtype != DT_LNK) ||
-		    in_index(p->buf, p->len))
-			return 0;
-		ex = excluded(w, p->buf, dtype);
-		if (ex == w->show_ignored)
-			add_name(w, p->buf, p->len);
-		return 0;
-	}
-	ex = excluded(w, p->buf, DT_DIR);
+	return pos < p->hi && active_cache[pos]->ce_namelen == p->len &&
+	       !memcmp(active_cache[pos]->name + p->base, p->buf + p->base,
+		       p->len - p->base);
+}
+
+enum dir_in_index {
+	DIR_NOT_IN_INDEX,
+	DIR_HAS_ENTRIES,	/* some "name/..." is indexed */
+	DIR_IS_GITLINK,
+};
+
+/*
+ * Where the directory p names stands in the index; its entries, if it
+ * has any, are [*lo, *hi).  p->buf has room for a byte after p->len.
+ */
+static enum dir_in_index directory_in_index(struct walk_path *p,
+					    unsigned int *lo,
+					    unsigned int *hi)
+{
+	unsigned int pos;
+
+	p->buf[p->len] = '/';
+	*lo = index_lower_bound(p->lo, p->hi, p->buf, p->len + 1, p->base);
+	p->buf[p->len] = '0';	/* the byte after '/': past "name/..." */
+	*hi = index_lower_bound(*lo, p->hi, p->buf, p->len + 1, p->base);
+	p->buf[p->len] = '\0';
+	if (*lo < *hi)
+		return DIR_HAS_ENTRIES;
+	pos = index_lower_bound(p->lo, *lo, p->buf, p->len, p->base);
+	if (pos < *lo && active_cache[pos]->ce_namelen == p->len &&
+	    !ce_stage(active_cache[pos]) &&
+	    S_ISGITLINK(active_cache[pos]->ce_mode) &&
+	    !memcmp(active_cache[pos]->name + p->base, p->buf + p->base,
+		    p->len - p->base))
+		return DIR_IS_GITLINK;
+	return DIR_NOT_IN_INDEX;
+}
+
+/* A directory: entered with the index entries below it. */
+static int treat_dir(struct dir_walk *w, struct walk_path *p)
+{
+	unsigned int lo, hi, outer_lo = p->lo, outer_hi = p->hi;
+	size_t outer_base = p->base;
+	int ex = excluded(w, p->buf, DT_DIR), ret;
+
 	if (ex && !w->show_ignored)
 		return 0;
-	switch (directory_in_index(p->buf, p->len)) {
+	switch (directory_in_index(p, &lo, &hi)) {
 	case DIR_IS_GITLINK:
 		return 0;
 	case DIR_NOT_IN_INDEX:
@@ -154,7 +156,29 @@ static int treat_entry(struct dir_walk *w, struct walk_path *p, int dtype)
 	case DIR_HAS_ENTRIES:
 		break;
 	}
-	return walk_dir(w, p);
+	p->lo = lo;
+	p->hi = hi;
+	ret = walk_dir(w, p);
+	p->lo = outer_lo;
+	p->hi = outer_hi;
+	p->base = outer_base;
+	return ret;
+}
+
+/* One directory entry: p holds its path (p->len bytes). */
+static int treat_entry(struct dir_walk *w, struct walk_path *p, int dtype)
+{
+	if (w->pathspec && pathspec_interest(w->pathspec, p->buf, p->len,
+					     dtype == DT_DIR) ==
+			   NOT_INTERESTING)
+		return 0;
+	if (dtype == DT_DIR)
+		return treat_dir(w, p);
+	if ((dtype != DT_REG && dtype != DT_LNK) || in_index(p))
+		return 0;
+	if (excluded(w, p->buf, dtype) == w->show_ignored)
+		add_name(w, p->buf, p->len);
+	return 0;
 }
 
 static int walk_dir(struct dir_walk *w, struct walk_path *p)
@@ -169,6 +193,7 @@ static int walk_dir(struct dir_walk *w, struct walk_path *p)
 		p->buf[base++] = '/';
 		p->buf[base] = '\0';
 	}
+	p->base = base;
 	d = opendir(base ? p->buf : ".");
 	if (!d) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES)
@@ -201,7 +226,7 @@ static int compare_names(const void *a, const void *b)
 
 int read_directory(struct dir_walk *w)
 {
-	struct walk_path p = { NULL, 0, 0 };
+	struct walk_path p = { NULL, 0, 0, 0, 0, active_nr };
 	int ret;
 
 	ALLOC_GROW(p.buf, 256, p.alloc);

@@ -164,16 +164,28 @@ static int check_df_clash(const struct cache_entry *ce, int option)
 	return 0;
 }
 
-/* Is path in the index at any stage? */
-static int index_has_path(const char *name, size_t len)
+unsigned int index_lower_bound(unsigned int lo, unsigned int hi,
+			       const char *name, size_t len, size_t skip)
 {
-	int pos = cache_name_pos(name, len);
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		const struct cache_entry *ce = active_cache[mid];
 
-	if (pos >= 0)
-		return 1;
-	pos = -pos - 1;
-	return (unsigned int)pos < active_nr &&
-	       active_cache[pos]->ce_namelen == len &&
+		if (cache_name_compare(ce->name + skip, ce->ce_namelen - skip,
+				       ce_stage(ce), name + skip, len - skip,
+				       0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int index_has_path(const char *name, size_t len)
+{
+	unsigned int pos = index_lower_bound(0, active_nr, name, len, 0);
+
+	return pos < active_nr && active_cache[pos]->ce_namelen == len &&
 	       !memcmp(active_cache[pos]->name, name, len);
 }
 
@@ -352,17 +364,41 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
 
 static int (*preload_wanted)(const char *name);
 
-static size_t preload_entry(void *data, size_t i)
+static void preload_entry(struct work_dirs *wd, struct cache_entry *ce)
 {
-	struct cache_entry *ce = ((struct cache_entry **)data)[i];
 	struct stat st;
 
 	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
 	    (preload_wanted && !preload_wanted(ce->name)))
-		return 1;
-	if (!lstat_work_path(ce->name, &st) && !ce_match_stat_basic(ce, &st) &&
-	    !ce_is_racy(ce))
+		return;
+	if (!lstat_in_work_dirs(wd, ce->name, ce->ce_namelen, &st) &&
+	    !ce_match_stat_basic(ce, &st) && !ce_is_racy(ce))
 		ce->ce_state |= CE_UPTODATE;
+}
+
+/*
+ * Entries go to the threads in runs, in index order, so that each run
+ * keeps its directories open (work_dirs) and the pool's counter is
+ * taken once a run, not once an entry; runs of at most 512 entries,
+ * and enough of them for run_parallel to use every core.
+ */
+#define PRELOAD_RUN_MAX 512
+#define PRELOAD_RUNS_MIN 128
+
+static size_t preload_run_len;
+
+static size_t preload_run(void *data, size_t run)
+{
+	struct cache_entry **ces = data;
+	size_t i = run * preload_run_len, end = i + preload_run_len;
+	struct work_dirs wd;
+
+	if (end > active_nr)
+		end = active_nr;
+	init_work_dirs(&wd);
+	for (; i < end; i++)
+		preload_entry(&wd, ces[i]);
+	close_work_dirs(&wd);
 	return 1;
 }
 
@@ -374,6 +410,10 @@ void preload_index(int (*wanted)(const char *name))
 	if (active_nr < PRELOAD_MIN)
 		return;
 	preload_wanted = wanted;
-	run_parallel(0, active_nr, preload_entry, active_cache, NULL, 0);
+	preload_run_len = active_nr / PRELOAD_RUNS_MIN;
+	if (preload_run_len > PRELOAD_RUN_MAX)
+		preload_run_len = PRELOAD_RUN_MAX;
+	run_parallel(0, (active_nr + preload_run_len - 1) / preload_run_len,
+		     preload_run, active_cache, NULL, 0);
 	preload_wanted = NULL;
 }

@@ -42,23 +42,50 @@ static const char *tag_skip_worktree = "";
 static struct pathspec pathspec;
 static struct exclude_set excludes;
 
+/*
+ * Output goes through this buffer to stdio in big pieces: one stdio
+ * call per field (each taking stdio's lock) was most of the time
+ * -s takes on a big index.  out_flush() before writing to stdout
+ * directly.
+ */
+static char out_buf[64 * 1024];
+static size_t out_len;
+
+static void out_flush(void)
+{
+	if (out_len)
+		fwrite(out_buf, 1, out_len, stdout);
+	out_len = 0;
+}
+
+static void out_add(const void *p, size_t len)
+{
+	if (len > sizeof(out_buf) - out_len) {
+		out_flush();
+		if (len > sizeof(out_buf)) {
+			fwrite(p, 1, len, stdout);
+			return;
+		}
+	}
+	memcpy(out_buf + out_len, p, len);
+	out_len += len;
+}
+
 static void write_name(const char *name, size_t len)
 {
-	if (!nul_terminate && !path_needs_quoting(name, len)) {
-		fwrite(name, 1, len, stdout);
-		putchar('\n');
-	} else if (nul_terminate) {
-		fwrite(name, 1, len, stdout);
-		putchar('\0');
-	} else {
-		write_quoted_path(stdout, "", name, len);
-		putchar('\n');
+	if (nul_terminate || !path_needs_quoting(name, len)) {
+		out_add(name, len);
+		out_add(nul_terminate ? "" : "\n", 1);
+		return;
 	}
+	out_flush();
+	write_quoted_path(stdout, "", name, len);
+	putchar('\n');
 }
 
 static void show_dir_entry(const char *tag, const char *name)
 {
-	fputs(tag, stdout);
+	out_add(tag, strlen(tag));
 	write_name(name, strlen(name));
 }
 
@@ -97,9 +124,9 @@ static void show_ce(const struct cache_entry *ce, const char *tag)
 	    pathspec_interest(&pathspec, ce->name, ce->ce_namelen,
 			      S_ISGITLINK(ce->ce_mode)) != ALL_INTERESTING)
 		return;
-	fputs(tag, stdout);
+	out_add(tag, strlen(tag));
 	if (show_stage)
-		fwrite(buf, 1, format_stage(buf, ce), stdout);
+		out_add(buf, format_stage(buf, ce));
 	write_name(ce->name, ce->ce_namelen);
 }
 
@@ -301,6 +328,7 @@ int main(int argc, char **argv)
 		show_work_tree_files();
 	if (show_cached || show_stage || show_deleted || show_modified)
 		show_index();
+	out_flush();
 	clear_pathspec(&pathspec);
 	clear_exclude_set(&excludes);
 	finish_stdout();

@@ -10,12 +10,14 @@
 #define _GNU_SOURCE		/* memrchr */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cache.h"
 
@@ -95,16 +97,34 @@ static int ntfs_equals(const char *name, size_t len, const char *word,
 	return 1;
 }
 
+/*
+ * Can name be one of the words at all?  Every index load checks every
+ * new path component, so most must fail here, on a byte or two: both
+ * words start with a dot, an HFS ignorable with 0xe2 or 0xef, and only
+ * the short names (git~1, dircac~1) with a letter, followed by a '~'
+ * at a fixed place.
+ */
+static int may_be_dotgit(const unsigned char *name, size_t len)
+{
+	switch (tolower(name[0])) {
+	case '.':
+		return len > 1 && (tolower(name[1]) == 'g' ||
+				   tolower(name[1]) == 'd' ||
+				   name[1] == 0xe2 || name[1] == 0xef);
+	case 'g':
+		return len >= 5 && name[3] == '~';
+	case 'd':
+		return len >= 8 && name[6] == '~';
+	case 0xe2:
+	case 0xef:
+		return 1;
+	}
+	return 0;
+}
+
 int is_dotgit_name(const char *name, size_t len)
 {
-	/*
-	 * Most names fail on their first byte: both words start with a
-	 * dot, an HFS ignorable with 0xe2 or 0xef, and the short names
-	 * with g or d.  Every index load checks every path this way.
-	 */
-	unsigned char c = len ? tolower((unsigned char)name[0]) : 0;
-
-	if (c != '.' && c != 'g' && c != 'd' && c != 0xe2 && c != 0xef)
+	if (!len || !may_be_dotgit((const unsigned char *)name, len))
 		return 0;
 	if (hfs_equals(name, len, ".git") ||
 	    ntfs_equals(name, len, ".git", "git~1"))
@@ -124,22 +144,31 @@ static int bad_component(const char *c, size_t len)
 	return is_dotgit_name(c, len) != 0;
 }
 
-int verify_path(const char *path, size_t len)
+int verify_path_from(const char *path, size_t len, size_t start)
 {
-	const char *p = path, *end = path + len;
+	const char *p = path + start, *end = path + len;
 
-	if (!len || memchr(path, '\0', len))
+	if (!len || start > len)
 		return 0;
 	for (;;) {
-		const char *slash = memchr(p, '/', end - p);
-		const char *stop = slash ? slash : end;
+		const char *c = p;
 
-		if (bad_component(p, stop - p))
+		while (p < end && *p != '/') {
+			if (!*p)
+				return 0;
+			p++;
+		}
+		if (bad_component(c, p - c))
 			return 0;
-		if (!slash)
+		if (p == end)
 			return 1;
-		p = slash + 1;
+		p++;
 	}
+}
+
+int verify_path(const char *path, size_t len)
+{
+	return verify_path_from(path, len, 0);
 }
 
 char *normalize_path(const char *path)
@@ -246,6 +275,92 @@ int lstat_work_path(const char *path, struct stat *st)
 		return -1;
 	}
 	return beyond < 0 ? -1 : lstat(path, st);
+}
+
+/* ---- leading directories kept open ---- */
+
+void init_work_dirs(struct work_dirs *wd)
+{
+	wd->depth = 0;
+}
+
+void close_work_dirs(struct work_dirs *wd)
+{
+	while (wd->depth)
+		close(wd->fd[--wd->depth]);
+}
+
+/* Close the open directories that do not lead to path (dirlen bytes). */
+static void pop_work_dirs(struct work_dirs *wd, const char *path,
+			  size_t dirlen)
+{
+	while (wd->depth) {
+		size_t end = wd->end[wd->depth - 1];
+
+		if (end <= dirlen && (end == dirlen || path[end] == '/') &&
+		    !memcmp(wd->path, path, end))
+			return;
+		close(wd->fd[--wd->depth]);
+	}
+}
+
+#ifndef O_PATH
+#define O_PATH O_RDONLY		/* POSIX: a plain directory open */
+#endif
+
+/*
+ * Open the leading directories of path (dirlen bytes) not open yet,
+ * one component at a time, never through a link: a symlink or a file
+ * where a directory should be is ENOENT (or ENOTDIR), as it is for
+ * lstat_work_path.  1 when too deep to keep open, else 0 or -1.
+ */
+static int push_work_dirs(struct work_dirs *wd, const char *path,
+			  size_t dirlen)
+{
+	size_t start = wd->depth ? wd->end[wd->depth - 1] + 1 : 0;
+
+	while (start < dirlen) {
+		const char *slash = memchr(path + start, '/', dirlen - start);
+		size_t end = slash ? (size_t)(slash - path) : dirlen;
+		int fd;
+
+		if (wd->depth == WORK_DIRS_DEPTH)
+			return 1;
+		memcpy(wd->path + start, path + start, end - start);
+		wd->path[end] = '\0';
+		fd = openat(wd->depth ? wd->fd[wd->depth - 1] : AT_FDCWD,
+			    wd->path + start,
+			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ELOOP)	/* a symlink, without O_PATH */
+				errno = ENOENT;
+			return -1;
+		}
+		wd->path[end] = '/';
+		wd->fd[wd->depth] = fd;
+		wd->end[wd->depth++] = end;
+		start = end + 1;
+	}
+	return 0;
+}
+
+int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
+		       struct stat *st)
+{
+	const char *slash = memrchr(path, '/', len);
+	size_t dirlen = slash ? (size_t)(slash - path) : 0;
+	int ret;
+
+	if (dirlen >= sizeof(wd->path))
+		return lstat_work_path(path, st);
+	pop_work_dirs(wd, path, dirlen);
+	ret = push_work_dirs(wd, path, dirlen);
+	if (ret > 0)
+		return lstat_work_path(path, st);
+	if (ret < 0)
+		return -1;
+	return fstatat(wd->depth ? wd->fd[wd->depth - 1] : AT_FDCWD,
+		       dirlen ? slash + 1 : path, st, AT_SYMLINK_NOFOLLOW);
 }
 
 void forget_known_dirs(void)

@@ -3,6 +3,7 @@
  * script or `git apply` reading our output parses names the same way
  * (core.quotePath on: every byte >= 0x80 is escaped in octal).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,11 +15,36 @@ static int needs_escape(unsigned char c)
 	return c < 0x20 || c == '"' || c == '\\' || c >= 0x7f;
 }
 
+#define BYTES(c) (0x0101010101010101ULL * (c))
+
+/* Has the word a zero byte?  Exact as to whether, not which. */
+static uint64_t has_zero_byte(uint64_t x)
+{
+	return (x - BYTES(1)) & ~x & BYTES(0x80);
+}
+
+/* needs_escape for 8 bytes at once: listing a big index quotes nothing. */
+static int word_needs_escape(uint64_t x)
+{
+	return ((x - BYTES(0x20)) & ~x & BYTES(0x80)) ||	/* < 0x20 */
+	       (x & BYTES(0x80)) ||				/* >= 0x80 */
+	       has_zero_byte(x ^ BYTES(0x7f)) ||
+	       has_zero_byte(x ^ BYTES('"')) ||
+	       has_zero_byte(x ^ BYTES('\\'));
+}
+
 int path_needs_quoting(const char *name, size_t len)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++)
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, name + i, 8);
+		if (word_needs_escape(x))
+			return 1;
+	}
+	for (; i < len; i++)
 		if (needs_escape(name[i]))
 			return 1;
 	return 0;

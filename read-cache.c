@@ -250,22 +250,57 @@ static int valid_index_mode(uint32_t mode)
 	       mode == S_IFGITLINK;
 }
 
+/* Bytes at the start of a and b that are the same. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i + 8 <= n && !memcmp(a + i, b + i, 8))
+		i += 8;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Is ce after prev in the index order?  *verified is set to the bytes
+ * of ce's path, up to a '/', that are prev's too: prev's path passed
+ * verify_path, so those components need no second look.
+ */
+static int in_order(const struct cache_entry *prev,
+		    const struct cache_entry *ce, size_t *verified)
+{
+	size_t n = prev->ce_namelen < ce->ce_namelen ?
+		   prev->ce_namelen : ce->ce_namelen;
+	size_t same = common_prefix(prev->name, ce->name, n);
+	const char *slash = memrchr(ce->name, '/', same);
+
+	*verified = slash ? (size_t)(slash - ce->name) + 1 : 0;
+	if (same < n)
+		return (unsigned char)prev->name[same] <
+		       (unsigned char)ce->name[same];
+	if (prev->ce_namelen != ce->ce_namelen)
+		return prev->ce_namelen < ce->ce_namelen;
+	return ce_stage(prev) < ce_stage(ce);
+}
+
 static int check_entry(const struct cache_entry *ce,
 		       const struct cache_entry *prev, const char *file)
 {
+	size_t verified = 0;
+	int ordered = !prev || in_order(prev, ce, &verified);
+
 	if (!ce->ce_namelen)	/* a split index replaces entries so */
 		return error("index '%s' is a split index, which this version "
 			     "does not read ('git update-index "
 			     "--no-split-index' makes it whole)", file);
-	if (!verify_path(ce->name, ce->ce_namelen))
+	if (!verify_path_from(ce->name, ce->ce_namelen, verified))
 		return error("index '%s' is corrupt: invalid path '%s'", file,
 			     ce->name);
 	if (!valid_index_mode(ce->ce_mode))
 		return error("index '%s' is corrupt: bad mode %o for '%s'",
 			     file, ce->ce_mode, ce->name);
-	if (prev && cache_name_compare(prev->name, prev->ce_namelen,
-				       ce_stage(prev), ce->name,
-				       ce->ce_namelen, ce_stage(ce)) >= 0)
+	if (!ordered)
 		return error("index '%s' is corrupt: entries unsorted or "
 			     "duplicated at '%s'", file, ce->name);
 	return 0;

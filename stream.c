@@ -357,21 +357,71 @@ void deflate_writer_end(struct deflate_writer *w)
 	deflateEnd(&w->z);
 }
 
+/*
+ * Writers kept for the next object: a deflate state is some 256 KiB,
+ * which malloc gives back to the system when it is freed and takes
+ * again, page faults and zeroing included, for the next object; a
+ * write-tree of a kernel makes 5,000 of them.  A few slots, taken and
+ * given back with atomic exchanges, serve the threads of a parallel
+ * add; what is left in them at exit is still reachable.
+ */
+#define SPARE_WRITERS 8
+static struct deflate_writer *spare_writers[SPARE_WRITERS];
+
+static struct deflate_writer *get_object_writer(int fd)
+{
+	struct deflate_writer *w;
+	int i;
+
+	for (i = 0; i < SPARE_WRITERS; i++) {
+		w = __atomic_exchange_n(&spare_writers[i], NULL,
+					__ATOMIC_ACQUIRE);
+		if (w) {
+			deflateReset(&w->z);
+			w->fd = fd;
+			w->z.next_out = w->out;
+			w->z.avail_out = sizeof(w->out);
+			return w;
+		}
+	}
+	w = xmalloc(sizeof(*w));
+	if (deflate_writer_start(w, fd) < 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void put_object_writer(struct deflate_writer *w)
+{
+	int i;
+
+	for (i = 0; i < SPARE_WRITERS; i++) {
+		struct deflate_writer *none = NULL;
+
+		if (__atomic_compare_exchange_n(&spare_writers[i], &none, w,
+						0, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return;
+	}
+	deflate_writer_end(w);
+	free(w);
+}
+
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len)
 {
-	struct deflate_writer *w = xmalloc(sizeof(*w));
+	struct deflate_writer *w = get_object_writer(fd);
 	char hdr[MAX_HEADER_LEN];
-	int ret = deflate_writer_start(w, fd);
+	int ret;
 
+	if (!w)
+		return -1;
 	/* The header goes in on its own, as git does, so the bytes match. */
-	if (!ret)
-		ret = deflate_writer_add(w, hdr,
-					 format_object_header(hdr, type, len),
-					 0);
+	ret = deflate_writer_add(w, hdr, format_object_header(hdr, type, len),
+				 0);
 	if (!ret)
 		ret = deflate_writer_add(w, buf, len, 1);
-	deflate_writer_end(w);
-	free(w);
+	put_object_writer(w);
 	return ret;
 }

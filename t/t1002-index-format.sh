@@ -156,6 +156,22 @@ test_expect_success 'paths that break the rules are refused' '
 	done
 '
 
+# The load checks only what a path does not share with the entry before
+# it: each bad component here follows a good entry with the same start.
+test_expect_success 'a bad path after a good one with the same start is refused' '
+	for pair in "a/b a/b/.git/x" "d/x d/x/git~1" "d/x/y d/x/y/.." \
+		    "d/g d/gIt~1" "d/.d d/.diRCache." "e/.g e/.Git::x" \
+		    "f/x f/x//y" "h/a h/a/." "dircac~1x dircac~1x/dircac~1"; do
+		set -- $pair &&
+		rm -f .dircache/index &&
+		python3 "$TEST_DIRECTORY/make-index.py" -o .dircache/index <<-EOF &&
+		100644 $EMPTY_BLOB 0 $1
+		100644 $EMPTY_BLOB 0 $2
+		EOF
+		index_refused "invalid path" || return 1
+	done
+'
+
 test_expect_success 'a sparse file that claims gigabytes is refused quickly' '
 	cp good .dircache/index &&
 	truncate -s 3G .dircache/index &&

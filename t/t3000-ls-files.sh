@@ -101,6 +101,17 @@ test_expect_success 'nested repositories are listed as directories' '
 	rm -rf nested fake
 '
 
+test_expect_success 'a tracked directory holding a repository is entered, as git' '
+	cd w &&
+	mkdir -p held && echo f >held/f && update-cache --add held/f &&
+	git update-index --add held/f &&
+	(cd held && unset GIT_DIR && git init -q) && echo n >held/new &&
+	same_as_git -o &&
+	test_grep "^held/new$" ../ours &&
+	rm -rf held && update-cache --remove held/f &&
+	git update-index --remove held/f
+'
+
 test_expect_success 'the repository directory inside the work tree is not listed' '
 	mkdir inner && cd inner && GIT_DIR=.dircache init-db 2>/dev/null &&
 	echo a >a && echo b >b && GIT_DIR=.dircache update-cache --add a &&
