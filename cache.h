@@ -371,6 +371,13 @@ struct object_stream {
  */
 int open_loose_stream(struct object_stream *st, const void *zbuf,
 		      size_t len, struct fault *f);
+/*
+ * The same on the first avail bytes of a loose object of len bytes,
+ * for its type and size alone (the content must not be read).  When
+ * avail < len, a bad header may only mean too few bytes.
+ */
+int open_loose_prefix(struct object_stream *st, const void *zbuf,
+		      size_t avail, size_t len, struct fault *f);
 /* The same on zlib of the content alone, type and size known (packs). */
 int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
 		    enum object_type type, size_t size, struct fault *f);

@@ -93,11 +93,18 @@ static int check_claimed_size(struct object_stream *st, struct fault *f)
 int open_loose_stream(struct object_stream *st, const void *zbuf,
 		      size_t len, struct fault *f)
 {
+	return open_loose_prefix(st, zbuf, len, len, f);
+}
+
+int open_loose_prefix(struct object_stream *st, const void *zbuf,
+		      size_t avail, size_t len, struct fault *f)
+{
 	size_t got;
 	int ret, hdrlen;
 
 	memset(st, 0, sizeof(*st));
-	start_inflate(st, zbuf, len);
+	start_inflate(st, zbuf, avail);
+	st->zlen = len;
 	if (!st->inflating)
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->z.next_out = st->early;
