@@ -471,6 +471,29 @@ static int mark_ref(const char *name, const unsigned char *sha1, void *data)
 	return 0;
 }
 
+/* The ids the index names, kept from before the store was listed. */
+static unsigned char (*index_ids)[20];
+static unsigned int nr_index_ids;
+
+/*
+ * The index is read first and only its ids are kept: a kernel's index
+ * in memory is twice the size of the object table, and holding both at
+ * once made our peak memory git's and more.
+ */
+static void read_index_ids(void)
+{
+	unsigned int i;
+
+	if (read_cache() < 0)
+		return;
+	index_ids = xmalloc((active_nr ? active_nr : 1) * sizeof(*index_ids));
+	for (i = 0; i < active_nr; i++)
+		if (!S_ISGITLINK(active_cache[i]->ce_mode))
+			memcpy(index_ids[nr_index_ids++], active_cache[i]->sha1,
+			       20);
+	discard_cache();
+}
+
 static void mark_default_roots(void)
 {
 	unsigned char sha1[20];
@@ -480,11 +503,8 @@ static void mark_default_roots(void)
 	/* A detached HEAD holds an id; a symbolic one names a ref. */
 	if (!read_ref("HEAD", sha1))
 		mark_reachable(sha1, OBJ_COMMIT);
-	if (read_cache() < 0)
-		return;
-	for (i = 0; i < active_nr; i++)
-		if (!S_ISGITLINK(active_cache[i]->ce_mode))
-			mark_reachable(active_cache[i]->sha1, OBJ_BLOB);
+	for (i = 0; i < nr_index_ids; i++)
+		mark_reachable(index_ids[i], OBJ_BLOB);
 }
 
 /* ---- reporting ---- */
@@ -552,6 +572,8 @@ int main(int argc, char **argv)
 
 	if (setup_repository() < 0)
 		exit(128);
+	if (i == argc)
+		read_index_ids();
 	list_objects();
 	check_all_objects();
 	if (nr_objects > 1)
