@@ -399,6 +399,15 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);
 /* All of the content (malloc'd, NUL after it), checked; NULL (f). */
 void *read_object_stream_whole(struct object_stream *st, struct fault *f);
+/*
+ * Read a stream to its end for a checker, every check made: a blob is
+ * drained a piece at a time and never held (*buf NULL), anything else
+ * is handed back whole in *buf (malloc'd, NUL after it) for its
+ * parser.  -1 (f) on a failed check.  The two gates, fsck-cache and
+ * verify-objects, read every object through it.
+ */
+int check_object_stream(struct object_stream *st, char **buf,
+			struct fault *f);
 void close_object_stream(struct object_stream *st);
 
 /* zlib level 1 (git's default for loose objects) into fd, a chunk at a time. */

@@ -245,18 +245,6 @@ static void report_bad_object(struct object *o, const struct fault *f)
 			    sha1_to_hex(o->sha1), f->msg);
 }
 
-/* Read a blob to its end, so that every check of the stream is made. */
-static int drain_stream(struct object_stream *st, struct fault *f)
-{
-	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
-	ssize_t n;
-
-	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
-		;
-	free(chunk);
-	return n;
-}
-
 /* Open this copy of the object, to be verified against its id. */
 static int open_copy(struct object *o, struct object_stream *st,
 		     struct fault *f)
@@ -292,7 +280,8 @@ static void check_one_object(struct object *o)
 {
 	struct object_stream st;
 	struct fault f;
-	char *buf = NULL;
+	char *buf;
+	int ret;
 
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
@@ -302,17 +291,9 @@ static void check_one_object(struct object *o)
 		return;
 	}
 	set_zlib_check(&st, 1);	/* the whole proof, as git fsck */
-	if (st.type == OBJ_BLOB) {
-		if (drain_stream(&st, &f) < 0)
-			report_bad_object(o, &f);
-		else
-			o->type = OBJ_BLOB;
-		close_object_stream(&st);
-		return;
-	}
-	buf = read_object_stream_whole(&st, &f);
+	ret = check_object_stream(&st, &buf, &f);
 	close_object_stream(&st);
-	if (!buf) {
+	if (ret < 0) {
 		report_bad_object(o, &f);
 		return;
 	}

@@ -194,22 +194,12 @@ static void parse_tag_links(struct qobject *o, const char *buf, size_t size)
 	add_link(o, sha1, type);
 }
 
-static int drain_stream(struct object_stream *st, struct fault *f)
-{
-	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
-	ssize_t n;
-
-	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
-		;
-	free(chunk);
-	return n < 0 ? -1 : 0;
-}
-
 static void check_object(struct qobject *o)
 {
-	char *path = quarantine_path(o->sha1), *buf = NULL;
+	char *path = quarantine_path(o->sha1), *buf;
 	struct object_stream st;
 	struct fault f;
+	int ret;
 
 	if (open_object_file_stream(&st, path, &f) < 0) {
 		free(path);
@@ -219,18 +209,14 @@ static void check_object(struct qobject *o)
 	free(path);
 	verify_object_stream(&st, o->sha1);
 	o->type = st.type;
-	if (st.type == OBJ_BLOB) {
-		if (drain_stream(&st, &f) < 0)
-			set_problem(o, f.msg);
-		close_object_stream(&st);
-		return;
-	}
-	buf = read_object_stream_whole(&st, &f);
+	ret = check_object_stream(&st, &buf, &f);
 	close_object_stream(&st);
-	if (!buf) {
+	if (ret < 0) {
 		set_problem(o, f.msg);
 		return;
 	}
+	if (st.type == OBJ_BLOB)
+		return;
 	if (st.type == OBJ_TREE)
 		parse_tree_links(o, buf, st.size);
 	else if (st.type == OBJ_COMMIT)
