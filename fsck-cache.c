@@ -106,12 +106,36 @@ static int list_alternate(const unsigned char *sha1, void *data)
 	return 0;
 }
 
+/* Entries of one pack by offset; packs apart (by address: any order). */
+static int compare_pack_order(const void *a, const void *b)
+{
+	const struct object *x = a, *y = b;
+	uint64_t ox, oy;
+
+	if (x->pack != y->pack)
+		return x->pack < y->pack ? -1 : 1;
+	ox = nth_packed_offset(x->pack, x->pos);
+	oy = nth_packed_offset(y->pack, y->pos);
+	return ox < oy ? -1 : ox > oy;
+}
+
+/*
+ * Packed objects are checked in pack order: a delta's bases come
+ * before it in a pack, and whoever resolved them last left them in
+ * the delta-base cache, so a chain is resolved about once, not once
+ * per object of it.
+ */
 static void list_objects(void)
 {
 	const char *const *alt;
+	size_t first_packed;
 
 	for_each_loose_object(list_object, list_garbage, NULL);
+	first_packed = nr_objects;
 	for_each_packed_object(list_packed, NULL);
+	if (nr_objects - first_packed > 1)
+		qsort(objects + first_packed, nr_objects - first_packed,
+		      sizeof(*objects), compare_pack_order);
 	for (alt = alternate_object_dirs(); *alt; alt++)
 		for_each_loose_in_dir(*alt, list_alternate, (void *)*alt);
 }
@@ -553,6 +577,8 @@ int main(int argc, char **argv)
 
 	if (setup_repository() < 0)
 		exit(128);
+	/* Packs are read in order: what lies behind is not needed again. */
+	set_pack_mapped_limit(0);
 	if (i == argc)
 		read_index_ids();
 	list_objects();
