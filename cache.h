@@ -396,6 +396,13 @@ struct object_stream {
  */
 int open_loose_stream(struct object_stream *st, const void *zbuf,
 		      size_t len, struct fault *f);
+/*
+ * The same on the first avail bytes of a loose object of len bytes,
+ * for its type and size alone (the content must not be read).  When
+ * avail < len, a bad header may only mean too few bytes.
+ */
+int open_loose_prefix(struct object_stream *st, const void *zbuf,
+		      size_t avail, size_t len, struct fault *f);
 /* The same on zlib of the content alone, type and size known (packs). */
 int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
 		    enum object_type type, size_t size, struct fault *f);
@@ -417,6 +424,15 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);
 /* All of the content (malloc'd, NUL after it), checked; NULL (f). */
 void *read_object_stream_whole(struct object_stream *st, struct fault *f);
+/*
+ * Read a stream to its end for a checker, every check made: a blob is
+ * drained a piece at a time and never held (*buf NULL), anything else
+ * is handed back whole in *buf (malloc'd, NUL after it) for its
+ * parser.  -1 (f) on a failed check.  The two gates, fsck-cache and
+ * verify-objects, read every object through it.
+ */
+int check_object_stream(struct object_stream *st, char **buf,
+			struct fault *f);
 void close_object_stream(struct object_stream *st);
 
 /* zlib level 1 (git's default for loose objects) into fd, a chunk at a time. */

@@ -106,12 +106,36 @@ static int list_alternate(const unsigned char *sha1, void *data)
 	return 0;
 }
 
+/* Entries of one pack by offset; packs apart (by address: any order). */
+static int compare_pack_order(const void *a, const void *b)
+{
+	const struct object *x = a, *y = b;
+	uint64_t ox, oy;
+
+	if (x->pack != y->pack)
+		return x->pack < y->pack ? -1 : 1;
+	ox = nth_packed_offset(x->pack, x->pos);
+	oy = nth_packed_offset(y->pack, y->pos);
+	return ox < oy ? -1 : ox > oy;
+}
+
+/*
+ * Packed objects are checked in pack order: a delta's bases come
+ * before it in a pack, and whoever resolved them last left them in
+ * the delta-base cache, so a chain is resolved about once, not once
+ * per object of it.
+ */
 static void list_objects(void)
 {
 	const char *const *alt;
+	size_t first_packed;
 
 	for_each_loose_object(list_object, list_garbage, NULL);
+	first_packed = nr_objects;
 	for_each_packed_object(list_packed, NULL);
+	if (nr_objects - first_packed > 1)
+		qsort(objects + first_packed, nr_objects - first_packed,
+		      sizeof(*objects), compare_pack_order);
 	for (alt = alternate_object_dirs(); *alt; alt++)
 		for_each_loose_in_dir(*alt, list_alternate, (void *)*alt);
 }
@@ -245,18 +269,6 @@ static void report_bad_object(struct object *o, const struct fault *f)
 			    sha1_to_hex(o->sha1), f->msg);
 }
 
-/* Read a blob to its end, so that every check of the stream is made. */
-static int drain_stream(struct object_stream *st, struct fault *f)
-{
-	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
-	ssize_t n;
-
-	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
-		;
-	free(chunk);
-	return n;
-}
-
 /* Open this copy of the object, to be verified against its id. */
 static int open_copy(struct object *o, struct object_stream *st,
 		     struct fault *f)
@@ -292,7 +304,8 @@ static void check_one_object(struct object *o)
 {
 	struct object_stream st;
 	struct fault f;
-	char *buf = NULL;
+	char *buf;
+	int ret;
 
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
@@ -302,17 +315,9 @@ static void check_one_object(struct object *o)
 		return;
 	}
 	set_zlib_check(&st, 1);	/* the whole proof, as git fsck */
-	if (st.type == OBJ_BLOB) {
-		if (drain_stream(&st, &f) < 0)
-			report_bad_object(o, &f);
-		else
-			o->type = OBJ_BLOB;
-		close_object_stream(&st);
-		return;
-	}
-	buf = read_object_stream_whole(&st, &f);
+	ret = check_object_stream(&st, &buf, &f);
 	close_object_stream(&st);
-	if (!buf) {
+	if (ret < 0) {
 		report_bad_object(o, &f);
 		return;
 	}
@@ -471,6 +476,29 @@ static int mark_ref(const char *name, const unsigned char *sha1, void *data)
 	return 0;
 }
 
+/* The ids the index names, kept from before the store was listed. */
+static unsigned char (*index_ids)[20];
+static unsigned int nr_index_ids;
+
+/*
+ * The index is read first and only its ids are kept: a kernel's index
+ * in memory is twice the size of the object table, and holding both at
+ * once made our peak memory git's and more.
+ */
+static void read_index_ids(void)
+{
+	unsigned int i;
+
+	if (read_cache() < 0)
+		return;
+	index_ids = xmalloc((active_nr ? active_nr : 1) * sizeof(*index_ids));
+	for (i = 0; i < active_nr; i++)
+		if (!S_ISGITLINK(active_cache[i]->ce_mode))
+			memcpy(index_ids[nr_index_ids++], active_cache[i]->sha1,
+			       20);
+	discard_cache();
+}
+
 static void mark_default_roots(void)
 {
 	unsigned char sha1[20];
@@ -480,11 +508,8 @@ static void mark_default_roots(void)
 	/* A detached HEAD holds an id; a symbolic one names a ref. */
 	if (!read_ref("HEAD", sha1))
 		mark_reachable(sha1, OBJ_COMMIT);
-	if (read_cache() < 0)
-		return;
-	for (i = 0; i < active_nr; i++)
-		if (!S_ISGITLINK(active_cache[i]->ce_mode))
-			mark_reachable(active_cache[i]->sha1, OBJ_BLOB);
+	for (i = 0; i < nr_index_ids; i++)
+		mark_reachable(index_ids[i], OBJ_BLOB);
 }
 
 /* ---- reporting ---- */
@@ -552,6 +577,10 @@ int main(int argc, char **argv)
 
 	if (setup_repository() < 0)
 		exit(128);
+	/* Packs are read in order: what lies behind is not needed again. */
+	set_pack_mapped_limit(0);
+	if (i == argc)
+		read_index_ids();
 	list_objects();
 	check_all_objects();
 	if (nr_objects > 1)

@@ -370,7 +370,8 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 		free(delta);
 		free(base);
 		base = result;
-		if (base && c.nr)
+		/* The last one too: a delta of it may come next (pack order). */
+		if (base)
 			put_cached(p, at, *type, base, *size);
 	}
 	free(c.offsets);

@@ -28,7 +28,12 @@
 
 /* Windows of 64 MiB, and at most 1 GiB of one pack mapped at once. */
 #define WINDOW_SIZE ((size_t)64 << 20)
-#define MAPPED_LIMIT ((size_t)1 << 30)
+static size_t mapped_limit = (size_t)1 << 30;
+
+void set_pack_mapped_limit(size_t bytes)
+{
+	mapped_limit = bytes < 2 * WINDOW_SIZE ? 2 * WINDOW_SIZE : bytes;
+}
 
 struct pack_window {
 	struct pack_window *next;
@@ -574,7 +579,7 @@ static uint64_t entry_end(const struct packed_git *p, uint64_t offset)
 /* Unmap windows no one uses, oldest first, until need more fits. */
 static void make_room(struct packed_git *p, size_t need)
 {
-	while (p->mapped + need > MAPPED_LIMIT) {
+	while (p->mapped + need > mapped_limit) {
 		struct pack_window **wp, **oldest = NULL;
 
 		for (wp = &p->windows; *wp; wp = &(*wp)->next)

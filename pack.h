@@ -55,6 +55,12 @@ const char *check_pack_idx(struct packed_git *p);
 
 /* The packs of the store and of its alternates (scanned once). */
 struct packed_git *get_packs(void);
+/*
+ * At most this much of one pack mapped at once (default 1 GiB, at
+ * least two windows): a reader going through a pack in order needs
+ * little, and every page it keeps mapped counts in its memory.
+ */
+void set_pack_mapped_limit(size_t bytes);
 /* Look again in the pack directories; 1 when a pack came. */
 int rescan_packs(void);
 

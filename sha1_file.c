@@ -248,11 +248,9 @@ static void free_loose(struct object_stream *st)
  * Anything but a non-empty regular file is corrupt; O_NONBLOCK so that
  * a FIFO in its place cannot hang us.
  */
-static void *load_object_file(const char *path, size_t *len, int *mapped,
-			      struct fault *f)
+static int open_object_file(const char *path, size_t *len, struct fault *f)
 {
 	struct stat st;
-	void *buf;
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
 
 	if (fd < 0) {
@@ -260,15 +258,26 @@ static void *load_object_file(const char *path, size_t *len, int *mapped,
 			set_fault(f, FAULT_MISSING, "not found");
 		else
 			set_fault_errno(f, "open");
-		return NULL;
+		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size) {
 		set_fault(f, FAULT_CORRUPT, S_ISREG(st.st_mode) ? "empty file" :
 			  "not a regular file");
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	*len = st.st_size;
+	return fd;
+}
+
+static void *load_object_file(const char *path, size_t *len, int *mapped,
+			      struct fault *f)
+{
+	void *buf;
+	int fd = open_object_file(path, len, f);
+
+	if (fd < 0)
+		return NULL;
 	*mapped = *len > READ_MAX;
 	if (*mapped) {
 		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -348,13 +357,13 @@ static const open_source_fn sources[] = {
 
 #define NR_SOURCES (sizeof(sources) / sizeof(*sources))
 
-static int open_unverified(struct object_stream *st, const unsigned char *sha1,
-			   struct fault *f)
+static int open_sources(struct object_stream *st, const unsigned char *sha1,
+			size_t first, struct fault *f)
 {
 	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < NR_SOURCES; i++) {
+	for (i = first; i < NR_SOURCES; i++) {
 		if (!sources[i](st, sha1, f))
 			return 0;
 		if (f->code != FAULT_MISSING)
@@ -364,6 +373,12 @@ static int open_unverified(struct object_stream *st, const unsigned char *sha1,
 	if (rescan_packs())
 		return open_packed_stream(st, sha1, f);
 	return -1;
+}
+
+static int open_unverified(struct object_stream *st, const unsigned char *sha1,
+			   struct fault *f)
+{
+	return open_sources(st, sha1, 0, f);
 }
 
 int open_object_stream(struct object_stream *st, const unsigned char *sha1,
@@ -404,12 +419,50 @@ int report_object_fault(const unsigned char *sha1, const struct fault *f)
 	}
 }
 
+/*
+ * A loose object's header needs a few dozen bytes of zlib: read the
+ * first INFO_PREFIX bytes of its file, not all of it (a tree's entries
+ * asked for their types are mostly blobs of many kilobytes).
+ */
+#define INFO_PREFIX 512
+
+/* 0 with type and size, -1 (f), or 1 when the prefix was too short. */
+static int loose_info(const unsigned char *sha1, enum object_type *type,
+		      size_t *size, struct fault *f)
+{
+	const char *name = sha1_file_name(sha1);
+	unsigned char buf[INFO_PREFIX];
+	struct object_stream st;
+	size_t len;
+	ssize_t n;
+	int fd, ret;
+
+	if (!name)
+		return 1;
+	fd = open_object_file(name, &len, f);
+	if (fd < 0)
+		return -1;
+	n = read_in_full(fd, buf, len < sizeof(buf) ? len : sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return set_fault_errno(f, "read");
+	ret = open_loose_prefix(&st, buf, n, len, f);
+	*type = st.type;
+	*size = st.size;
+	close_object_stream(&st);
+	return ret < 0 && (size_t)n < len ? 1 : ret;
+}
+
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f)
 {
 	struct object_stream st;
+	int ret = loose_info(sha1, type, size, f);
 
-	if (open_unverified(&st, sha1, f) < 0)
+	if (!ret || (ret < 0 && f->code != FAULT_MISSING))
+		return ret;
+	/* Past the loose store, or the whole loose file when ret is 1. */
+	if (open_sources(&st, sha1, ret > 0 ? 0 : 1, f) < 0)
 		return -1;
 	*type = st.type;
 	*size = st.size;

@@ -93,11 +93,18 @@ static int check_claimed_size(struct object_stream *st, struct fault *f)
 int open_loose_stream(struct object_stream *st, const void *zbuf,
 		      size_t len, struct fault *f)
 {
+	return open_loose_prefix(st, zbuf, len, len, f);
+}
+
+int open_loose_prefix(struct object_stream *st, const void *zbuf,
+		      size_t avail, size_t len, struct fault *f)
+{
 	size_t got;
 	int ret, hdrlen;
 
 	memset(st, 0, sizeof(*st));
-	start_inflate(st, zbuf, len);
+	start_inflate(st, zbuf, avail);
+	st->zlen = len;
 	if (!st->inflating)
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->z.next_out = st->early;
@@ -161,17 +168,26 @@ void set_zlib_check(struct object_stream *st, int on)
 		inflateValidate(&st->z, on);
 }
 
-/* Inflate into buf (n bytes) until it is full or the stream ends. */
+/*
+ * Inflate into buf (n bytes) until it is full or the stream ends.
+ * When buf takes all the content left (a small object, or one read
+ * whole), Z_FINISH lets zlib end the stream in this call without
+ * keeping a window: no 32 KB allocated and copied into per object.
+ */
 static int inflate_into(struct object_stream *st, unsigned char *buf,
-			size_t n, struct fault *f)
+			size_t n, int last, struct fault *f)
 {
+	int flush = last ? Z_FINISH : Z_NO_FLUSH;
+
 	st->z.next_out = buf;
 	st->z.avail_out = n;
 	while (st->z.avail_out && !st->ended) {
-		int ret = inflate(&st->z, Z_NO_FLUSH);
+		int ret = inflate(&st->z, flush);
 
 		if (ret == Z_STREAM_END)
 			st->ended = 1;
+		else if (ret == Z_BUF_ERROR && !st->z.avail_out)
+			break;		/* full; the end is read later */
 		else if (ret != Z_OK)
 			return set_fault(f, FAULT_CORRUPT, "truncated or "
 					 "damaged zlib stream");
@@ -196,7 +212,8 @@ static int fill(struct object_stream *st, unsigned char *buf, size_t n,
 		early = n;
 	memcpy(buf, st->early + st->early_pos, early);
 	st->early_pos += early;
-	return n > early ? inflate_into(st, buf + early, n - early, f) : 0;
+	return n > early ? inflate_into(st, buf + early, n - early,
+					n == st->left, f) : 0;
 }
 
 /*
@@ -278,6 +295,26 @@ void *read_object_stream_whole(struct object_stream *st, struct fault *f)
 	}
 	buf[st->size] = '\0';
 	return buf;
+}
+
+int check_object_stream(struct object_stream *st, char **buf,
+			struct fault *f)
+{
+	unsigned char *chunk;
+	size_t len;
+	ssize_t n;
+
+	*buf = NULL;
+	if (st->type != OBJ_BLOB) {
+		*buf = read_object_stream_whole(st, f);
+		return *buf ? 0 : -1;
+	}
+	len = st->size < OBJECT_CHUNK ? st->size + 1 : OBJECT_CHUNK;
+	chunk = xmalloc(len);
+	while ((n = read_object_stream(st, chunk, len, f)) > 0)
+		;
+	free(chunk);
+	return n < 0 ? -1 : 0;
 }
 
 void close_object_stream(struct object_stream *st)

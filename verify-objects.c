@@ -14,7 +14,11 @@
  * The walk stops at objects the store holds: the store is closed under
  * reachability (our tools write nothing that points at a missing
  * object, and pulls install only what passed here), as git's fetch
- * assumes of its own.
+ * assumes of its own.  For the same reason a tree of the store is
+ * taken at its word: a link of a new tree that one of the parent
+ * commit's trees also makes (same id, same type; the trees at the paths
+ * where the new trees differ) is not looked up again; every other link
+ * to the store has the object's header read.
  *
  * With --install, and only when everything passed, the reachable
  * objects are renamed into the store (the quarantine is next to it, on
@@ -46,6 +50,8 @@ struct qobject {
 	signed char type;	/* OBJ_BAD when it failed its checks */
 	unsigned char reached, installed;
 	char *problem;		/* first problem, malloc'd */
+	char *tree;		/* a good tree's bytes, kept for vouch_trees */
+	size_t tree_size;
 	struct link *links;
 	size_t nr_links, alloc_links;
 };
@@ -194,22 +200,12 @@ static void parse_tag_links(struct qobject *o, const char *buf, size_t size)
 	add_link(o, sha1, type);
 }
 
-static int drain_stream(struct object_stream *st, struct fault *f)
-{
-	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
-	ssize_t n;
-
-	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, f)) > 0)
-		;
-	free(chunk);
-	return n < 0 ? -1 : 0;
-}
-
 static void check_object(struct qobject *o)
 {
-	char *path = quarantine_path(o->sha1), *buf = NULL;
+	char *path = quarantine_path(o->sha1), *buf;
 	struct object_stream st;
 	struct fault f;
+	int ret;
 
 	if (open_object_file_stream(&st, path, &f) < 0) {
 		free(path);
@@ -219,21 +215,22 @@ static void check_object(struct qobject *o)
 	free(path);
 	verify_object_stream(&st, o->sha1);
 	o->type = st.type;
-	if (st.type == OBJ_BLOB) {
-		if (drain_stream(&st, &f) < 0)
-			set_problem(o, f.msg);
-		close_object_stream(&st);
-		return;
-	}
-	buf = read_object_stream_whole(&st, &f);
+	ret = check_object_stream(&st, &buf, &f);
 	close_object_stream(&st);
-	if (!buf) {
+	if (ret < 0) {
 		set_problem(o, f.msg);
 		return;
 	}
-	if (st.type == OBJ_TREE)
+	if (st.type == OBJ_BLOB)
+		return;
+	if (st.type == OBJ_TREE) {
 		parse_tree_links(o, buf, st.size);
-	else if (st.type == OBJ_COMMIT)
+		if (o->type == OBJ_TREE) {
+			o->tree = buf;
+			o->tree_size = st.size;
+			return;
+		}
+	} else if (st.type == OBJ_COMMIT)
 		parse_commit_links(o, buf, st.size);
 	else if (st.type == OBJ_TAG)
 		parse_tag_links(o, buf, st.size);
@@ -343,6 +340,120 @@ static size_t check_nth_store_link(void *data, size_t i)
 	return 1;
 }
 
+/*
+ * Links the store vouches for: the entries of the trees that the
+ * parent commit (in the store) has where a new commit's trees changed.
+ * The store holds what passed fsck-cache's checks or this gate, so a
+ * tree of it that names an object as a blob names a blob there; a new
+ * tree's link that such a tree makes too needs no look at the object.
+ * Most of a new tree's entries are its parent's, unchanged: this reads
+ * one old tree per changed directory instead of one header per entry.
+ */
+static struct link *vouched;
+static size_t nr_vouched, alloc_vouched;
+
+static int compare_links(const void *a, const void *b)
+{
+	const struct link *x = a, *y = b;
+	int cmp = memcmp(x->sha1, y->sha1, 20);
+
+	return cmp ? cmp : x->type - y->type;
+}
+
+/* Deeper than this, a pair of trees is left to the plain checks. */
+#define MAX_VOUCH_DEPTH 256
+
+static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
+		       int depth)
+{
+	struct tree_desc nd, od;
+	struct name_entry ne, oe;
+	enum object_type type;
+	size_t size;
+	struct fault f;
+	char *old = read_object(old_id, &type, &size, &f);
+	int more;
+
+	if (!old || type != OBJ_TREE || depth > MAX_VOUCH_DEPTH) {
+		free(old);
+		return;
+	}
+	init_tree_desc(&od, old, size);
+	while (tree_entry_next(&od, &oe) > 0) {
+		if (S_ISGITLINK(oe.mode))
+			continue;
+		ALLOC_GROW(vouched, nr_vouched + 1, alloc_vouched);
+		memcpy(vouched[nr_vouched].sha1, oe.sha1, 20);
+		vouched[nr_vouched++].type = object_type_of_mode(oe.mode);
+	}
+	/* Both sorted alike: pair the directories of the same name. */
+	init_tree_desc(&od, old, size);
+	init_tree_desc(&nd, n->tree, n->tree_size);
+	more = tree_entry_next(&od, &oe) > 0;
+	while (more && tree_entry_next(&nd, &ne) > 0) {
+		const struct qobject *child;
+		int cmp = 1;
+
+		while (more && (cmp = base_name_compare(oe.path, oe.pathlen,
+							oe.mode, ne.path,
+							ne.pathlen,
+							ne.mode)) < 0)
+			more = tree_entry_next(&od, &oe) > 0;
+		if (!more || cmp || !S_ISDIR(ne.mode) || !S_ISDIR(oe.mode) ||
+		    !memcmp(ne.sha1, oe.sha1, 20))
+			continue;
+		child = find_object(ne.sha1);
+		if (child && child->tree)
+			vouch_tree(child, oe.sha1, depth + 1);
+	}
+	free(old);
+}
+
+/* Each new commit against each parent of it that the store holds. */
+static void vouch_trees(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_objects; i++) {
+		const struct qobject *c = &objects[i], *tree;
+
+		if (c->type != OBJ_COMMIT || !c->nr_links)
+			continue;
+		tree = find_object(c->links[0].sha1);
+		if (!tree || !tree->tree)
+			continue;
+		for (j = 1; j < c->nr_links; j++) {
+			struct commit_info ci;
+			enum object_type type;
+			size_t size;
+			struct fault f;
+			char *buf;
+
+			if (find_object(c->links[j].sha1))
+				continue;
+			buf = read_object(c->links[j].sha1, &type, &size, &f);
+			if (buf && type == OBJ_COMMIT &&
+			    !parse_commit_buffer(buf, size, &ci)) {
+				vouch_tree(tree, ci.tree, 0);
+				free_commit_info(&ci);
+			}
+			free(buf);
+		}
+	}
+	if (nr_vouched > 1)
+		qsort(vouched, nr_vouched, sizeof(*vouched), compare_links);
+}
+
+static int is_vouched(const struct store_link *s)
+{
+	struct link key;
+
+	memcpy(key.sha1, s->sha1, 20);
+	key.type = s->want;
+	return nr_vouched && bsearch(&key, vouched, nr_vouched,
+				     sizeof(*vouched), compare_links) != NULL;
+}
+
 static void check_store_links(void)
 {
 	char referrer[64];
@@ -351,9 +462,11 @@ static void check_store_links(void)
 	if (nr_store_links > 1)
 		qsort(store_links, nr_store_links, sizeof(*store_links),
 		      compare_store_links);
+	vouch_trees();
 	for (i = 0; i < nr_store_links; i++)
-		if (!nr || compare_store_links(&store_links[nr - 1],
-					       &store_links[i]))
+		if ((!nr || compare_store_links(&store_links[nr - 1],
+						&store_links[i])) &&
+		    !is_vouched(&store_links[i]))
 			store_links[nr++] = store_links[i];
 	run_parallel(0, nr, check_nth_store_link, store_links, NULL, 0);
 	for (i = 0; i < nr; i++) {

@@ -149,4 +149,27 @@ test_expect_success 'after all that, the good remote pulls as a fast-forward' '
 	git_accepts b
 '
 
+# verify-objects takes the parent's trees' word for the links that
+# they make too (vouch_trees): the word covers the type as well.
+test_expect_success 'a tree naming the parent'"'"'s subtree as a blob is refused' '
+	hostile_remote h12 &&
+	dir=$(git_in a rev-parse $(cat base):dir) &&
+	file=$(git_in a rev-parse $(cat base):file) &&
+	tree=$(printf "100644 dir %s\n100644 file %s\n" $dir $file |
+		$WO tree --tree-spec --objects h12/.dircache/objects) &&
+	mkcommit h12 $tree $(cat base) >h12/.dircache/refs/heads/master &&
+	pull_refused h12 "names blob $dir, which is a tree"
+'
+
+test_expect_success 'a changed subtree naming a stored blob as a tree is refused' '
+	hostile_remote h13 &&
+	file=$(git_in a rev-parse $(cat base):file) &&
+	sub=$(printf "40000 f %s\n" $file |
+		$WO tree --tree-spec --objects h13/.dircache/objects) &&
+	tree=$(printf "40000 dir %s\n100644 file %s\n" $sub $file |
+		$WO tree --tree-spec --objects h13/.dircache/objects) &&
+	mkcommit h13 $tree $(cat base) >h13/.dircache/refs/heads/master &&
+	pull_refused h13 "names tree $file, which is a blob"
+'
+
 test_done
