@@ -110,19 +110,58 @@ static void verify_absent(struct unpack_options *o,
 	absent[absent_nr++].removed = removed;
 }
 
+/*
+ * ce for the result at stage: a tree list's entry is taken as it is
+ * (the walk has passed its path, and the lookups still to come read
+ * only names, modes and ids, which stay), the first time only; the
+ * index's entries, and a list entry taken already, are copied.
+ */
+static struct cache_entry *take_entry(const struct cache_entry *ce,
+				      unsigned int stage)
+{
+	struct cache_entry *mine;
+
+	if (!(ce->ce_state & CE_LISTED))
+		return copy_entry(ce, stage);
+	mine = (struct cache_entry *)ce;	/* the list's, given up */
+	mine->ce_state = 0;
+	mine->ce_flags |= stage << CE_STAGESHIFT;
+	return mine;
+}
+
 static struct cache_entry *add_entry(struct unpack_options *o,
 				     const struct cache_entry *ce,
 				     unsigned int stage)
 {
-	struct cache_entry *copy = copy_entry(ce, stage);
+	struct cache_entry *mine = take_entry(ce, stage);
 
-	entry_list_append(&o->result, copy);
-	return copy;
+	entry_list_append(&o->result, mine);
+	return mine;
 }
 
+/*
+ * The trees of a merge are read without looking for their blobs: the
+ * index keeps what it holds, and only an entry the merge brings in (a
+ * new id at stage 0, or a stage of an unmerged path) must exist.
+ */
+static int check_blob(const struct cache_entry *ce)
+{
+	if (S_ISGITLINK(ce->ce_mode) || has_sha1_file(ce->sha1))
+		return 0;
+	refused++;
+	return error("entry '%s' names blob %s, which is missing", ce->name,
+		     sha1_to_hex(ce->sha1));
+}
+
+/*
+ * Keep the index's entry (stage 0) or a tree's (stages 1 to 3): the
+ * entries kept, 0 for a missing blob (a refusal, counted).
+ */
 static int keep_entry(struct unpack_options *o, const struct cache_entry *ce,
 		      unsigned int stage)
 {
+	if (stage && check_blob(ce) < 0)
+		return 0;
 	add_entry(o, ce, stage);
 	return 1;
 }
@@ -134,13 +173,16 @@ static int merged_entry(struct unpack_options *o,
 {
 	struct cache_entry *ce;
 
-	if (!old) {
-		ce = add_entry(o, merge, 0);
-		verify_absent(o, ce, 0);
-	} else if (same(old, merge)) {
+	if (old && same(old, merge)) {
 		ce = add_entry(o, merge, 0);
 		copy_stat(ce, old);
 		return 1;
+	}
+	if (check_blob(merge) < 0)
+		return -1;
+	if (!old) {
+		ce = add_entry(o, merge, 0);
+		verify_absent(o, ce, 0);
 	} else {
 		if (verify_uptodate(o, old) < 0)
 			return -1;
