@@ -491,11 +491,40 @@ static int open_pack_file(struct packed_git *p, struct fault *f)
 	return 0;
 }
 
-static int compare_u64(const void *a, const void *b)
+/*
+ * Sort the nr pairs of words at o by their first word (below max): a
+ * radix sort, a byte a pass over the bytes max needs.  qsort of a
+ * kernel's 100,000 offsets was a fifth of a packed diff-tree.
+ */
+static int sort_pairs(uint64_t *o, uint32_t nr, uint64_t max)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t *tmp = malloc(16 * (size_t)nr), *src = o, *dst = tmp, *t;
+	unsigned int shift;
 
-	return x < y ? -1 : x > y;
+	if (!tmp)
+		return -1;
+	for (shift = 0; shift < 64 && (max >> shift); shift += 8) {
+		size_t count[257] = { 0 };
+		uint32_t i;
+
+		for (i = 0; i < nr; i++)
+			count[((src[2 * i] >> shift) & 255) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < nr; i++) {
+			size_t at = count[(src[2 * i] >> shift) & 255]++;
+
+			dst[2 * at] = src[2 * i];
+			dst[2 * at + 1] = src[2 * i + 1];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != o)
+		memcpy(o, src, 16 * (size_t)nr);
+	free(tmp);
+	return 0;
 }
 
 /*
@@ -524,7 +553,10 @@ static int make_order(struct packed_git *p, struct fault *f)
 					 p->idx_name);
 		}
 	}
-	qsort(o, p->nr, 16, compare_u64);
+	if (sort_pairs(o, p->nr, p->pack_size) < 0) {
+		free(o);
+		return set_fault(f, FAULT_IO, "out of memory");
+	}
 	for (i = 1; i < p->nr; i++)
 		if (o[2 * i] == o[2 * i - 2]) {
 			uint64_t twice = o[2 * i];
