@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,66 @@ int lstat_work_path(const char *path, struct stat *st)
 void forget_known_dirs(void)
 {
 	known_len = 0;
+}
+
+/* nftw(3) takes no data pointer: find_in_the_way's, for way_one. */
+static int (*way_may_go)(const char *name, size_t len, void *data);
+static void *way_data;
+static char *way_found;
+
+static int way_one(const char *name, const struct stat *st, int flag,
+		   struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_D || flag == FTW_DP ||
+	    way_may_go(name, strlen(name), way_data))
+		return 0;
+	way_found = xstrdup(name);
+	return 1;
+}
+
+enum in_the_way find_in_the_way(const char *path,
+				int (*may_go)(const char *name, size_t len,
+					      void *data),
+				void *data, char **found)
+{
+	const char *slash = path;
+	struct stat st;
+
+	*found = NULL;
+	while ((slash = strchr(slash, '/')) != NULL) {
+		size_t len = slash - path;
+		char *dir = xmalloc(len + 1);
+		int ret;
+
+		memcpy(dir, path, len);
+		dir[len] = '\0';
+		ret = lstat(dir, &st);
+		if (ret < 0 || (!S_ISDIR(st.st_mode) && may_go(dir, len, data))) {
+			free(dir);
+			return WAY_CLEAR;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			*found = dir;
+			return WAY_LEADING_FILE;
+		}
+		free(dir);
+		slash++;
+	}
+	if (lstat(path, &st) < 0)
+		return WAY_CLEAR;
+	if (!S_ISDIR(st.st_mode)) {
+		*found = xstrdup(path);
+		return WAY_FILE;
+	}
+	way_may_go = may_go;
+	way_data = data;
+	way_found = NULL;
+	if (!nftw(path, way_one, 16, FTW_PHYS))
+		return WAY_CLEAR;
+	*found = way_found ? way_found : xstrdup(path);
+	return WAY_UNDER_DIR;
 }
 
 int create_leading_dirs(char *path)

@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,63 +407,23 @@ static int may_replace(const struct unpack_options *o, const char *name,
 	return cache_name_pos(name, len) >= 0 && !in_result(o, name, len);
 }
 
-static const struct unpack_options *walk_opts;
-static const char *untracked_found;
-
-static int check_one(const char *path, const struct stat *st, int flag,
-		     struct FTW *ftw)
+static int may_go(const char *name, size_t len, void *data)
 {
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_D || flag == FTW_DP)
-		return 0;
-	if (!may_replace(walk_opts, path, strlen(path))) {
-		untracked_found = xstrdup(path);
-		return 1;
-	}
-	return 0;
+	return may_replace(data, name, len);
 }
 
 /* 0 when nothing untracked is where ce goes (or was), else -1. */
 static int check_absent(const struct unpack_options *o,
 			const struct absent_check *a)
 {
-	const char *name = a->ce->name, *slash = name;
-	const char *what = a->removed ? "removed" : "overwritten";
-	struct stat st;
+	char *found;
 
-	while ((slash = strchr(slash, '/')) != NULL) {
-		size_t len = slash - name;
-		char *dir = xmalloc(len + 1);
-		int ret;
-
-		memcpy(dir, name, len);
-		dir[len] = '\0';
-		ret = lstat(dir, &st);
-		free(dir);
-		if (ret < 0)
-			return 0;
-		if (!S_ISDIR(st.st_mode)) {
-			if (may_replace(o, name, len))
-				return 0;
-			return error("untracked working tree file '%.*s' "
-				     "would be %s by merge", (int)len, name,
-				     what);
-		}
-		slash++;
-	}
-	if (lstat(name, &st) < 0)
+	if (find_in_the_way(a->ce->name, may_go, (void *)o, &found) ==
+	    WAY_CLEAR)
 		return 0;
-	if (!S_ISDIR(st.st_mode))
-		return error("untracked working tree file '%s' would be %s "
-			     "by merge", name, what);
-	walk_opts = o;
-	untracked_found = NULL;
-	if (!nftw(name, check_one, 16, FTW_PHYS))
-		return 0;
-	error("untracked working tree file '%s' would be %s by merge",
-	      untracked_found ? untracked_found : name, what);
-	free((char *)untracked_found);
+	error("untracked working tree file '%s' would be %s by merge", found,
+	      a->removed ? "removed" : "overwritten");
+	free(found);
 	return -1;
 }
 
