@@ -286,6 +286,24 @@ int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
 void close_work_dirs(struct work_dirs *wd);
 /* Create leading directories of path (not path itself); -1 with errno. */
 int create_leading_dirs(char *path);
+/*
+ * What stands where the file path is to be written: WAY_CLEAR when
+ * nothing does, or only what may_go(name, len, data) lets go (a file
+ * the caller's index tracks and replaces); else a leading directory
+ * that is a file, a file at path (not asked about: the caller
+ * decides), or a file under a directory at path, with *found the path
+ * in the way (malloc'd).  Not thread-safe: nftw(3) takes no data.
+ */
+enum in_the_way {
+	WAY_CLEAR = 0,
+	WAY_LEADING_FILE,
+	WAY_FILE,
+	WAY_UNDER_DIR,
+};
+enum in_the_way find_in_the_way(const char *path,
+				int (*may_go)(const char *name, size_t len,
+					      void *data),
+				void *data, char **found);
 
 /*
  * Pathspecs, with git's rules: a path names itself and, as a

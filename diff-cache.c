@@ -99,32 +99,27 @@ static void print_raw(const char *path, const struct side *one,
 	write_name_field(stdout, path, strlen(path), nul_terminate);
 }
 
+/* A side from the work tree, or from the store (fill_blob_side). */
 static void fill_side(struct diff_side *d, const char *path,
 		      const struct side *s)
 {
-	memset(d, 0, sizeof(*d));
-	d->path = path;
-	if (!s || !s->mode)
-		return;
-	d->mode = s->mode;
-	if (s->work) {
-		struct stat st;
+	struct stat st;
 
-		if (lstat(path, &st) < 0)
-			die_errno("lstat '%s'", path);
-		d->mode = ce_mode_from_stat(st.st_mode);
-		d->data = read_work_file(path, &st, &d->size);
-		if (!d->data)
+	if (!s || !s->mode || !s->work) {
+		if (fill_blob_side(d, path, s ? s->mode : 0,
+				   s ? s->sha1 : NULL) < 0)
 			exit(128);
-		hash_sha1_file(d->data, d->size, OBJ_BLOB, d->sha1);
 		return;
 	}
-	memcpy(d->sha1, s->sha1, 20);
-	if (S_ISGITLINK(s->mode))
-		return;
-	d->data = read_object_of_type(s->sha1, OBJ_BLOB, &d->size);
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	if (lstat(path, &st) < 0)
+		die_errno("lstat '%s'", path);
+	d->mode = ce_mode_from_stat(st.st_mode);
+	d->data = read_work_file(path, &st, &d->size);
 	if (!d->data)
-		die("cannot read blob %s for '%s'", sha1_to_hex(s->sha1), path);
+		exit(128);
+	hash_sha1_file(d->data, d->size, OBJ_BLOB, d->sha1);
 }
 
 static void patch_pair(const char *path, const struct side *one,
@@ -134,10 +129,8 @@ static void patch_pair(const char *path, const struct side *one,
 
 	fill_side(&a, path, one);
 	fill_side(&b, path, two);
-	if (print_patch(stdout, &a, &b, &patch_opts) < 0)
+	if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
 		die("cannot write the patch for '%s'", path);
-	free((void *)a.data);
-	free((void *)b.data);
 }
 
 static void show_pair(const char *path, const struct side *one,

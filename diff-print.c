@@ -386,3 +386,32 @@ int print_patch(FILE *out, const struct diff_side *one,
 		return error_errno("write patch for '%s'", two->path);
 	return ret;
 }
+
+int fill_blob_side(struct diff_side *side, const char *path,
+		   unsigned int mode, const unsigned char *sha1)
+{
+	memset(side, 0, sizeof(*side));
+	side->path = path;
+	if (!mode)
+		return 0;
+	side->mode = mode;
+	memcpy(side->sha1, sha1, 20);
+	if (S_ISGITLINK(mode))
+		return 0;
+	side->data = read_object_of_type(sha1, OBJ_BLOB, &side->size);
+	if (!side->data)
+		return error("cannot read blob %s for '%s'", sha1_to_hex(sha1),
+			     path);
+	return 0;
+}
+
+int print_patch_free(FILE *out, struct diff_side *one, struct diff_side *two,
+		     const struct diff_options *opt)
+{
+	int ret = print_patch(out, one, two, opt);
+
+	free((void *)one->data);
+	free((void *)two->data);
+	one->data = two->data = NULL;
+	return ret;
+}

@@ -50,6 +50,16 @@ struct diff_options {
  */
 int print_patch(FILE *out, const struct diff_side *one,
 		const struct diff_side *two, const struct diff_options *opt);
+/*
+ * A side of a patch from the store: the blob sha1 of this mode read
+ * (and checked) for path; mode 0 is a missing side, a gitlink has no
+ * data.  -1 after error() when the blob cannot be read.
+ */
+int fill_blob_side(struct diff_side *side, const char *path,
+		   unsigned int mode, const unsigned char *sha1);
+/* print_patch, then free both sides' data. */
+int print_patch_free(FILE *out, struct diff_side *one, struct diff_side *two,
+		     const struct diff_options *opt);
 
 /*
  * The line diff itself (diff.c, diff-slide.c): Myers' O(ND) algorithm

@@ -28,7 +28,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,17 +82,10 @@ static int tracked(const char *name, size_t len)
 	       !memcmp(active_cache[pos]->name, name, len);
 }
 
-static const char *untracked_found;
-
-static int check_tracked(const char *name, const struct stat *st, int flag,
-			 struct FTW *ftw)
+static int may_go(const char *name, size_t len, void *data)
 {
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_D || flag == FTW_DP || tracked(name, strlen(name)))
-		return 0;
-	untracked_found = xstrdup(name);
-	return 1;
+	(void)data;
+	return tracked(name, len);
 }
 
 /*
@@ -103,38 +95,19 @@ static int check_tracked(const char *name, const struct stat *st, int flag,
  */
 static int way_is_clear(int keep_file)
 {
-	const char *slash = path;
-	struct stat st;
+	char *found;
+	enum in_the_way way = find_in_the_way(path, may_go, NULL, &found);
 
-	while ((slash = strchr(slash, '/')) != NULL) {
-		size_t len = slash - path;
-		char *dir = xmalloc(len + 1);
-		int ret;
-
-		memcpy(dir, path, len);
-		dir[len] = '\0';
-		ret = lstat(dir, &st);
-		free(dir);
-		if (ret < 0)
-			return 0;
-		if (!S_ISDIR(st.st_mode) && !tracked(path, len))
-			return error("%s: untracked '%.*s' is in the way",
-				     path, (int)len, path);
-		slash++;
-	}
-	if (lstat(path, &st) < 0)
+	if (way == WAY_CLEAR || (way == WAY_FILE && keep_file)) {
+		free(found);
 		return 0;
-	if (!S_ISDIR(st.st_mode)) {
-		if (keep_file)
-			return 0;
-		return error("%s: untracked file would be overwritten by the "
-			     "merge", path);
 	}
-	untracked_found = NULL;
-	if (!nftw(path, check_tracked, 16, FTW_PHYS))
-		return 0;
-	error("%s: untracked '%s' is in the way", path,
-	      untracked_found ? untracked_found : path);
+	if (way == WAY_FILE)
+		error("%s: untracked file would be overwritten by the merge",
+		      path);
+	else
+		error("%s: untracked '%s' is in the way", path, found);
+	free(found);
 	return -1;
 }
 

@@ -407,6 +407,19 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	if (!buf)
 		return -1;
 	hdr = parse_pack_entry(buf, len, offset, &e, f);
+	/*
+	 * A whole tree, commit or tag read before as a base (diff-tree
+	 * reads an old tree, a delta of the new one, then the new one):
+	 * copied, not inflated again.  Blobs stay streamed.
+	 */
+	if (hdr >= 0 && e.type <= OBJ_TAG && e.type != OBJ_BLOB &&
+	    (data = get_cached(p, offset, &type, &size))) {
+		unuse_pack(w);
+		open_memory_stream(st, data, type, size);
+		st->source = data;
+		st->release = release_buffer;
+		return 0;
+	}
 	if (hdr >= 0 && e.type <= OBJ_TAG) {
 		if (open_raw_stream(st, buf + hdr, len - hdr, e.type, e.size,
 				    f) < 0) {

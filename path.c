@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,14 @@ static int may_be_dotgit(const unsigned char *name, size_t len)
 int is_dotgit_name(const char *name, size_t len)
 {
 	if (!len || !may_be_dotgit((const unsigned char *)name, len))
+		return 0;
+	/*
+	 * A name starting with g or d ("drivers", "gpu") can only be the
+	 * 8.3 name, git~1 or dircac~1, with its '~' where it stands.
+	 */
+	if (c == 'g' && (len < 5 || name[3] != '~'))
+		return 0;
+	if (c == 'd' && (len < 8 || name[6] != '~'))
 		return 0;
 	if (hfs_equals(name, len, ".git") ||
 	    ntfs_equals(name, len, ".git", "git~1"))
@@ -366,6 +375,66 @@ int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
 void forget_known_dirs(void)
 {
 	known_len = 0;
+}
+
+/* nftw(3) takes no data pointer: find_in_the_way's, for way_one. */
+static int (*way_may_go)(const char *name, size_t len, void *data);
+static void *way_data;
+static char *way_found;
+
+static int way_one(const char *name, const struct stat *st, int flag,
+		   struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_D || flag == FTW_DP ||
+	    way_may_go(name, strlen(name), way_data))
+		return 0;
+	way_found = xstrdup(name);
+	return 1;
+}
+
+enum in_the_way find_in_the_way(const char *path,
+				int (*may_go)(const char *name, size_t len,
+					      void *data),
+				void *data, char **found)
+{
+	const char *slash = path;
+	struct stat st;
+
+	*found = NULL;
+	while ((slash = strchr(slash, '/')) != NULL) {
+		size_t len = slash - path;
+		char *dir = xmalloc(len + 1);
+		int ret;
+
+		memcpy(dir, path, len);
+		dir[len] = '\0';
+		ret = lstat(dir, &st);
+		if (ret < 0 || (!S_ISDIR(st.st_mode) && may_go(dir, len, data))) {
+			free(dir);
+			return WAY_CLEAR;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			*found = dir;
+			return WAY_LEADING_FILE;
+		}
+		free(dir);
+		slash++;
+	}
+	if (lstat(path, &st) < 0)
+		return WAY_CLEAR;
+	if (!S_ISDIR(st.st_mode)) {
+		*found = xstrdup(path);
+		return WAY_FILE;
+	}
+	way_may_go = may_go;
+	way_data = data;
+	way_found = NULL;
+	if (!nftw(path, way_one, 16, FTW_PHYS))
+		return WAY_CLEAR;
+	*found = way_found ? way_found : xstrdup(path);
+	return WAY_UNDER_DIR;
 }
 
 int create_leading_dirs(char *path)

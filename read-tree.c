@@ -3,10 +3,11 @@
  *
  * With one tree and no -m, the index is replaced by the tree's
  * entries, with zero stat data.  The whole tree is read and checked
- * before the index is touched: every tree must pass check_tree, every
- * full path verify_path, and every blob and subtree must exist (a
- * gitlink names a commit in another repository and is not looked
- * for).  One bad tree or missing object refuses the whole tree and
+ * before the index is touched: every tree must pass check_tree (so
+ * every full path passes verify_path), and every blob and subtree
+ * must exist (a gitlink names a commit in another repository and is
+ * not looked for).  A merge looks only for the blobs it brings into
+ * the index (unpack.c's check_blob): what the index keeps is there.  One bad tree or missing object refuses the whole tree and
  * leaves the index byte for byte as it was.  A commit id means its
  * tree.
  *
@@ -45,7 +46,12 @@ static void install_list(struct entry_list *l)
 	l->nr = l->alloc = 0;
 }
 
-static void read_trees(int n, char **names, struct entry_list *lists)
+/*
+ * Without -m every blob is looked for as the trees are read; a merge
+ * looks only for the blobs it brings into the index (unpack.c).
+ */
+static void read_trees(int n, char **names, struct entry_list *lists,
+		       int merge)
 {
 	int i;
 
@@ -53,7 +59,7 @@ static void read_trees(int n, char **names, struct entry_list *lists)
 		unsigned char sha1[20];
 
 		if (get_sha1(names[i], sha1) < 0 ||
-		    read_tree_list(sha1, &lists[i], lists, i) < 0)
+		    read_tree_list(sha1, &lists[i], lists, i, !merge) < 0)
 			die("cannot read tree '%s'", names[i]);
 	}
 }
@@ -74,7 +80,7 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (read_cache() < 0)
 		die("cannot read the index");
 	refuse_unmerged();
-	read_trees(o->n, names, o->trees);
+	read_trees(o->n, names, o->trees, 1);
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");
 	install_list(&o->result);
@@ -122,7 +128,7 @@ int main(int argc, char **argv)
 	if (merge) {
 		merge_trees(&o, argv + i);
 	} else {
-		read_trees(1, argv + i, o.trees);
+		read_trees(1, argv + i, o.trees, 0);
 		install_list(&o.trees[0]);
 	}
 	if (commit_index() < 0)

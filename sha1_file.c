@@ -344,14 +344,16 @@ static int open_loose(struct object_stream *st, const unsigned char *sha1,
  * The sources in the order they are asked.  Each fills st with the
  * object's type and size, its content still to come, or says
  * FAULT_MISSING so that the next is asked; on failure st is left with
- * nothing to close.
+ * nothing to close.  The packs come first, as in git: a lookup there
+ * is a search in a mapped idx, where a loose object missing costs an
+ * open(2) that fails, for every object of a packed repository.
  */
 typedef int (*open_source_fn)(struct object_stream *st,
 			      const unsigned char *sha1, struct fault *f);
 
 static const open_source_fn sources[] = {
-	open_loose,
 	open_packed_stream,
+	open_loose,
 	open_alternate_loose,
 };
 
@@ -398,7 +400,7 @@ int has_sha1_file(const unsigned char *sha1)
 	struct packed_git *p;
 	uint32_t pos;
 
-	return has_loose_object(sha1) || !find_packed(sha1, &p, &pos) ||
+	return !find_packed(sha1, &p, &pos) || has_loose_object(sha1) ||
 	       has_alternate_loose(sha1);
 }
 

@@ -10,6 +10,8 @@
 
 /* Longest full path accepted; also bounds the depth of the walk. */
 #define MAX_PATH_LEN 4096
+/* Lists read before that a tree may share entries with: read-tree's. */
+#define MAX_PREV 3
 
 void entry_list_append(struct entry_list *l, struct cache_entry *ce)
 {
@@ -29,7 +31,7 @@ void entry_list_clear(struct entry_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
+	for (i = 0; !l->borrowed && i < l->nr; i++)
 		free_cache_entry(l->ces[i]);
 	free(l->ces);
 	for (i = 0; i < l->dirs_nr; i++)
@@ -62,7 +64,13 @@ static const struct subtree_span *find_span(const struct entry_list *l,
 	return NULL;
 }
 
-/* Copy the subtree sha1 at path from a list read before, if one has it. */
+/*
+ * Take the subtree sha1 at path from a list read before, if one has
+ * it: the entries themselves, not copies (a tree is its id, and the
+ * lists never change their entries' names, modes or ids), so three
+ * trees that share most of their subtrees cost little more memory
+ * than one.
+ */
 static int reuse_subtree(const unsigned char *sha1, const char *path,
 			 size_t len, const struct entry_list *prev,
 			 int nr_prev, struct entry_list *l)
@@ -75,18 +83,78 @@ static int reuse_subtree(const unsigned char *sha1, const char *path,
 
 		if (!d || memcmp(d->sha1, sha1, 20))
 			continue;
-		for (i = d->start; i < d->end; i++) {
-			const struct cache_entry *ce = prev[j].ces[i];
-			struct cache_entry *copy =
-				make_cache_entry(ce->name, ce->ce_namelen);
-
-			copy->ce_mode = ce->ce_mode;
-			memcpy(copy->sha1, ce->sha1, 20);
-			entry_list_append(l, copy);
-		}
+		ALLOC_GROW(l->ces, l->nr + (d->end - d->start), l->alloc);
+		for (i = d->start; i < d->end; i++)
+			l->ces[l->nr++] = prev[j].ces[i];
+		l->borrowed = 1;
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A directory that changed still holds mostly files that did not: its
+ * files are looked up in the earlier lists that read the same
+ * directory, and one with the same path, mode and id is shared too.
+ * A cursor per list walks the directory's span there in step.
+ */
+struct prev_cursor {
+	const struct entry_list *l;
+	size_t pos, end;
+};
+
+/* Cursors on the span of path (len bytes, "" or ending in '/'). */
+static int open_cursors(const struct entry_list *prev, int nr_prev,
+			const char *path, size_t len, struct prev_cursor *c)
+{
+	int j, nr = 0;
+
+	for (j = 0; j < nr_prev; j++) {
+		const struct subtree_span *d =
+			len ? find_span(&prev[j], path, len) : NULL;
+
+		if (len && !d)
+			continue;
+		c[nr].l = &prev[j];
+		c[nr].pos = d ? d->start : 0;
+		c[nr].end = d ? d->end : prev[j].nr;
+		nr++;
+	}
+	return nr;
+}
+
+/* The entry of an earlier list at path (len bytes) like e, or NULL. */
+static struct cache_entry *shared_file(struct prev_cursor *c, int nr,
+				       const char *path, size_t len,
+				       const struct name_entry *e)
+{
+	int j;
+
+	for (j = 0; j < nr; j++) {
+		struct cache_entry *const *ces = c[j].l->ces;
+		size_t lo = c[j].pos, hi = c[j].end;
+		struct cache_entry *ce;
+
+		/* Most often the next entry; else a search past subtrees. */
+		while (lo < hi) {
+			size_t mid = lo == c[j].pos ? lo : lo + (hi - lo) / 2;
+
+			ce = ces[mid];
+			if (cache_name_compare(ce->name, ce->ce_namelen, 0,
+					       path, len, 0) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c[j].pos = lo;
+		if (lo == c[j].end)
+			continue;
+		ce = ces[lo];
+		if (ce->ce_namelen == len && !memcmp(ce->name, path, len) &&
+		    ce->ce_mode == e->mode && !memcmp(ce->sha1, e->sha1, 20))
+			return ce;
+	}
+	return NULL;
 }
 
 static struct subtree_span *add_span(struct entry_list *l,
@@ -136,6 +204,7 @@ static struct cache_entry *tree_entry_ce(const char *path, size_t len,
 
 	ce->ce_mode = e->mode;
 	memcpy(ce->sha1, e->sha1, 20);
+	ce->ce_state = CE_LISTED;
 	return ce;
 }
 
@@ -149,6 +218,7 @@ struct tree_reader {
 	struct entry_list *l;
 	const struct entry_list *prev;
 	int nr_prev;
+	int check_blobs;
 };
 
 static int read_tree_rec(const unsigned char *sha1, const void *buf,
@@ -157,14 +227,18 @@ static int read_tree_rec(const unsigned char *sha1, const void *buf,
 {
 	struct entry_list *l = r->l;
 	const char *bad = check_tree(buf, size);
+	struct prev_cursor cursors[MAX_PREV];
 	struct tree_desc desc;
 	struct name_entry e;
+	int nr_cursors;
 
 	if (bad)
 		return error("%s: %s", describe_tree(sha1, path, len), bad);
+	nr_cursors = open_cursors(r->prev, r->nr_prev, path, len, cursors);
 	init_tree_desc(&desc, buf, size);
 	while (tree_entry_next(&desc, &e) > 0) {
 		size_t full = len + e.pathlen;
+		struct cache_entry *ce;
 		int ret;
 
 		if (full + 1 > MAX_PATH_LEN)
@@ -173,11 +247,13 @@ static int read_tree_rec(const unsigned char *sha1, const void *buf,
 				     describe_tree(sha1, path, len),
 				     (int)(e.pathlen > 64 ? 64 : e.pathlen),
 				     e.path, MAX_PATH_LEN - 1);
+		/*
+		 * No verify_path(path): check_tree refused any name with a
+		 * '/', ".", ".." or a .git in disguise, here and in every
+		 * tree above, which is all it would look at again.
+		 */
 		memcpy(path + len, e.path, e.pathlen);
 		path[full] = '\0';
-		if (!verify_path(path, full))
-			return error("%s: invalid path '%s'",
-				     describe_tree(sha1, path, len), path);
 		if (S_ISDIR(e.mode)) {
 			size_t sub_size, span;
 			void *sub;
@@ -202,25 +278,34 @@ static int read_tree_rec(const unsigned char *sha1, const void *buf,
 				return -1;
 			continue;
 		}
-		if (!S_ISGITLINK(e.mode) && !has_sha1_file_listed(e.sha1))
+		if (r->check_blobs && !S_ISGITLINK(e.mode) &&
+		    !has_sha1_file_listed(e.sha1))
 			return error("%s: entry '%s' names blob %s, which is "
 				     "missing", describe_tree(sha1, path, len),
 				     path, sha1_to_hex(e.sha1));
-		entry_list_append(l, tree_entry_ce(path, full, &e));
+		ce = shared_file(cursors, nr_cursors, path, full, &e);
+		if (ce)
+			l->borrowed = 1;
+		else
+			ce = tree_entry_ce(path, full, &e);
+		entry_list_append(l, ce);
 	}
 	return 0;
 }
 
 int read_tree_list(const unsigned char *sha1, struct entry_list *l,
-		   const struct entry_list *prev, int nr_prev)
+		   const struct entry_list *prev, int nr_prev, int check_blobs)
 {
-	struct tree_reader r = { l, prev, nr_prev };
+	struct tree_reader r = { l, prev, nr_prev, check_blobs };
 	unsigned char tree_sha1[20];
 	char *path;
 	size_t size;
-	void *buf = read_tree_ish(sha1, &size, tree_sha1);
+	void *buf;
 	int ret;
 
+	if (nr_prev > MAX_PREV)
+		return error("internal error: %d trees read before", nr_prev);
+	buf = read_tree_ish(sha1, &size, tree_sha1);
 	if (!buf)
 		return -1;
 	path = xmalloc(MAX_PATH_LEN + 1);

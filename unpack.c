@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,19 +109,58 @@ static void verify_absent(struct unpack_options *o,
 	absent[absent_nr++].removed = removed;
 }
 
+/*
+ * ce for the result at stage: a tree list's entry is taken as it is
+ * (the walk has passed its path, and the lookups still to come read
+ * only names, modes and ids, which stay), the first time only; the
+ * index's entries, and a list entry taken already, are copied.
+ */
+static struct cache_entry *take_entry(const struct cache_entry *ce,
+				      unsigned int stage)
+{
+	struct cache_entry *mine;
+
+	if (!(ce->ce_state & CE_LISTED))
+		return copy_entry(ce, stage);
+	mine = (struct cache_entry *)ce;	/* the list's, given up */
+	mine->ce_state = 0;
+	mine->ce_flags |= stage << CE_STAGESHIFT;
+	return mine;
+}
+
 static struct cache_entry *add_entry(struct unpack_options *o,
 				     const struct cache_entry *ce,
 				     unsigned int stage)
 {
-	struct cache_entry *copy = copy_entry(ce, stage);
+	struct cache_entry *mine = take_entry(ce, stage);
 
-	entry_list_append(&o->result, copy);
-	return copy;
+	entry_list_append(&o->result, mine);
+	return mine;
 }
 
+/*
+ * The trees of a merge are read without looking for their blobs: the
+ * index keeps what it holds, and only an entry the merge brings in (a
+ * new id at stage 0, or a stage of an unmerged path) must exist.
+ */
+static int check_blob(const struct cache_entry *ce)
+{
+	if (S_ISGITLINK(ce->ce_mode) || has_sha1_file(ce->sha1))
+		return 0;
+	refused++;
+	return error("entry '%s' names blob %s, which is missing", ce->name,
+		     sha1_to_hex(ce->sha1));
+}
+
+/*
+ * Keep the index's entry (stage 0) or a tree's (stages 1 to 3): the
+ * entries kept, 0 for a missing blob (a refusal, counted).
+ */
 static int keep_entry(struct unpack_options *o, const struct cache_entry *ce,
 		      unsigned int stage)
 {
+	if (stage && check_blob(ce) < 0)
+		return 0;
 	add_entry(o, ce, stage);
 	return 1;
 }
@@ -134,13 +172,16 @@ static int merged_entry(struct unpack_options *o,
 {
 	struct cache_entry *ce;
 
-	if (!old) {
-		ce = add_entry(o, merge, 0);
-		verify_absent(o, ce, 0);
-	} else if (same(old, merge)) {
+	if (old && same(old, merge)) {
 		ce = add_entry(o, merge, 0);
 		copy_stat(ce, old);
 		return 1;
+	}
+	if (check_blob(merge) < 0)
+		return -1;
+	if (!old) {
+		ce = add_entry(o, merge, 0);
+		verify_absent(o, ce, 0);
 	} else {
 		if (verify_uptodate(o, old) < 0)
 			return -1;
@@ -366,63 +407,23 @@ static int may_replace(const struct unpack_options *o, const char *name,
 	return cache_name_pos(name, len) >= 0 && !in_result(o, name, len);
 }
 
-static const struct unpack_options *walk_opts;
-static const char *untracked_found;
-
-static int check_one(const char *path, const struct stat *st, int flag,
-		     struct FTW *ftw)
+static int may_go(const char *name, size_t len, void *data)
 {
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_D || flag == FTW_DP)
-		return 0;
-	if (!may_replace(walk_opts, path, strlen(path))) {
-		untracked_found = xstrdup(path);
-		return 1;
-	}
-	return 0;
+	return may_replace(data, name, len);
 }
 
 /* 0 when nothing untracked is where ce goes (or was), else -1. */
 static int check_absent(const struct unpack_options *o,
 			const struct absent_check *a)
 {
-	const char *name = a->ce->name, *slash = name;
-	const char *what = a->removed ? "removed" : "overwritten";
-	struct stat st;
+	char *found;
 
-	while ((slash = strchr(slash, '/')) != NULL) {
-		size_t len = slash - name;
-		char *dir = xmalloc(len + 1);
-		int ret;
-
-		memcpy(dir, name, len);
-		dir[len] = '\0';
-		ret = lstat(dir, &st);
-		free(dir);
-		if (ret < 0)
-			return 0;
-		if (!S_ISDIR(st.st_mode)) {
-			if (may_replace(o, name, len))
-				return 0;
-			return error("untracked working tree file '%.*s' "
-				     "would be %s by merge", (int)len, name,
-				     what);
-		}
-		slash++;
-	}
-	if (lstat(name, &st) < 0)
+	if (find_in_the_way(a->ce->name, may_go, (void *)o, &found) ==
+	    WAY_CLEAR)
 		return 0;
-	if (!S_ISDIR(st.st_mode))
-		return error("untracked working tree file '%s' would be %s "
-			     "by merge", name, what);
-	walk_opts = o;
-	untracked_found = NULL;
-	if (!nftw(name, check_one, 16, FTW_PHYS))
-		return 0;
-	error("untracked working tree file '%s' would be %s by merge",
-	      untracked_found ? untracked_found : name, what);
-	free((char *)untracked_found);
+	error("untracked working tree file '%s' would be %s by merge", found,
+	      a->removed ? "removed" : "overwritten");
+	free(found);
 	return -1;
 }
 

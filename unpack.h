@@ -17,22 +17,30 @@ struct entry_list {
 	/* A read tree's subtrees, in order: for read_tree_list's reuse. */
 	struct subtree_span *dirs;
 	size_t dirs_nr, dirs_alloc;
+	/* Holds entries of the lists it reused subtrees from. */
+	int borrowed;
 };
 
 void entry_list_append(struct entry_list *l, struct cache_entry *ce);
-/* Free the entries and the array. */
+/*
+ * Free the entries and the array; a list that borrowed entries cannot
+ * tell them from its own, and frees only the array and its spans.
+ */
 void entry_list_clear(struct entry_list *l);
 
 /*
  * Read the tree sha1 and all its subtrees into l (stage 0, zero stat
- * data), checking each tree with check_tree, every path with
- * verify_path and that every blob exists.  A subtree that one of the
- * nr_prev lists in prev (read by this function) has at the same path
- * with the same id is copied from there, checked already.  -1 after
- * error(), l holds what was read so far.
+ * data, CE_LISTED), checking each tree with check_tree (which is
+ * verify_path for every component of every path), every full path's
+ * length and, with check_blobs, that every blob exists.  A subtree
+ * that one of the nr_prev lists in prev (read by this function) has
+ * at the same path with the same id is not read again: l borrows its
+ * entries, checked already.  -1 after error(), l holds what was read
+ * so far.
  */
 int read_tree_list(const unsigned char *sha1, struct entry_list *l,
-		   const struct entry_list *prev, int nr_prev);
+		   const struct entry_list *prev, int nr_prev,
+		   int check_blobs);
 
 /* Lookups in a list in index order (byte order of the names). */
 /* The position of the first entry not before name (len bytes). */
@@ -47,6 +55,11 @@ int list_has_file_above(const struct entry_list *l, const char *name,
 
 /* In ce_state of a result entry: write it into the work tree. */
 #define CE_WT_UPDATE 0x0100
+/*
+ * In ce_state of an entry of a read list that no result holds yet:
+ * the merge may take it as it is rather than copy it (unpack.c).
+ */
+#define CE_LISTED 0x0200
 
 struct unpack_options {
 	int n;			/* trees: 1, 2 or 3 */
