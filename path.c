@@ -127,14 +127,6 @@ int is_dotgit_name(const char *name, size_t len)
 {
 	if (!len || !may_be_dotgit((const unsigned char *)name, len))
 		return 0;
-	/*
-	 * A name starting with g or d ("drivers", "gpu") can only be the
-	 * 8.3 name, git~1 or dircac~1, with its '~' where it stands.
-	 */
-	if (c == 'g' && (len < 5 || name[3] != '~'))
-		return 0;
-	if (c == 'd' && (len < 8 || name[6] != '~'))
-		return 0;
 	if (hfs_equals(name, len, ".git") ||
 	    ntfs_equals(name, len, ".git", "git~1"))
 		return DOTGIT;
