@@ -404,17 +404,39 @@ int report_object_fault(const unsigned char *sha1, const struct fault *f)
 	}
 }
 
-int object_info(const unsigned char *sha1, enum object_type *type,
-		size_t *size, struct fault *f)
+/* The type and size at the head of a loose stream; FAULT_MISSING too. */
+static int loose_info(open_source_fn source, const unsigned char *sha1,
+		      enum object_type *type, size_t *size, struct fault *f)
 {
 	struct object_stream st;
 
-	if (open_unverified(&st, sha1, f) < 0)
+	if (source(&st, sha1, f) < 0)
 		return -1;
 	*type = st.type;
 	*size = st.size;
 	close_object_stream(&st);
 	return 0;
+}
+
+/* The sources in the order open_unverified asks them, headers alone. */
+int object_info(const unsigned char *sha1, enum object_type *type,
+		size_t *size, struct fault *f)
+{
+	if (!loose_info(open_loose, sha1, type, size, f))
+		return 0;
+	if (f->code != FAULT_MISSING)
+		return -1;
+	if (!packed_object_info(sha1, type, size, f))
+		return 0;
+	if (f->code != FAULT_MISSING)
+		return -1;
+	if (!loose_info(open_alternate_loose, sha1, type, size, f))
+		return 0;
+	if (f->code != FAULT_MISSING)
+		return -1;
+	if (rescan_packs())
+		return packed_object_info(sha1, type, size, f);
+	return -1;
 }
 
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,
