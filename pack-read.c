@@ -413,8 +413,10 @@ static int delta_result_size(const unsigned char *data, size_t len,
  * The type and size of the nth object of p from headers alone, as
  * cat-file -t and -s want them: a delta's size is in the first bytes
  * of its own data, its type is that of the entry stored whole at the
- * bottom of its chain, reached through headers without inflating
- * anything.  The content is not checked: reading it does that.
+ * bottom of its chain, reached through headers: nothing is inflated
+ * but the delta's first bytes.  A size its data cannot hold is
+ * refused; a delta that does not apply is found only by reading it,
+ * as in git.
  */
 int pack_object_info(struct packed_git *p, uint32_t n,
 		     enum object_type *type, size_t *size, struct fault *f)
@@ -434,6 +436,10 @@ int pack_object_info(struct packed_git *p, uint32_t n,
 		if (!buf)
 			break;
 		hdr = parse_pack_entry(buf, len, offset, &e, f);
+		/* deflate cannot shrink more than 1032 to 1: more is a lie */
+		if (hdr >= 0 && e.size / 1032 > len - hdr)
+			hdr = set_fault(f, FAULT_CORRUPT, "entry claims more "
+					"bytes than its data can hold");
 		if (hdr >= 0 && !c.nr)
 			hdr = e.type <= OBJ_TAG ? (*size = e.size, hdr) :
 			      delta_result_size(buf + hdr, len - hdr, e.size,
