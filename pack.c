@@ -29,6 +29,8 @@
 /* Windows of 64 MiB, and at most 1 GiB of one pack mapped at once. */
 #define WINDOW_SIZE ((size_t)64 << 20)
 #define MAPPED_LIMIT ((size_t)1 << 30)
+/* A pack up to this size is one window. */
+#define WHOLE_MAX ((uint64_t)512 << 20)
 
 struct pack_window {
 	struct pack_window *next;
@@ -604,8 +606,16 @@ static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 	for (w = p->windows; w; w = w->next)
 		if (w->offset <= offset && end <= w->offset + w->len)
 			goto found;
-	if (end - start < WINDOW_SIZE)
+	/*
+	 * Windows overlap by half, and a page mapped twice counts twice
+	 * in the peak memory: a pack that fits is mapped whole, once.
+	 */
+	if (p->pack_size <= WHOLE_MAX) {
+		start = 0;
+		end = p->pack_size;
+	} else if (end - start < WINDOW_SIZE) {
 		end = start + WINDOW_SIZE;
+	}
 	if (end > p->pack_size)
 		end = p->pack_size;
 	make_room(p, end - start);
