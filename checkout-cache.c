@@ -19,14 +19,19 @@
  * removed with all it holds.  Errors on one entry are reported and the
  * others are still checked out; the exit status is 1 when any failed.
  *
- * Each file is written under a temporary name in its own directory,
- * ".<name>.tmp-<pid>-<n>", and renamed into place, so an interrupted
- * checkout leaves a file either complete or absent under its real name.
+ * A file whose name is free is made nameless in its directory
+ * (O_TMPFILE) and linked under its name once whole; any other is
+ * written under a temporary name in its own directory,
+ * ".<name>.tmp-<pid>-<n>", and renamed into place.  Either way an
+ * interrupted checkout leaves a file complete or absent under its real
+ * name (a nameless file is not left at all).  In a directory the
+ * checkout made itself, a name is free without an lstat to say so.
  *
  * With -a, the directories are made and every path is checked first,
  * in index order; then the files are inflated and written on every
- * core, as nothing but whole files renamed into checked directories
- * is left to do.  A rename never replaces a directory, so even a
+ * core, as nothing but whole files linked or renamed into checked
+ * directories is left to do.  A rename never replaces a directory and
+ * a link never replaces anything, so even a
  * hostile index that names "a" and "a/x" cannot make a write go
  * through anything but a checked directory.
  *

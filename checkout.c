@@ -11,14 +11,19 @@
  * where a directory must go is replaced by a directory, and a
  * directory where a file must go is removed with all it holds.
  *
- * Each file is written under a temporary name in its own directory,
- * ".<name>.tmp-<pid>-<n>", and renamed into place, so an interrupted
- * checkout leaves a file either complete or absent under its real name.
+ * A file whose name is free is made nameless in its directory
+ * (O_TMPFILE) and linked under its name once whole; any other is
+ * written under a temporary name in its own directory,
+ * ".<name>.tmp-<pid>-<n>", and renamed into place.  Either way an
+ * interrupted checkout leaves a file complete or absent under its real
+ * name (a nameless file is not left at all).  In a directory the
+ * checkout made itself, a name is free without an lstat to say so.
  *
  * Queued entries have their directories made and their paths checked
  * at once, in index order; the files are inflated and written on every
- * core at the flush, as nothing but whole files renamed into checked
- * directories is left to do.  A rename never replaces a directory, so
+ * core at the flush, as nothing but whole files linked or renamed into
+ * checked directories is left to do.  A rename never replaces a
+ * directory and a link never replaces anything, so
  * even a hostile index that names "a" and "a/x" cannot make a write go
  * through anything but a checked directory.
  */
@@ -44,6 +49,7 @@ void checkout_init(struct checkout *co, const char *prefix)
 	co->prefix = prefix ? prefix : "";
 	slash = strrchr(co->prefix, '/');
 	co->base_len = slash ? (size_t)(slash - co->prefix) + 1 : 0;
+	co->fresh_len = SIZE_MAX;
 }
 
 static int dir_is_verified(struct checkout *co, const char *dir, size_t len)
@@ -61,7 +67,10 @@ static void remember_verified(struct checkout *co, const char *dir,
 	co->verified_len = len;
 }
 
-/* Make dir a real directory; a link or file there goes only with force. */
+/*
+ * Make dir a real directory; a link or file there goes only with force.
+ * 1 when it made it, 0 when one was there, -1 after reporting why not.
+ */
 static int make_one_dir(struct checkout *co, const char *dir,
 			const char *name)
 {
@@ -82,33 +91,67 @@ static int make_one_dir(struct checkout *co, const char *dir,
 	}
 	if (mkdir(dir, 0777) < 0)
 		return error_errno("mkdir '%s'", dir);
-	return 0;
+	return 1;
 }
 
-/* Create and check the leading directories of full (a writable copy). */
+/*
+ * A directory inside one this checkout made is empty but for what the
+ * checkout puts there: mkdir it straight away, and look first only
+ * when something is there after all.
+ */
+static int make_dir_in_fresh(struct checkout *co, const char *dir,
+			     const char *name)
+{
+	if (!mkdir(dir, 0777))
+		return 1;
+	if (errno != EEXIST)
+		return error_errno("mkdir '%s'", dir);
+	return make_one_dir(co, dir, name);
+}
+
+/*
+ * Create and check the leading directories of full (a writable copy).
+ * 1 when the file's directory is fresh (made by this checkout, so
+ * nothing but this checkout's entries can be in it), 0 when not, -1
+ * when a directory cannot be made.
+ *
+ * Every directory under a fresh one is fresh, so the fresh ones of
+ * co->verified are those at least co->fresh_len long.
+ */
 static int make_leading_dirs(struct checkout *co, char *full, size_t len,
 			     const char *name)
 {
 	char *end = full + len, *s = full + co->base_len, *slash;
-	size_t last = 0;
+	size_t last = 0, fresh_from = SIZE_MAX;
 
 	while ((slash = memchr(s, '/', end - s)) != NULL) {
 		size_t dlen = slash - full;
-		int ret = 0;
+		int ret;
 
-		if (!dir_is_verified(co, full, dlen)) {
+		if (dir_is_verified(co, full, dlen)) {
+			if (fresh_from == SIZE_MAX && dlen >= co->fresh_len)
+				fresh_from = co->fresh_len;
+		} else {
 			*slash = '\0';
-			ret = make_one_dir(co, full, name);
+			ret = fresh_from != SIZE_MAX ?
+			      make_dir_in_fresh(co, full, name) :
+			      make_one_dir(co, full, name);
 			*slash = '/';
+			if (ret < 0)
+				return -1;
+			if (ret == 0)
+				fresh_from = SIZE_MAX;
+			else if (fresh_from == SIZE_MAX)
+				fresh_from = dlen;
 		}
-		if (ret < 0)
-			return -1;
 		last = dlen;
 		s = slash + 1;
 	}
-	if (last)
-		remember_verified(co, full, last);
-	return 0;
+	if (!last)
+		return 0;
+	remember_verified(co, full, last);
+	co->fresh_len = fresh_from;
+	return fresh_from != SIZE_MAX;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -125,6 +168,7 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 static int remove_tree(struct checkout *co, const char *dir)
 {
 	co->verified_len = 0;
+	co->fresh_len = SIZE_MAX;
 	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		return error("cannot remove directory '%s' in the way", dir);
 	return 0;
@@ -199,50 +243,38 @@ static char *read_link_target(const struct cache_entry *ce)
 }
 
 /*
- * Write the entry under a fresh temporary name; returns it (malloc'd),
- * or NULL after reporting why it could not.
+ * Write the entry (a symlink to target, when not NULL) under a fresh
+ * temporary name; returns it (malloc'd), or NULL after reporting why
+ * it could not.
  */
-static char *write_temp(const struct cache_entry *ce, const char *full,
-			size_t len)
+static char *write_temp(const struct cache_entry *ce, const char *target,
+			const char *full, size_t len)
 {
-	char *target = NULL;
 	int tries;
 
-	if (S_ISLNK(ce->ce_mode) && !(target = read_link_target(ce)))
-		return NULL;
 	for (tries = 0; tries < 100; tries++) {
 		char *tmp = temp_name(full, len);
 		int ret = write_temp_file(tmp, ce, target);
 
-		if (!ret) {
-			free(target);
+		if (!ret)
 			return tmp;
-		}
 		free(tmp);
-		if (ret < 0) {
-			free(target);
+		if (ret < 0)
 			return NULL;
-		}
 	}
 	error("cannot find a free temporary name beside '%s'", full);
-	free(target);
 	return NULL;
 }
 
-static int write_entry(const struct cache_entry *ce, const char *full,
-		       size_t len)
+/* Write the entry under a temporary name and rename it into place. */
+static int write_and_rename(const struct cache_entry *ce, const char *target,
+			    const char *full, size_t len)
 {
-	char *tmp;
+	char *tmp = write_temp(ce, target, full, len);
 	int ret = 0;
 
-	if (S_ISGITLINK(ce->ce_mode)) {
-		if (mkdir(full, 0777) < 0 && errno != EEXIST)
-			return error_errno("mkdir '%s'", full);
-		return 0;
-	}
-	tmp = write_temp(ce, full, len);
 	if (!tmp)
-		return error("'%s' not checked out", ce->name);
+		return -1;
 	if (rename(tmp, full) < 0) {
 		ret = error_errno("rename '%s' to '%s'", tmp, full);
 		unlink(tmp);
@@ -252,8 +284,163 @@ static int write_entry(const struct cache_entry *ce, const char *full,
 }
 
 /*
- * Clear the way for ce at full: 1 when the file there is already the
- * entry's, 0 when ce may be written, -1 when it must not be.
+ * How a nameless file (O_TMPFILE) gets its name: linkat with
+ * AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, through /proc/self/fd it
+ * needs /proc.  Without either, or without O_TMPFILE on the file
+ * system, every file goes the temporary way.  Threads read and set it
+ * at once: each value is a safe answer.
+ */
+enum { LINK_EMPTY_PATH, LINK_PROC_FD, LINK_NONE };
+static int link_way;
+
+static int get_link_way(void)
+{
+	return __atomic_load_n(&link_way, __ATOMIC_RELAXED);
+}
+
+static void set_link_way(int way)
+{
+	__atomic_store_n(&link_way, way, __ATOMIC_RELAXED);
+}
+
+/* A nameless file in the directory of full (len bytes), or -1 (errno). */
+static int open_nameless(const char *full, size_t len, unsigned int mode)
+{
+	const char *slash = memrchr(full, '/', len);
+	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
+	char *dir;
+	int fd;
+
+	if (!dirlen)
+		return open(".", O_WRONLY | O_TMPFILE, mode);
+	dir = xmalloc(dirlen + 1);
+	memcpy(dir, full, dirlen);	/* with its '/': "/" stays the root */
+	dir[dirlen] = '\0';
+	fd = open(dir, O_WRONLY | O_TMPFILE, mode);
+	free(dir);
+	return fd;
+}
+
+/* Name the nameless file fd full: 0, or -1 (errno); never replaces. */
+static int link_nameless(int fd, const char *full)
+{
+	char proc[48];
+
+	if (get_link_way() == LINK_EMPTY_PATH) {
+		if (!linkat(fd, "", AT_FDCWD, full, AT_EMPTY_PATH))
+			return 0;
+		/* ENOENT too when the capability is missing */
+		if (errno != ENOENT && errno != EPERM)
+			return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, full, AT_SYMLINK_FOLLOW) < 0)
+		return -1;
+	set_link_way(LINK_PROC_FD);
+	return 0;
+}
+
+/*
+ * Write ce's blob to a nameless file and link it as full, which was
+ * free: 0 when done, 1 when full is taken after all, 2 when it cannot
+ * be done this way here (write it the temporary way), -1 after
+ * reporting why not.  Nothing is left behind but on success.
+ */
+static int write_nameless(const struct cache_entry *ce, const char *full,
+			  size_t len)
+{
+	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
+	int fd, ret = 0;
+
+	if (get_link_way() == LINK_NONE)
+		return 2;
+	fd = open_nameless(full, len, mode);
+	if (fd < 0) {
+		if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+			return error_errno("create a file beside '%s'", full);
+		set_link_way(LINK_NONE);
+		return 2;
+	}
+	if (stream_blob_to_fd(fd, full, ce->sha1) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (link_nameless(fd, full) < 0) {
+		ret = 1;
+		if (errno != EEXIST) {
+			set_link_way(LINK_NONE);
+			ret = 2;
+		}
+	}
+	if (close(fd) < 0 && !ret) {
+		error_errno("close '%s'", full);
+		unlink(full);
+		return -1;
+	}
+	return ret;
+}
+
+static int already_exists(const struct checkout *co, const char *full)
+{
+	if (!co->quiet)
+		error("'%s' already exists, no checkout", full);
+	return -1;
+}
+
+/* The file at full is the entry's already, by its stat data. */
+static int entry_is_there(const struct checkout *co,
+			  const struct cache_entry *ce, const char *full)
+{
+	struct stat st;
+
+	return !*co->prefix && !lstat(full, &st) && !ce_match_stat(ce, &st);
+}
+
+/*
+ * Write the entry as full; absent says the name was free when looked
+ * at (or is in a directory made by this checkout): then it is made in
+ * one step, not a create and a rename.  A name taken since is left
+ * alone unless force.
+ */
+static int write_entry(const struct checkout *co,
+		       const struct cache_entry *ce, const char *full,
+		       size_t len, int absent)
+{
+	char *target = NULL;
+	int ret = 2;
+
+	if (S_ISGITLINK(ce->ce_mode)) {
+		if (mkdir(full, 0777) < 0 && errno != EEXIST)
+			return error_errno("mkdir '%s'", full);
+		return 0;
+	}
+	if (S_ISLNK(ce->ce_mode)) {
+		target = read_link_target(ce);
+		if (!target)
+			return error("'%s' not checked out", ce->name);
+		if (absent)
+			ret = !symlink(target, full) ? 0 : errno == EEXIST ? 1 :
+			      error_errno("symlink '%s'", full);
+	} else if (absent) {
+		ret = write_nameless(ce, full, len);
+	}
+	if (ret == 1 && !co->force) {
+		free(target);
+		return entry_is_there(co, ce, full) ? 0 :
+		       already_exists(co, full);
+	}
+	if (ret > 0)
+		ret = write_and_rename(ce, target, full, len);
+	free(target);
+	if (ret < 0)
+		return error("'%s' not checked out", ce->name);
+	return 0;
+}
+
+/*
+ * Clear the way for ce at full: 2 when nothing is there, 1 when ce may
+ * be written over what is, 0 when the file there is already the
+ * entry's, -1 when it must not be written.
  */
 static int clear_the_way(struct checkout *co, const struct cache_entry *ce,
 			 const char *full)
@@ -262,24 +449,21 @@ static int clear_the_way(struct checkout *co, const struct cache_entry *ce,
 
 	if (lstat(full, &st) < 0) {
 		if (errno == ENOENT)
-			return 0;
+			return 2;
 		return error_errno("lstat '%s'", full);
 	}
 	if (S_ISGITLINK(ce->ce_mode) && S_ISDIR(st.st_mode))
-		return 1;
+		return 0;
 	/* With a prefix the stat data describe another file. */
 	if (!*co->prefix && !ce_match_stat(ce, &st))
-		return 1;
-	if (!co->force) {
-		if (!co->quiet)
-			error("'%s' already exists, no checkout", full);
-		return -1;
-	}
+		return 0;
+	if (!co->force)
+		return already_exists(co, full);
 	if (S_ISDIR(st.st_mode))
-		return remove_tree(co, full);
+		return remove_tree(co, full) < 0 ? -1 : 2;
 	if (S_ISGITLINK(ce->ce_mode) && unlink(full) < 0)
 		return error_errno("unlink '%s'", full);
-	return 0;
+	return 1;
 }
 
 static int record_stat(struct cache_entry *ce, const char *full)
@@ -297,9 +481,11 @@ static int record_stat(struct cache_entry *ce, const char *full)
 }
 
 /*
- * Check ce's path and make its directories: 1 with the full path in
- * *fullp (malloc'd) when the file must be written, 0 when it is
- * already there, -1 when it must not be written.
+ * Check ce's path and make its directories: with the full path in
+ * *fullp (malloc'd), 2 when the file must be written and its name is
+ * free, 1 when it must be written over what is there; 0 when it is
+ * already there, -1 when it must not be written.  In a directory this
+ * checkout made, the name is free without looking.
  */
 static int prepare_entry(struct checkout *co, const struct cache_entry *ce,
 			 char **fullp)
@@ -314,23 +500,24 @@ static int prepare_entry(struct checkout *co, const struct cache_entry *ce,
 	full = xmalloc(len + 1);
 	memcpy(full, co->prefix, plen);
 	memcpy(full + plen, ce->name, ce->ce_namelen + 1);
-	if (make_leading_dirs(co, full, len, ce->name) < 0)
-		ret = -1;
-	else
+	ret = make_leading_dirs(co, full, len, ce->name);
+	if (!ret)
 		ret = clear_the_way(co, ce, full);
-	if (ret) {
+	else if (ret > 0)
+		ret = 2;
+	if (ret <= 0) {
 		free(full);
-		return ret < 0 ? -1 : 0;
+		return ret;
 	}
 	*fullp = full;
-	return 1;
+	return ret;
 }
 
 /* Safe on many threads at once: touches only ce and the file. */
 static int finish_entry(const struct checkout *co, struct cache_entry *ce,
-			const char *full)
+			const char *full, int absent)
 {
-	if (write_entry(ce, full, strlen(full)) < 0)
+	if (write_entry(co, ce, full, strlen(full), absent) < 0)
 		return -1;
 	if (co->refresh)
 		return record_stat(ce, full);
@@ -344,7 +531,7 @@ int checkout_entry(struct checkout *co, struct cache_entry *ce)
 
 	if (ret <= 0)
 		return ret;
-	ret = finish_entry(co, ce, full);
+	ret = finish_entry(co, ce, full, ret == 2);
 	free(full);
 	return ret;
 }
@@ -363,6 +550,7 @@ int checkout_entry(struct checkout *co, struct cache_entry *ce)
 struct write_job {
 	struct cache_entry *ce;
 	char *full;
+	int absent;		/* the name was free */
 };
 
 struct checkout_queue {
@@ -414,7 +602,7 @@ static size_t write_group(void *data, size_t g)
 	for (i = q->groups[g]; i < q->groups[g + 1]; i++) {
 		struct write_job *job = &q->jobs[i];
 
-		if (finish_entry(q->co, job->ce, job->full) < 0)
+		if (finish_entry(q->co, job->ce, job->full, job->absent) < 0)
 			__atomic_fetch_add(&q->failed, 1, __ATOMIC_RELAXED);
 		free(job->full);
 	}
@@ -462,6 +650,7 @@ int checkout_queue_entry(struct checkout *co, struct cache_entry *ce)
 		return ret;
 	ALLOC_GROW(q->jobs, q->nr + 1, q->alloc);
 	q->jobs[q->nr].ce = ce;
+	q->jobs[q->nr].absent = ret == 2;
 	q->jobs[q->nr++].full = full;
 	return 0;
 }

@@ -2,10 +2,12 @@
  * checkout.h: writing index entries into the work tree (checkout.c),
  * shared by checkout-cache and read-tree -u.
  *
- * Every file is written under a temporary name beside its real one
- * and renamed into place; every leading directory the index controls
- * is checked with lstat, so nothing is written through a symlink or
- * outside the work tree.  Regular files get 0666 or 0777 less the
+ * A file whose name is free is made nameless (O_TMPFILE) and linked
+ * under its name once whole; any other is written under a temporary
+ * name beside its real one and renamed into place: no file is ever
+ * seen half-written under its name.  Every leading directory the
+ * index controls is checked with lstat (or made by the checkout), so
+ * nothing is written through a symlink or outside the work tree.  Regular files get 0666 or 0777 less the
  * umask, symlinks are made as symlinks, gitlinks as empty directories.
  */
 #ifndef CHECKOUT_H
@@ -27,6 +29,7 @@ struct checkout {
 	size_t base_len;	/* prefix up to its last '/': trusted */
 	char *verified;		/* a directory known to be real */
 	size_t verified_len, verified_alloc;
+	size_t fresh_len;	/* verified dirs this long or more: made here */
 	struct checkout_queue *queue;
 };
 

@@ -378,6 +378,124 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 	return base;
 }
 
+/* ---- type and size alone ---- */
+
+/*
+ * The result size a delta's data (len bytes of zlib, size inflated)
+ * starts with, inflating only its first bytes.
+ */
+static int delta_result_size(const unsigned char *data, size_t len,
+			     size_t size, size_t *result, struct fault *f)
+{
+	unsigned char head[20];
+	size_t base_size, want = size < sizeof(head) ? size : sizeof(head);
+	z_stream z;
+	int ret;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
+	z.next_in = (unsigned char *)data;
+	z.avail_in = len > UINT32_MAX ? UINT32_MAX : len;
+	z.next_out = head;
+	z.avail_out = want;
+	do
+		ret = inflate(&z, Z_SYNC_FLUSH);
+	while (ret == Z_OK && z.avail_out && z.avail_in);
+	inflateEnd(&z);
+	if ((ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) ||
+	    get_delta_sizes(head, want - z.avail_out, &base_size, result) < 0)
+		return set_fault(f, FAULT_CORRUPT, "delta header is cut "
+				 "short or damaged");
+	return 0;
+}
+
+/*
+ * The type and size of the nth object of p from headers alone, as
+ * cat-file -t and -s want them: a delta's size is in the first bytes
+ * of its own data, its type is that of the entry stored whole at the
+ * bottom of its chain, reached through headers: nothing is inflated
+ * but the delta's first bytes.  A size its data cannot hold is
+ * refused; a delta that does not apply is found only by reading it,
+ * as in git.
+ */
+int pack_object_info(struct packed_git *p, uint32_t n,
+		     enum object_type *type, size_t *size, struct fault *f)
+{
+	struct chain c = { NULL, 0, 0 };
+	uint64_t offset = nth_packed_offset(p, n);
+	int ret = -1;
+
+	for (;;) {
+		struct pack_entry_info e;
+		struct pack_window *w;
+		size_t len;
+		const unsigned char *buf = use_pack_entry(p, offset, &len, &w,
+							  f);
+		int hdr;
+
+		if (!buf)
+			break;
+		hdr = parse_pack_entry(buf, len, offset, &e, f);
+		/* deflate cannot shrink more than 1032 to 1: more is a lie */
+		if (hdr >= 0 && e.size / 1032 > len - hdr)
+			hdr = set_fault(f, FAULT_CORRUPT, "entry claims more "
+					"bytes than its data can hold");
+		if (hdr >= 0 && !c.nr)
+			hdr = e.type <= OBJ_TAG ? (*size = e.size, hdr) :
+			      delta_result_size(buf + hdr, len - hdr, e.size,
+						size, f);
+		unuse_pack(w);
+		if (hdr < 0)
+			break;
+		if (e.type <= OBJ_TAG) {
+			*type = e.type;
+			ret = 0;
+			break;
+		}
+		ALLOC_GROW(c.offsets, c.nr + 1, c.alloc);
+		c.offsets[c.nr++] = offset;
+		offset = base_of(p, &e, f);
+		if (!offset)
+			break;
+		if (in_chain(&c, offset)) {
+			set_fault(f, FAULT_CORRUPT, "delta chain loops at "
+				  "offset %llu of %s",
+				  (unsigned long long)offset, p->pack_name);
+			break;
+		}
+	}
+	free(c.offsets);
+	return ret;
+}
+
+int packed_object_info(const unsigned char *sha1, enum object_type *type,
+		       size_t *size, struct fault *f)
+{
+	struct packed_git *p;
+	struct fault first;
+	int found = 0;
+
+	for (p = get_packs(); p; p = p->next) {
+		int64_t n = p->nr ? find_pack_pos(p, sha1) : -1;
+
+		if (n < 0)
+			continue;
+		if (!pack_object_info(p, n, type, size, f))
+			return 0;
+		/* A pack removed under us (a gc beside us) is not there. */
+		if (f->code == FAULT_IO && f->err == ENOENT)
+			continue;
+		if (!found++)
+			first = *f;
+	}
+	if (found) {
+		*f = first;
+		return -1;
+	}
+	return set_fault(f, FAULT_MISSING, "not found");
+}
+
 /* ---- streams ---- */
 
 static void release_window(struct object_stream *st)

@@ -35,6 +35,9 @@ void set_pack_mapped_limit(size_t bytes)
 	mapped_limit = bytes < 2 * WINDOW_SIZE ? 2 * WINDOW_SIZE : bytes;
 }
 
+/* A pack up to this size (and the limit above) is one window. */
+#define WHOLE_MAX ((uint64_t)512 << 20)
+
 struct pack_window {
 	struct pack_window *next;
 	struct packed_git *pack;
@@ -650,8 +653,16 @@ static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 	for (w = p->windows; w; w = w->next)
 		if (w->offset <= offset && end <= w->offset + w->len)
 			goto found;
-	if (end - start < WINDOW_SIZE)
+	/*
+	 * Windows overlap by half, and a page mapped twice counts twice
+	 * in the peak memory: a pack that fits is mapped whole, once.
+	 */
+	if (p->pack_size <= WHOLE_MAX && p->pack_size <= mapped_limit) {
+		start = 0;
+		end = p->pack_size;
+	} else if (end - start < WINDOW_SIZE) {
 		end = start + WINDOW_SIZE;
+	}
 	if (end > p->pack_size)
 		end = p->pack_size;
 	make_room(p, end - start);

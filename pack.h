@@ -85,6 +85,16 @@ int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
 /* The same on the nth object of p. */
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f);
+/*
+ * The type and size of sha1 from the first pack that lists it, from
+ * headers alone: a delta's chain is walked down for the type, never
+ * resolved (FAULT_MISSING when no pack lists it).
+ */
+int packed_object_info(const unsigned char *sha1, enum object_type *type,
+		       size_t *size, struct fault *f);
+/* The same on the nth object of p. */
+int pack_object_info(struct packed_git *p, uint32_t n,
+		     enum object_type *type, size_t *size, struct fault *f);
 
 /* What an entry is (its header), for verify-pack -v. */
 struct pack_entry_info {

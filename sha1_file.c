@@ -429,8 +429,9 @@ int report_object_fault(const unsigned char *sha1, const struct fault *f)
 #define INFO_PREFIX 512
 
 /* 0 with type and size, -1 (f), or 1 when the prefix was too short. */
-static int loose_info(const unsigned char *sha1, enum object_type *type,
-		      size_t *size, struct fault *f)
+static int loose_prefix_info(const unsigned char *sha1,
+			     enum object_type *type, size_t *size,
+			     struct fault *f)
 {
 	const char *name = sha1_file_name(sha1);
 	unsigned char buf[INFO_PREFIX];
@@ -455,21 +456,47 @@ static int loose_info(const unsigned char *sha1, enum object_type *type,
 	return ret < 0 && (size_t)n < len ? 1 : ret;
 }
 
-int object_info(const unsigned char *sha1, enum object_type *type,
-		size_t *size, struct fault *f)
+/* The type and size at the head of a source's stream; FAULT_MISSING too. */
+static int stream_info(open_source_fn source, const unsigned char *sha1,
+		       enum object_type *type, size_t *size, struct fault *f)
 {
 	struct object_stream st;
-	int ret = loose_info(sha1, type, size, f);
 
-	if (!ret || (ret < 0 && f->code != FAULT_MISSING))
-		return ret;
-	/* Past the loose store, or the whole loose file when ret is 1. */
-	if (open_sources(&st, sha1, ret > 0 ? 0 : 1, f) < 0)
+	if (source(&st, sha1, f) < 0)
 		return -1;
 	*type = st.type;
 	*size = st.size;
 	close_object_stream(&st);
 	return 0;
+}
+
+/*
+ * The sources in the order open_unverified asks them, headers alone:
+ * a packed delta's type from its chain's base and its size from its
+ * own head, nothing resolved; a loose object's from the first bytes of
+ * its file (all of it when those are not enough).
+ */
+int object_info(const unsigned char *sha1, enum object_type *type,
+		size_t *size, struct fault *f)
+{
+	int ret;
+
+	if (!packed_object_info(sha1, type, size, f))
+		return 0;
+	if (f->code != FAULT_MISSING)
+		return -1;
+	ret = loose_prefix_info(sha1, type, size, f);
+	if (ret > 0)
+		ret = stream_info(open_loose, sha1, type, size, f);
+	if (!ret || f->code != FAULT_MISSING)
+		return ret;
+	if (!stream_info(open_alternate_loose, sha1, type, size, f))
+		return 0;
+	if (f->code != FAULT_MISSING)
+		return -1;
+	if (rescan_packs())
+		return packed_object_info(sha1, type, size, f);
+	return -1;
 }
 
 int sha1_object_info(const unsigned char *sha1, enum object_type *type,

@@ -156,4 +156,64 @@ test_expect_success 'two packs: objects found in the second' '
 	test_cmp ../expect ../ours
 '
 
+# The first deltified blob of verify-pack -v ../v, its base, and the
+# base's size in the pack and offset, in $delta $base $base_len $base_at.
+first_delta() {
+	set -- $(awk '$2 == "blob" && NF == 7 { print $1, $7; exit }' ../v) &&
+	delta=$1 base=$2 &&
+	set -- $(awk -v b=$base '$1 == b { print $4, $5 }' ../v) &&
+	base_len=$1 base_at=$2 &&
+	test -n "$base_at"
+}
+
+test_expect_success 'cat-file -t and -s of a delta read headers only, as git' '
+	git init -q hdr && cd hdr &&
+	seq 1 3000 >f && git add f && git commit -q -m one &&
+	seq 2 3001 >f && git add f && git commit -q -m two &&
+	git gc -q &&
+	git verify-pack -v .git/objects/pack/*.idx >../v &&
+	first_delta &&
+	for opt in -t -s; do
+		cat-file $opt $delta >../ours &&
+		git cat-file $opt $delta >../theirs &&
+		test_cmp ../theirs ../ours || exit 1
+	done &&
+	# Spoil the middle of the base: the delta cannot be read any
+	# more, but its type and size are still in the headers.
+	p=$(ls .git/objects/pack/*.pack) && chmod u+w $p &&
+	printf "\\377\\377\\377\\377" | dd of=$p bs=1 conv=notrunc \
+		seek=$((base_at + base_len / 2)) 2>/dev/null &&
+	test_must_fail cat-file -p $delta >/dev/null 2>../err &&
+	test_must_fail git cat-file -p $delta >/dev/null 2>&1 &&
+	for opt in -t -s; do
+		cat-file $opt $delta >../ours &&
+		git cat-file $opt $delta >../theirs &&
+		test_cmp ../theirs ../ours || exit 1
+	done
+'
+
+test_expect_success 'a pack that comes while a reader runs is found on a miss' '
+	git init -q late && cd late &&
+	echo one >a && git add a && git commit -q -m one && git gc -q &&
+	a=$(git rev-parse HEAD:a) &&
+	mkfifo ../in ../out &&
+	{ "$TEST_DIRECTORY/helper/test-tool" read-ids <../in >../out 2>../err & } &&
+	exec 8>../in 9<../out &&
+	echo $a >&8 && read got <&9 &&
+	test "$got" = "blob 4 blob 4" &&
+	# b only in a second pack, made after the reader listed the packs
+	echo three >b && git add b && git commit -q -m two &&
+	b=$(git rev-parse HEAD:b) &&
+	git repack -q -d && ! test -f .git/objects/$(echo $b |
+		sed "s|..|&/|") &&
+	test $(ls .git/objects/pack/*.pack | wc -l) = 2 &&
+	echo $b >&8 && read got <&9 &&
+	echo $a >&8 && read again <&9 &&
+	echo 0000000000000000000000000000000000000000 >&8 && read none <&9 &&
+	exec 8>&- 9<&- && wait &&
+	test "$got" = "blob 6 blob 6" &&
+	test "$again" = "blob 4 blob 4" &&
+	test "$none" = missing
+'
+
 test_done

@@ -9,6 +9,13 @@
  *   resolve-ref <name>                "<id> <resolved name>"
  *   for-each-ref                      "<id> <name>" lines
  *   stream <id> <piece>               the content, read in pieces
+ *   read-ids                          for each id on stdin, "<type>
+ *                                     <size>" of the object read whole
+ *                                     and again of object_info, or
+ *                                     "missing": one
+ *                                     line each, flushed, so that a
+ *                                     test can change the store
+ *                                     between two lookups of one process
  *   lock <file>                       replace file with stdin
  *   traverse <tree>...                one line per name of the walk
  *   delta-make <base> <target>        create_delta()'s delta
@@ -284,6 +291,36 @@ static int cmd_apply_sets(int argc, char **argv)
 	return ret;
 }
 
+static int cmd_read_ids(void)
+{
+	char line[128];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		unsigned char sha1[20];
+		enum object_type type, itype;
+		size_t size, isize;
+		struct fault f;
+		void *buf;
+
+		if (get_sha1_hex(line, sha1) < 0)
+			die("read-ids: not an id: %s", line);
+		buf = read_object(sha1, &type, &size, &f);
+		if (!buf) {
+			if (f.code != FAULT_MISSING)
+				return report_object_fault(sha1, &f), 1;
+			printf("missing\n");
+		} else if (object_info(sha1, &itype, &isize, &f) < 0) {
+			return report_object_fault(sha1, &f), 1;
+		} else {
+			printf("%s %zu %s %zu\n", type_name(type), size,
+			       type_name(itype), isize);
+		}
+		free(buf);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -301,6 +338,8 @@ int main(int argc, char **argv)
 		ret = for_each_ref(show_ref, NULL);
 	else if (!strcmp(argv[1], "stream") && argc == 4)
 		ret = cmd_stream(argv + 2);
+	else if (!strcmp(argv[1], "read-ids") && argc == 2)
+		ret = cmd_read_ids();
 	else if (!strcmp(argv[1], "lock") && argc == 3)
 		ret = cmd_lock(argv + 2);
 	else if (!strcmp(argv[1], "traverse"))
