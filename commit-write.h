@@ -22,6 +22,16 @@
  */
 int write_index_tree(unsigned char *sha1, int dry_run);
 
+/*
+ * Keep each directory's tree id in memory across write_index_tree
+ * calls (a cache-tree), so that only the directories on changed paths
+ * are hashed again.  The caller must then call forget_index_trees for
+ * every path it changes in the index (NULL: the whole index changed,
+ * as after read_cache or a reset).
+ */
+void remember_index_trees(void);
+void forget_index_trees(const char *path);
+
 struct ident {
 	char *name;		/* malloc'd, crud trimmed as git trims it */
 	char *email;
@@ -65,6 +75,16 @@ int write_commit_object(const unsigned char *tree,
  * index after.  -1 after error(): the work tree may then be part way.
  */
 int reset_to_tree(const unsigned char *tree);
+
+/*
+ * Make the work-tree files of paths (nr of them, unique) what the
+ * in-memory index holds: removed when it lacks them (and the
+ * directories they leave empty), else written from their blobs, the
+ * entries taking the new stat data.  Leaves the index in memory for
+ * the caller to write.  -1 after error(): the work tree may then be
+ * part way.
+ */
+int checkout_index_paths(char **paths, size_t nr);
 
 /*
  * The differences between the index and tree, then between the work

@@ -266,6 +266,39 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	return ce;
 }
 
+/*
+ * A removed path goes first (it may be a file in the way of a new
+ * directory); then each path the index has is written from its blob
+ * and its entry takes the new file's stat data.
+ */
+int checkout_index_paths(char **paths, size_t nr)
+{
+	size_t i;
+	int pos;
+
+	for (i = 0; i < nr; i++)
+		if (cache_name_pos(paths[i], strlen(paths[i])) < 0)
+			remove_work_file(paths[i]);
+	for (i = 0; i < nr; i++) {
+		struct cache_entry *ce;
+		struct stat st;
+
+		pos = cache_name_pos(paths[i], strlen(paths[i]));
+		if (pos < 0)
+			continue;
+		ce = active_cache[pos];
+		if (S_ISGITLINK(ce->ce_mode))
+			continue;
+		if (write_work_file(ce->name, ce->ce_mode, ce->sha1) < 0)
+			return -1;
+		if (lstat(ce->name, &st) < 0)
+			return error_errno("lstat '%s'", ce->name);
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	}
+	return 0;
+}
+
 int reset_to_tree(const unsigned char *tree)
 {
 	struct flat_tree ft = { NULL, 0, 0 };
