@@ -89,7 +89,10 @@ int checkout_index_paths(char **paths, size_t nr);
 /*
  * The differences between the index and tree, then between the work
  * tree and the index, one "<path>: <what>" line each into *out
- * (malloc'd, NULL when there are none).  -1 after error().
+ * (malloc'd, NULL when there are none).  Entries whose files hold
+ * their blobs under new stat data (a copied tree) take that stat data,
+ * as update-cache --refresh gives it, for the caller to write.  -1
+ * after error().
  */
 int list_changes(const unsigned char *tree, char **out);
 

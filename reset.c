@@ -124,6 +124,30 @@ static int work_file_clean(const struct cache_entry *ce)
 	return path_matches_sha1(ce->name, &st, ce->sha1) == 1;
 }
 
+/*
+ * An entry whose stat data changed (a copied tree, a file touched and
+ * put back) but whose file still holds its blob takes the new stat
+ * data, as update-cache --refresh gives it; hashed on every core.
+ */
+static size_t refresh_entry(void *data, size_t i)
+{
+	struct cache_entry *ce = ((struct cache_entry **)data)[i];
+	struct stat st;
+
+	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
+	    (ce->ce_state & CE_UPTODATE))
+		return 1;
+	if (lstat_work_path(ce->name, &st) < 0 ||
+	    ce_mode_from_stat(st.st_mode) != ce->ce_mode)
+		return 1;
+	if (!ce_match_stat(ce, &st) ||
+	    path_matches_sha1(ce->name, &st, ce->sha1) == 1) {
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	}
+	return 1;
+}
+
 int list_changes(const unsigned char *tree, char **out)
 {
 	struct flat_tree ft = { NULL, 0, 0 };
@@ -161,6 +185,7 @@ int list_changes(const unsigned char *tree, char **out)
 	}
 	free_flat(&ft);
 	preload_index(NULL);
+	run_parallel(0, active_nr, refresh_entry, active_cache, NULL, 0);
 	for (j = 0; j < active_nr; j++)
 		if (!ce_stage(active_cache[j]) &&
 		    !work_file_clean(active_cache[j]))
