@@ -182,26 +182,84 @@ static unsigned char disk_head[20];
 static int disk_has_head;
 /* Commits since, and the paths they changed (the work tree lags). */
 static int commits_since;
-static char **touched;
+static struct held_file {
+	char *path;
+	char *buf;		/* its content in the index now, or NULL */
+	size_t size;
+	unsigned char sha1[20];	/* the id of that content */
+} *touched;
 static size_t touched_nr, touched_alloc;
 
-static int is_touched(const char *path)
+static struct held_file *find_touched(const char *path)
 {
 	size_t i;
 
 	for (i = 0; i < touched_nr; i++)
-		if (!strcmp(touched[i], path))
-			return 1;
-	return 0;
+		if (!strcmp(touched[i].path, path))
+			return &touched[i];
+	return NULL;
 }
 
-static void touch(const char *path)
+static struct held_file *touch(const char *path)
 {
+	struct held_file *h = find_touched(path);
+
 	forget_index_trees(path);
-	if (is_touched(path))
-		return;
+	if (h)
+		return h;
 	ALLOC_GROW(touched, touched_nr + 1, touched_alloc);
-	touched[touched_nr++] = xstrdup(path);
+	h = &touched[touched_nr++];
+	memset(h, 0, sizeof(*h));
+	h->path = xstrdup(path);
+	return h;
+}
+
+static void drop_held(struct held_file *h)
+{
+	free(h->buf);
+	h->buf = NULL;
+}
+
+/* The content of ce when held in memory and still its (for a checkout). */
+static const char *held_content(const struct cache_entry *ce, size_t *size)
+{
+	struct held_file *h = find_touched(ce->name);
+
+	if (!h || !h->buf || memcmp(h->sha1, ce->sha1, 20))
+		return NULL;
+	*size = h->size;
+	return h->buf;
+}
+
+/*
+ * The old content of ce for the patch library, without inflating its
+ * blob: held in memory when a commit since the checkpoint wrote it,
+ * else the work-tree file (which lags only for touched paths) when its
+ * stat data match the entry's (racy ones are hashed), as apply --index
+ * trusts it.
+ */
+static int old_content(const struct cache_entry *ce, char **buf,
+		       size_t *size)
+{
+	struct held_file *h = find_touched(ce->name);
+	const char *held;
+	struct stat s;
+
+	if (h) {
+		held = held_content(ce, size);
+		if (!held)
+			return 0;
+		*buf = xmalloc(*size + 1);
+		memcpy(*buf, held, *size);
+		(*buf)[*size] = '\0';
+		return 1;
+	}
+	if (!S_ISREG(ce->ce_mode) || lstat_work_path(ce->name, &s) < 0 ||
+	    ce_mode_from_stat(s.st_mode) != ce->ce_mode ||
+	    ce_match_stat(ce, &s))
+		return 0;
+	*buf = read_work_file(ce->name, &s, size);
+	return *buf != NULL;
 }
 
 static void note_disk_head(void)
@@ -259,6 +317,7 @@ static int compare_paths(const void *a, const void *b)
  */
 static void checkpoint(int next)
 {
+	char **paths;
 	size_t i;
 
 	if (!commits_since && !touched_nr)
@@ -269,9 +328,13 @@ static void checkpoint(int next)
 				disk_has_head ? disk_head : NULL) < 0)
 		exit(128);
 	test_kill("journal");
-	qsort(touched, touched_nr, sizeof(*touched), compare_paths);
-	if (checkout_index_paths(touched, touched_nr) < 0)
+	paths = xcalloc(touched_nr + 1, sizeof(*paths));
+	for (i = 0; i < touched_nr; i++)
+		paths[i] = touched[i].path;
+	qsort(paths, touched_nr, sizeof(*paths), compare_paths);
+	if (checkout_index_paths(paths, touched_nr, held_content) < 0)
 		die("unable to write the work tree");
+	free(paths);
 	test_kill("worktree");
 	if (hold_index_lock() < 0 || commit_index() < 0)
 		die("unable to write the index");
@@ -284,8 +347,10 @@ static void checkpoint(int next)
 	    am_remove_file("checkpoint") < 0)
 		exit(128);
 	note_disk_head();
-	for (i = 0; i < touched_nr; i++)
-		free(touched[i]);
+	for (i = 0; i < touched_nr; i++) {
+		drop_held(&touched[i]);
+		free(touched[i].path);
+	}
 	touched_nr = 0;
 	commits_since = 0;
 }
@@ -341,7 +406,7 @@ static int check_untracked(const struct patch_set *set,
 
 		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
 		    cache_name_pos(path, strlen(path)) >= 0 ||
-		    is_touched(path) || lstat_work_path(path, &s) < 0)
+		    find_touched(path) || lstat_work_path(path, &s) < 0)
 			continue;
 		snprintf(err->msg, sizeof(err->msg),
 			 "%s: already exists in working directory", path);
@@ -350,15 +415,32 @@ static int check_untracked(const struct patch_set *set,
 	return 0;
 }
 
+/*
+ * Note the paths the set changed, with the content each now has in
+ * the index (the last patch of the set to write a path gives it).
+ */
 static void touch_set(const struct patch_set *set)
 {
 	const struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
+		struct held_file *h;
+		int pos;
+
 		if (p->old_name)
-			touch(p->old_name);
-		if (p->new_name)
-			touch(p->new_name);
+			drop_held(touch(p->old_name));
+		if (!p->new_name)
+			continue;
+		h = touch(p->new_name);
+		drop_held(h);
+		pos = cache_name_pos(p->new_name, strlen(p->new_name));
+		if (pos < 0 || !p->result)
+			continue;
+		h->buf = xmalloc(p->result_size + 1);
+		memcpy(h->buf, p->result, p->result_size);
+		h->buf[p->result_size] = '\0';
+		h->size = p->result_size;
+		memcpy(h->sha1, active_cache[pos]->sha1, 20);
 	}
 }
 
@@ -389,6 +471,7 @@ static void apply_mail(int nr)
 	if (parse_patch(&set, mbuf_str(&m.mi.patch), m.mi.patch.len, 1,
 			&err) < 0)
 		stop_at(nr, &m, &err);
+	set.old_content = old_content;
 	if (!set.nr) {
 		snprintf(err.msg, sizeof(err.msg), "no valid patch in mail %04d",
 			 nr);

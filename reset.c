@@ -213,9 +213,13 @@ static void remove_work_file(const char *path)
 	free(dir);
 }
 
-/* Write blob sha1 to path with mode, through a temporary name. */
+/*
+ * Write blob sha1 to path with mode, through a temporary name; from
+ * buf (size bytes, the blob's content) when it is not NULL.
+ */
 static int write_work_file(const char *path, unsigned int mode,
-			   const unsigned char *sha1)
+			   const unsigned char *sha1, const char *buf,
+			   size_t size)
 {
 	size_t len = strlen(path);
 	char *tmp = xmalloc(len + 32), *lead = xstrdup(path);
@@ -230,7 +234,15 @@ static int write_work_file(const char *path, unsigned int mode,
 		goto out;
 	}
 	snprintf(tmp, len + 32, "%s.reset-%ld", path, (long)getpid());
-	if (S_ISLNK(mode)) {
+	if (buf && S_ISLNK(mode)) {
+		char *target = xmalloc(size + 1);
+
+		memcpy(target, buf, size);
+		target[size] = '\0';
+		if (symlink(target, tmp) < 0)
+			ret = error_errno("symlink '%s'", tmp);
+		free(target);
+	} else if (S_ISLNK(mode)) {
 		enum object_type type;
 		size_t size;
 		char *target = read_sha1_file(sha1, &type, &size);
@@ -247,7 +259,11 @@ static int write_work_file(const char *path, unsigned int mode,
 			ret = error_errno("open '%s'", tmp);
 			goto out;
 		}
-		ret = stream_blob_to_fd(fd, path, sha1);
+		if (buf)
+			ret = write_in_full(fd, buf, size) < 0 ?
+			      error_errno("write '%s'", tmp) : 0;
+		else
+			ret = stream_blob_to_fd(fd, path, sha1);
 		if (close(fd) < 0 && !ret)
 			ret = error_errno("close '%s'", tmp);
 	}
@@ -280,7 +296,7 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	    memcmp(active_cache[pos]->sha1, f->sha1, 20) ||
 	    !work_file_clean(active_cache[pos])) {
 		if (!S_ISGITLINK(f->mode) &&
-		    write_work_file(f->path, f->mode, f->sha1) < 0)
+		    write_work_file(f->path, f->mode, f->sha1, NULL, 0) < 0)
 			return NULL;
 	}
 	ce = make_cache_entry(f->path, len);
@@ -296,7 +312,9 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
  * directory); then each path the index has is written from its blob
  * and its entry takes the new file's stat data.
  */
-int checkout_index_paths(char **paths, size_t nr)
+int checkout_index_paths(char **paths, size_t nr,
+			 const char *(*held)(const struct cache_entry *ce,
+					     size_t *size))
 {
 	size_t i;
 	int pos;
@@ -307,6 +325,8 @@ int checkout_index_paths(char **paths, size_t nr)
 	for (i = 0; i < nr; i++) {
 		struct cache_entry *ce;
 		struct stat st;
+		const char *buf;
+		size_t size = 0;
 
 		pos = cache_name_pos(paths[i], strlen(paths[i]));
 		if (pos < 0)
@@ -314,7 +334,9 @@ int checkout_index_paths(char **paths, size_t nr)
 		ce = active_cache[pos];
 		if (S_ISGITLINK(ce->ce_mode))
 			continue;
-		if (write_work_file(ce->name, ce->ce_mode, ce->sha1) < 0)
+		buf = held ? held(ce, &size) : NULL;
+		if (write_work_file(ce->name, ce->ce_mode, ce->sha1, buf,
+				    size) < 0)
 			return -1;
 		if (lstat(ce->name, &st) < 0)
 			return error_errno("lstat '%s'", ce->name);
