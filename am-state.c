@@ -44,13 +44,16 @@ int am_state_begun(void)
 	return path_exists("next");
 }
 
-int am_write_file(const char *name, const void *text, size_t len)
+/* With sync, the file is on disk before it takes the name. */
+static int write_file(const char *name, const void *text, size_t len,
+		      int sync)
 {
 	struct lock_file *lk = xcalloc(1, sizeof(*lk));
 	char *path = am_state_path(name);
 	int ret = hold_lock_file(lk, path);
 
-	if (!ret && write_in_full(lk->fd, text, len) < 0) {
+	if (!ret && (write_in_full(lk->fd, text, len) < 0 ||
+		     (sync && flush_to_disk(lk->fd) < 0))) {
 		ret = error_errno("write '%s'", lk->path);
 		rollback_lock_file(lk);
 	} else if (!ret) {
@@ -60,6 +63,11 @@ int am_write_file(const char *name, const void *text, size_t len)
 	if (!ret)
 		free(lk);	/* a held lock stays listed for cleanup */
 	return ret;
+}
+
+int am_write_file(const char *name, const void *text, size_t len)
+{
+	return write_file(name, text, len, 0);
 }
 
 int am_write_number(const char *name, int nr)
@@ -282,7 +290,8 @@ int am_write_checkpoint(int next, const unsigned char *commit,
 
 	n += snprintf(buf + n, sizeof(buf) - n, "%s\n",
 		      old ? sha1_to_hex(old) : "-");
-	return am_write_file("checkpoint", buf, n);
+	/* Synced: the index and the branch that follow are. */
+	return write_file("checkpoint", buf, n, 1);
 }
 
 int am_read_checkpoint(int *next, unsigned char *commit, unsigned char *old,
