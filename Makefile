@@ -45,8 +45,9 @@ LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
 	patch-write.o patch-stat.o
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
-LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o
-HDRS += mail.h commit-write.h
+LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o \
+	am-state.o
+HDRS += mail.h commit-write.h am-state.h
 
 all: $(PROGRAMS) $(SCRIPTS)
 

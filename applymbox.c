@@ -3,29 +3,33 @@
  * in one process.
  *
  * Each mail is read as mailinfo reads it (mail.c), its patch applied
- * to the index and the work tree with the patch library (patch.h),
- * the index written as trees and committed with the mail's author,
- * date and "<subject>\n\n<description>", and the branch HEAD names
- * moved to the commit.  The index stays in memory: it is written once
- * per commit, and only the files a patch touches are read and hashed.
+ * to the in-memory index with the patch library (patch.h, the old
+ * content read from the store by the index's ids), the index written
+ * as trees and committed with the mail's author, date and
+ * "<subject>\n\n<description>".  Only the directories on the paths a
+ * patch touched are hashed again (the tree memo of commit-write.c);
+ * the trees and the commit are loose objects, not synced one by one.
  *
- * The run's state lives in $GIT_DIR/applymbox: the mails (0001, ...),
- * the number of the next one, where the run started, a stop, and the
- * commit being made.  When
- * a patch does not apply, nothing of it is written; the run stops
- * there, says which mail, file and hunk, and waits for --continue
- * (commit the index the user fixed by hand, with that mail's message),
- * --skip (drop that mail) or --abort (back to where the run started).
+ * Between checkpoints nothing but objects reaches the disk: HEAD, the
+ * index and the work tree stay at the last checkpoint's commit, so a
+ * kill -9 there leaves all three consistent (the objects written since
+ * are garbage).  A checkpoint, every CHECKPOINT_EVERY commits, at the
+ * end and before a stop, makes the objects durable (one syncfs), notes
+ * "the branch goes from H to C, next mail N" in the journal
+ * (applymbox/checkpoint), writes the work-tree files the commits since
+ * changed, the index, the branch and "next", and removes the journal.
+ * A kill inside a checkpoint is rolled forward by the next --continue,
+ * --skip or --abort: the branch moved to C, the index and work tree
+ * put at C.  The state files are am-state.c's.
  *
- * Writes come in an order that a kill -9 cannot make inconsistent for
- * good: the work tree first, then the objects, a note of the new
- * commit in the state, the index, and the branch last.  --continue
- * after a kill finishes the noted commit if it was half done, puts the
- * index and work tree back at HEAD and goes on; --abort works from any
- * point.
+ * When a patch does not apply, nothing of it is written; the commits
+ * before it are checkpointed, the run stops there, says which mail,
+ * file and hunk, and waits for --continue (commit the index the user
+ * fixed by hand, with that mail's message), --skip (drop that mail) or
+ * --abort (back to where the run started).
  */
-#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "am-state.h"
 #include "commit-write.h"
 #include "mail.h"
 #include "patch.h"
@@ -40,261 +45,8 @@
 static const char applymbox_usage[] =
 	"applymbox [--signoff] [-k] <mbox>... | --continue | --skip | --abort";
 
-struct am_state {
-	int signoff, keep_subject;
-	int next, last;		/* mails next..last are still to do */
-	int stopped;		/* stopped at mail next */
-	char *branch;		/* the ref HEAD names: refs/heads/... */
-	unsigned char head[20];	/* the branch now */
-	int has_head;
-	unsigned char orig[20];	/* the branch when the run started */
-	int orig_has_head;
-};
-
 static struct am_state st;
 static const unsigned char null_id[20];
-
-/* ---- the state directory ---- */
-
-static char *state_path(const char *name)
-{
-	static char *dir;
-
-	if (!dir)
-		dir = path_join(get_git_dir(), "applymbox");
-	return name ? path_join(dir, name) : xstrdup(dir);
-}
-
-static int state_exists(void)
-{
-	char *dir = state_path(NULL);
-	struct stat s;
-	int ret = !lstat(dir, &s);
-
-	free(dir);
-	return ret;
-}
-
-/* Replace state file name with text, through name.lock. */
-static int write_state_file(const char *name, const void *text, size_t len)
-{
-	struct lock_file *lk = xcalloc(1, sizeof(*lk));
-	char *path = state_path(name);
-	int ret = hold_lock_file(lk, path);
-
-	if (!ret && write_in_full(lk->fd, text, len) < 0) {
-		ret = error_errno("write '%s'", lk->path);
-		rollback_lock_file(lk);
-	} else if (!ret) {
-		ret = commit_lock_file(lk);
-	}
-	free(path);
-	if (!ret)
-		free(lk);	/* a held lock stays listed for cleanup */
-	return ret;
-}
-
-static int write_state_number(const char *name, int nr)
-{
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%d\n", nr);
-
-	return write_state_file(name, buf, n);
-}
-
-/* The contents of a state file, or -1 (quiet when missing and quiet). */
-static int read_state_file(const char *name, struct mbuf *out)
-{
-	char *path = state_path(name);
-	struct stat s;
-	int ret;
-
-	if (lstat(path, &s) < 0) {
-		ret = errno == ENOENT ? -2 :
-		      error_errno("cannot read '%s'", path);
-		free(path);
-		return ret;
-	}
-	ret = read_mailbox(path, out);
-	free(path);
-	return ret;
-}
-
-static int read_state_number(const char *name, int *nr)
-{
-	struct mbuf b = MBUF_INIT;
-	char *end;
-	int ret = read_state_file(name, &b);
-
-	if (!ret) {
-		long v = strtol(mbuf_str(&b), &end, 10);
-
-		if (end == b.buf || *end != '\n' || v < 0 || v > 999999)
-			ret = error("applymbox state '%s' is corrupt", name);
-		*nr = (int)v;
-	}
-	mbuf_release(&b);
-	return ret;
-}
-
-static int remove_state_file(const char *name)
-{
-	char *path = state_path(name);
-	int ret = 0;
-
-	if (unlink(path) < 0 && errno != ENOENT)
-		ret = error_errno("cannot remove '%s'", path);
-	free(path);
-	return ret;
-}
-
-static int remove_state(void)
-{
-	char *dir = state_path(NULL);
-	DIR *d;
-	struct dirent *de;
-	int ret;
-
-	/* "next" first: a state without it is one never begun. */
-	ret = remove_state_file("next");
-	d = opendir(dir);
-
-	while (d && (de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			ret |= remove_state_file(de->d_name);
-	if (d)
-		closedir(d);
-	if (!ret && rmdir(dir) < 0)
-		ret = error_errno("cannot remove '%s'", dir);
-	free(dir);
-	return ret;
-}
-
-static int read_state_mail(int nr, struct mbuf *out)
-{
-	char name[16];
-
-	snprintf(name, sizeof(name), "%04d", nr);
-	if (read_state_file(name, out) < 0)
-		return error("mail %04d is missing from the state", nr);
-	return 0;
-}
-
-static int save_mail(void *data, const char *mail, size_t len)
-{
-	int *nr = data;
-	char name[16];
-
-	snprintf(name, sizeof(name), "%04d", ++*nr);
-	return write_state_file(name, mail, len);
-}
-
-/*
- * The state of a new run: the mails first, then where it starts, and
- * "next" last: a state without "next" was never begun (--abort
- * removes it).
- */
-static int create_state(int argc, char **argv)
-{
-	struct mbox_options opt = { 0, 0, 0 };
-	struct mbuf buf = MBUF_INIT;
-	char *dir = state_path(NULL);
-	int i, nr = 0, ret = 0;
-
-	if (mkdir(dir, 0777) < 0)
-		ret = error_errno("cannot create '%s'", dir);
-	free(dir);
-	for (i = 0; !ret && i < argc; i++) {
-		ret = read_mailbox(argv[i], &buf);
-		if (!ret && split_mbox(mbuf_str(&buf), buf.len, &opt,
-				       save_mail, &nr) < 0)
-			ret = error("cannot split patches from '%s'", argv[i]);
-	}
-	mbuf_release(&buf);
-	if (!ret) {
-		mbuf_addstr(&buf, st.has_head ? sha1_to_hex(st.head) : "-");
-		mbuf_addch(&buf, '\n');
-		mbuf_addstr(&buf, st.branch);
-		mbuf_addch(&buf, '\n');
-		mbuf_addstr(&buf, st.signoff ? "signoff\n" : "");
-		mbuf_addstr(&buf, st.keep_subject ? "keep\n" : "");
-		ret = write_state_file("start", buf.buf, buf.len);
-		mbuf_release(&buf);
-	}
-	if (!ret)
-		ret = write_state_number("last", nr);
-	if (!ret)
-		ret = write_state_number("next", 1);
-	if (ret) {
-		remove_state();
-		return -1;
-	}
-	memcpy(st.orig, st.head, 20);
-	st.orig_has_head = st.has_head;
-	st.next = 1;
-	st.last = nr;
-	return 0;
-}
-
-/* Whether create_state got as far as "next". */
-static int state_begun(void)
-{
-	char *path = state_path("next");
-	struct stat s;
-	int ret = !lstat(path, &s);
-
-	free(path);
-	return ret;
-}
-
-/* A whole line at *p: copied into out, *p moved past it. */
-static int take_line(const char **p, struct mbuf *out)
-{
-	const char *nl = strchr(*p, '\n');
-
-	if (!nl)
-		return -1;
-	mbuf_reset(out);
-	mbuf_add(out, *p, nl - *p);
-	*p = nl + 1;
-	return 0;
-}
-
-static int load_state(void)
-{
-	struct mbuf b = MBUF_INIT, line = MBUF_INIT;
-	const char *p;
-	int ret;
-
-	ret = read_state_file("start", &b);
-	p = mbuf_str(&b);
-	if (!ret && (take_line(&p, &line) < 0 ||
-		     (strcmp(line.buf, "-") &&
-		      get_sha1_hex(line.buf, st.orig) < 0)))
-		ret = -1;
-	st.orig_has_head = line.len && strcmp(mbuf_str(&line), "-");
-	if (!ret && take_line(&p, &line) < 0)
-		ret = -1;
-	if (!ret) {
-		st.branch = xstrdup(line.buf);
-		st.signoff = strstr(p, "signoff\n") != NULL;
-		st.keep_subject = strstr(p, "keep\n") != NULL;
-		ret = read_state_number("last", &st.last);
-	}
-	if (!ret)
-		ret = read_state_number("next", &st.next);
-	if (!ret) {
-		int stop;
-
-		st.stopped = read_state_number("stopped", &stop) == 0;
-	}
-	mbuf_release(&b);
-	mbuf_release(&line);
-	if (ret)
-		return error("the state in '%s' is corrupt", state_path(NULL));
-	st.has_head = !read_ref(st.branch, st.head);
-	return 0;
-}
 
 /* ---- HEAD ---- */
 
@@ -358,7 +110,7 @@ static int load_mail(int nr, struct am_mail *m)
 	memset(m, 0, sizeof(*m));
 	mail_info_init(&m->mi);
 	m->mi.keep_subject = st.keep_subject;
-	if (read_state_mail(nr, &raw) < 0)
+	if (am_read_mail(nr, &raw) < 0)
 		return -1;
 	ret = parse_mail(&m->mi, mbuf_str(&raw), raw.len);
 	mbuf_release(&raw);
@@ -375,7 +127,146 @@ static void first_line(const struct mbuf *msg, const char **s, int *len)
 	*len = (int)strcspn(*s, "\n");
 }
 
+/* ---- test hooks ---- */
+
+/*
+ * DIRCACHE_TEST_KILL=<where>:<n>, for the tests only: SIGKILL at the
+ * nth time the run passes <where> (commit: a commit made in memory;
+ * journal, worktree, index, ref: that step of a checkpoint done).
+ */
+static void test_kill(const char *where)
+{
+	static const char *want;
+	static long left = -1;
+	const char *colon;
+
+	if (left < 0) {
+		want = getenv("DIRCACHE_TEST_KILL");
+		colon = want ? strchr(want, ':') : NULL;
+		left = colon ? strtol(colon + 1, NULL, 10) : 0;
+	}
+	colon = want ? strchr(want, ':') : NULL;
+	if (!colon || strncmp(want, where, colon - want) ||
+	    where[colon - want] || left <= 0)
+		return;
+	if (!--left) {
+		fflush(stdout);
+		raise(SIGKILL);
+	}
+}
+
 /* ---- committing ---- */
+
+/*
+ * Commits between checkpoints; DIRCACHE_AM_CHECKPOINT=<n> sets another
+ * number (the tests use small ones to see many checkpoints).
+ */
+#define CHECKPOINT_EVERY 32
+
+static int checkpoint_every(void)
+{
+	static int every;
+	const char *env;
+
+	if (!every) {
+		env = getenv("DIRCACHE_AM_CHECKPOINT");
+		every = env ? atoi(env) : 0;
+		if (every <= 0)
+			every = CHECKPOINT_EVERY;
+	}
+	return every;
+}
+
+/* The branch as the disk has it: the last checkpoint's commit. */
+static unsigned char disk_head[20];
+static int disk_has_head;
+/* Commits since, and the paths they changed (the work tree lags). */
+static int commits_since;
+static struct held_file {
+	char *path;
+	char *buf;		/* its content in the index now, or NULL */
+	size_t size;
+	unsigned char sha1[20];	/* the id of that content */
+} *touched;
+static size_t touched_nr, touched_alloc;
+
+static struct held_file *find_touched(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < touched_nr; i++)
+		if (!strcmp(touched[i].path, path))
+			return &touched[i];
+	return NULL;
+}
+
+static struct held_file *touch(const char *path)
+{
+	struct held_file *h = find_touched(path);
+
+	forget_index_trees(path);
+	if (h)
+		return h;
+	ALLOC_GROW(touched, touched_nr + 1, touched_alloc);
+	h = &touched[touched_nr++];
+	memset(h, 0, sizeof(*h));
+	h->path = xstrdup(path);
+	return h;
+}
+
+static void drop_held(struct held_file *h)
+{
+	free(h->buf);
+	h->buf = NULL;
+}
+
+/* The content of ce when held in memory and still its (for a checkout). */
+static const char *held_content(const struct cache_entry *ce, size_t *size)
+{
+	struct held_file *h = find_touched(ce->name);
+
+	if (!h || !h->buf || memcmp(h->sha1, ce->sha1, 20))
+		return NULL;
+	*size = h->size;
+	return h->buf;
+}
+
+/*
+ * The old content of ce for the patch library, without inflating its
+ * blob: held in memory when a commit since the checkpoint wrote it,
+ * else the work-tree file (which lags only for touched paths) when its
+ * stat data match the entry's (racy ones are hashed), as apply --index
+ * trusts it.
+ */
+static int old_content(const struct cache_entry *ce, char **buf,
+		       size_t *size)
+{
+	struct held_file *h = find_touched(ce->name);
+	const char *held;
+	struct stat s;
+
+	if (h) {
+		held = held_content(ce, size);
+		if (!held)
+			return 0;
+		*buf = xmalloc(*size + 1);
+		memcpy(*buf, held, *size);
+		(*buf)[*size] = '\0';
+		return 1;
+	}
+	if (!S_ISREG(ce->ce_mode) || lstat_work_path(ce->name, &s) < 0 ||
+	    ce_mode_from_stat(s.st_mode) != ce->ce_mode ||
+	    ce_match_stat(ce, &s))
+		return 0;
+	*buf = read_work_file(ce->name, &s, size);
+	return *buf != NULL;
+}
+
+static void note_disk_head(void)
+{
+	memcpy(disk_head, st.head, 20);
+	disk_has_head = st.has_head;
+}
 
 /* The author of mail m; -1 after error() (a stop, not a crash). */
 static int mail_author(struct am_mail *m, struct ident *author)
@@ -386,22 +277,12 @@ static int mail_author(struct am_mail *m, struct ident *author)
 				"the mail's From: or Date:");
 }
 
-/* "<nr> <commit> <parent or ->": the commit being made for mail nr. */
-static int write_pending(int nr, const unsigned char *commit)
-{
-	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "%d %s ", nr, sha1_to_hex(commit));
-
-	n += snprintf(buf + n, sizeof(buf) - n, "%s\n",
-		      st.has_head ? sha1_to_hex(st.head) : "-");
-	return write_state_file("pending", buf, n);
-}
-
 /*
- * Commit the in-memory index with mail nr's message and author, then
- * write the index and move the branch.  Dies on failure.
+ * Commit the in-memory index with mail m's message and author: the
+ * trees and the commit are stored, the branch moves in memory only
+ * (checkpoint writes it).  Dies on failure.
  */
-static void commit_mail(int nr, struct am_mail *m, const struct ident *author)
+static void commit_mail(struct am_mail *m, const struct ident *author)
 {
 	struct ident committer;
 	unsigned char tree[20], commit[20];
@@ -415,17 +296,63 @@ static void commit_mail(int nr, struct am_mail *m, const struct ident *author)
 				st.has_head, author, &committer,
 				mbuf_str(&m->msg), m->msg.len, commit) < 0)
 		exit(128);
-	if (flush_to_disk(-1) < 0)
-		die("unable to make the commit durable");
-	if (write_pending(nr, commit) < 0)
-		exit(128);
-	if (hold_index_lock() < 0 || commit_index() < 0)
-		die("unable to write the index");
-	if (update_ref(st.branch, commit, st.has_head ? st.head : null_id) < 0)
-		exit(128);
 	memcpy(st.head, commit, 20);
 	st.has_head = 1;
+	commits_since++;
 	ident_release(&committer);
+	test_kill("commit");
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Put the commits since the last checkpoint on disk, next being the
+ * first mail not in them: objects made durable, the journal, the work
+ * tree, the index, the branch, "next", and the journal removed.  A
+ * kill at any point is rolled forward by finish_checkpoint.  Dies on
+ * failure.
+ */
+static void checkpoint(int next)
+{
+	char **paths;
+	size_t i;
+
+	if (!commits_since && !touched_nr)
+		return;
+	if (flush_to_disk(-1) < 0)
+		die("unable to make the commits durable");
+	if (am_write_checkpoint(next, st.head,
+				disk_has_head ? disk_head : NULL) < 0)
+		exit(128);
+	test_kill("journal");
+	paths = xcalloc(touched_nr + 1, sizeof(*paths));
+	for (i = 0; i < touched_nr; i++)
+		paths[i] = touched[i].path;
+	qsort(paths, touched_nr, sizeof(*paths), compare_paths);
+	if (checkout_index_paths(paths, touched_nr, held_content) < 0)
+		die("unable to write the work tree");
+	free(paths);
+	test_kill("worktree");
+	if (hold_index_lock() < 0 || commit_index() < 0)
+		die("unable to write the index");
+	test_kill("index");
+	if (update_ref(st.branch, st.head,
+		       disk_has_head ? disk_head : null_id) < 0)
+		exit(128);
+	test_kill("ref");
+	if (am_write_number("next", next) < 0 ||
+	    am_remove_file("checkpoint") < 0)
+		exit(128);
+	note_disk_head();
+	for (i = 0; i < touched_nr; i++) {
+		drop_held(&touched[i]);
+		free(touched[i].path);
+	}
+	touched_nr = 0;
+	commits_since = 0;
 }
 
 /* ---- the run ---- */
@@ -451,33 +378,69 @@ static void print_stop(int nr, struct am_mail *m,
 		"where the run started, \"applymbox --abort\".\n");
 }
 
-/* Stop at mail nr: note it in the state and exit 1. */
+/* Stop at mail nr: the commits before it written, a note, exit 1. */
 static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
 {
-	if (write_state_number("stopped", nr) < 0)
+	checkpoint(nr);
+	if (am_write_number("stopped", nr) < 0)
 		exit(128);
 	print_stop(nr, m, err);
 	exit(1);
 }
 
 /*
- * The files a patch wrote were hashed as they were written: their
- * entries are known up to date, so that writing the index does not
- * look at them again as racy (they are all newer than the index read
- * at the start) once per commit for the rest of the series.
+ * The patch is applied to the index alone, and its files reach the
+ * work tree at the checkpoint: a file it creates must not stand there
+ * already (an untracked file, which the checkpoint would overwrite).
+ * A path an earlier commit since the checkpoint touched is the
+ * checkpoint's to put right, and the index says whether it is free.
  */
-static void mark_written(const struct patch_set *set)
+static int check_untracked(const struct patch_set *set,
+			   struct patch_error *err)
+{
+	const struct patch *p;
+	struct stat s;
+
+	for (p = set->first; p; p = p->next) {
+		const char *path = p->new_name;
+
+		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
+		    cache_name_pos(path, strlen(path)) >= 0 ||
+		    find_touched(path) || lstat_work_path(path, &s) < 0)
+			continue;
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: already exists in working directory", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Note the paths the set changed, with the content each now has in
+ * the index (the last patch of the set to write a path gives it).
+ */
+static void touch_set(const struct patch_set *set)
 {
 	const struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
+		struct held_file *h;
 		int pos;
 
+		if (p->old_name)
+			drop_held(touch(p->old_name));
 		if (!p->new_name)
 			continue;
+		h = touch(p->new_name);
+		drop_held(h);
 		pos = cache_name_pos(p->new_name, strlen(p->new_name));
-		if (pos >= 0)
-			active_cache[pos]->ce_state |= CE_UPTODATE;
+		if (pos < 0 || !p->result)
+			continue;
+		h->buf = xmalloc(p->result_size + 1);
+		memcpy(h->buf, p->result, p->result_size);
+		h->buf[p->result_size] = '\0';
+		h->size = p->result_size;
+		memcpy(h->sha1, active_cache[pos]->sha1, 20);
 	}
 }
 
@@ -508,15 +471,17 @@ static void apply_mail(int nr)
 	if (parse_patch(&set, mbuf_str(&m.mi.patch), m.mi.patch.len, 1,
 			&err) < 0)
 		stop_at(nr, &m, &err);
+	set.old_content = old_content;
 	if (!set.nr) {
 		snprintf(err.msg, sizeof(err.msg), "no valid patch in mail %04d",
 			 nr);
 		stop_at(nr, &m, &err);
 	}
-	if (apply_patch_set(&set, APPLY_INDEX, &err) != 0)
+	if (check_untracked(&set, &err) < 0 ||
+	    apply_patch_set(&set, APPLY_CACHED, &err) != 0)
 		stop_at(nr, &m, &err);
-	mark_written(&set);
-	commit_mail(nr, &m, &author);
+	touch_set(&set);
+	commit_mail(&m, &author);
 	ident_release(&author);
 	free_patch_set(&set);
 	clear_patch_error(&err);
@@ -525,13 +490,15 @@ static void apply_mail(int nr)
 
 static void run(void)
 {
+	remember_index_trees();
 	for (; st.next <= st.last; st.next++) {
 		apply_mail(st.next);
-		if (write_state_number("next", st.next + 1) < 0)
-			exit(128);
+		if (commits_since >= checkpoint_every())
+			checkpoint(st.next + 1);
 		fflush(stdout);
 	}
-	if (remove_state() < 0)
+	checkpoint(st.next);
+	if (am_remove_state() < 0)
 		exit(128);
 	finish_stdout();
 }
@@ -542,6 +509,7 @@ static void load_index(void)
 {
 	if (read_cache() < 0)
 		die("unable to read the index");
+	forget_index_trees(NULL);
 }
 
 static const unsigned char *head_tree(unsigned char *tree)
@@ -558,9 +526,9 @@ static void start(int argc, char **argv)
 	unsigned char tree[20];
 	char *changes;
 
-	if (state_exists())
+	if (am_state_exists())
 		die("a run is in progress in %s: use --continue, --skip or "
-		    "--abort", state_path(NULL));
+		    "--abort", am_state_path(NULL));
 	if (read_head() < 0)
 		exit(128);
 	load_index();
@@ -571,8 +539,9 @@ static void start(int argc, char **argv)
 		die("the index or the work tree differs from HEAD; commit or "
 		    "reset it first");
 	}
-	if (create_state(argc, argv) < 0)
+	if (am_create_state(&st, argc, argv) < 0)
 		exit(128);
+	note_disk_head();
 	run();
 }
 
@@ -586,41 +555,56 @@ static void reset_all(const unsigned char *tree)
 		die("unable to put the index and the work tree back");
 }
 
-/*
- * After a kill: a commit noted as pending whose branch move did not
- * happen is finished; its mail is then done.
- */
-static void finish_pending(void)
+/* Remove path when it is there; dies when it cannot. */
+static void remove_stale(const char *path)
 {
-	struct mbuf b = MBUF_INIT;
-	unsigned char commit[20], parent[20];
-	char *end;
-	const char *p;
-	int nr, has_parent;
+	if (unlink(path) < 0 && errno != ENOENT)
+		die_errno("cannot remove '%s'", path);
+}
 
-	if (read_state_file("pending", &b) < 0)
+/*
+ * After a kill inside a checkpoint: its commit's objects are durable
+ * (they were synced before the journal was written), so the
+ * checkpoint is finished: the branch moved to the commit if it is
+ * still where the journal says it was, the index and the work tree
+ * put at its tree, "next" written, the journal removed.  Doing it
+ * twice does no harm.  The locks the kill left are the run's own.
+ */
+static void finish_checkpoint(void)
+{
+	unsigned char commit[20], old[20], tree[20];
+	int next, has_old, r = am_read_checkpoint(&next, commit, old,
+						  &has_old);
+	char *lock;
+
+	if (r == -2)
 		return;
-	p = mbuf_str(&b);
-	nr = (int)strtol(p, &end, 10);
-	if (*end != ' ' || get_sha1_hex(end + 1, commit) < 0 ||
-	    end[41] != ' ')
-		die("applymbox state 'pending' is corrupt");
-	has_parent = end[42] != '-';
-	if (has_parent && get_sha1_hex(end + 42, parent) < 0)
-		die("applymbox state 'pending' is corrupt");
-	if ((st.has_head && !memcmp(st.head, commit, 20)) ||
-	    (has_parent == st.has_head &&
-	     (!has_parent || !memcmp(st.head, parent, 20)))) {
-		if (!st.has_head || memcmp(st.head, commit, 20))
-			if (update_ref(st.branch, commit,
-				       st.has_head ? st.head : null_id) < 0)
-				exit(128);
+	if (r < 0)
+		exit(128);
+	lock = xmalloc(strlen(get_index_file()) + 6);
+	sprintf(lock, "%s.lock", get_index_file());
+	remove_stale(lock);
+	free(lock);
+	lock = xmalloc(strlen(get_git_dir()) + strlen(st.branch) + 7);
+	sprintf(lock, "%s/%s.lock", get_git_dir(), st.branch);
+	remove_stale(lock);
+	free(lock);
+	if (!st.has_head || memcmp(st.head, commit, 20)) {
+		if (has_old != st.has_head ||
+		    (has_old && memcmp(old, st.head, 20)))
+			die("%s moved since the run was killed; it was %s",
+			    st.branch, has_old ? sha1_to_hex(old) : "unborn");
+		if (update_ref(st.branch, commit,
+			       st.has_head ? st.head : null_id) < 0)
+			exit(128);
 		memcpy(st.head, commit, 20);
 		st.has_head = 1;
-		if (st.next == nr && write_state_number("next", ++st.next) < 0)
-			exit(128);
 	}
-	mbuf_release(&b);
+	reset_all(head_tree(tree));
+	st.next = next;
+	if (am_write_number("next", next) < 0 ||
+	    am_remove_file("checkpoint") < 0)
+		exit(128);
 }
 
 /* --continue after a stop: commit what the user fixed. */
@@ -638,130 +622,65 @@ static void commit_fixed(void)
 		    "files first, or drop the mail with --skip");
 	if (load_mail(st.next, &m) < 0 || mail_author(&m, &author) < 0)
 		exit(128);
-	commit_mail(st.next, &m, &author);
+	remember_index_trees();
+	commit_mail(&m, &author);
+	checkpoint(st.next + 1);
 	ident_release(&author);
 	release_mail(&m);
 }
 
-/*
- * After a kill, files the interrupted mail created may stand in the
- * work tree outside the index.  Those whose content is the blob the
- * patch names are ours, and go; anything else stays.
- */
-static void remove_created_files(int nr)
+static void abort_run(void)
 {
-	struct am_mail m;
-	struct patch_set set;
-	struct patch_error err;
-	struct patch *p;
+	unsigned char tree[20];
 
-	memset(&err, 0, sizeof(err));
-	init_patch_set(&set);
-	if (load_mail(nr, &m) < 0 ||
-	    parse_patch(&set, mbuf_str(&m.mi.patch), m.mi.patch.len, 1,
-			&err) < 0)
-		goto out;
-	load_index();
-	for (p = set.first; p; p = p->next) {
-		const char *path = p->new_name, *want = p->new_id;
-		char old_id[41];
-		unsigned char sha1[20];
-		struct stat s;
-		int pos;
+	if (st.orig_has_head && commit_tree_id(st.orig, tree) < 0)
+		exit(128);
+	reset_all(st.orig_has_head ? tree : NULL);
+	if (st.orig_has_head && update_ref(st.branch, st.orig, NULL) < 0)
+		exit(128);
+	if (!st.orig_has_head) {
+		char *ref = path_join(get_git_dir(), st.branch);
 
-		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
-		    cache_name_pos(path, strlen(path)) >= 0)
-			continue;
-		/* A pure rename or copy names no id: the source's content. */
-		if (!want[0] && p->old_name &&
-		    (pos = cache_name_pos(p->old_name,
-					  strlen(p->old_name))) >= 0) {
-			memcpy(old_id, sha1_to_hex(active_cache[pos]->sha1), 41);
-			want = old_id;
-		}
-		if (!want[0] || lstat_work_path(path, &s) < 0 ||
-		    !S_ISREG(s.st_mode) || index_path(path, &s, 0, sha1) < 0 ||
-		    strncmp(sha1_to_hex(sha1), want, strlen(want)))
-			continue;
-		unlink(path);
+		remove_stale(ref);
+		free(ref);
 	}
-	discard_cache();
-out:
-	free_patch_set(&set);
-	clear_patch_error(&err);
-	release_mail(&m);
-}
-
-/* Locks of state files that a killed run left: only applymbox takes them. */
-static void remove_stale_state_locks(void)
-{
-	char *dir = state_path(NULL);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	while (d && (de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 5 && !strcmp(de->d_name + n - 5, ".lock"))
-			remove_state_file(de->d_name);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
+	if (am_remove_state() < 0)
+		exit(128);
 }
 
 static void resume(const char *cmd)
 {
 	unsigned char tree[20];
 
-	if (!state_exists())
+	if (!am_state_exists())
 		die("no run in progress: nothing to %s", cmd + 2);
-	remove_stale_state_locks();
-	if (!state_begun()) {
+	am_remove_stale_locks();
+	if (!am_state_begun()) {
 		/* Killed while saving the mails: nothing was applied. */
-		if (remove_state() < 0)
+		if (am_remove_state() < 0)
 			exit(128);
 		fprintf(stderr, "applymbox: the run never began; its state "
 			"is removed: start it again\n");
 		return;
 	}
-	if (load_state() < 0)
+	if (am_load_state(&st) < 0)
 		exit(128);
+	finish_checkpoint();
+	note_disk_head();
 	if (!strcmp(cmd, "--abort")) {
-		if (!st.stopped)
-			remove_created_files(st.next);
-		if (st.orig_has_head && commit_tree_id(st.orig, tree) < 0)
-			exit(128);
-		reset_all(st.orig_has_head ? tree : NULL);
-		if (st.orig_has_head &&
-		    update_ref(st.branch, st.orig, NULL) < 0)
-			exit(128);
-		if (!st.orig_has_head) {
-			char *ref = path_join(get_git_dir(), st.branch);
-
-			if (unlink(ref) < 0 && errno != ENOENT)
-				die_errno("cannot remove '%s'", ref);
-			free(ref);
-		}
-		if (remove_state() < 0)
-			exit(128);
+		abort_run();
 		return;
 	}
-	finish_pending();
 	if (st.stopped && !strcmp(cmd, "--continue")) {
 		commit_fixed();
+		st.next++;
 	} else {
 		/* --skip, or --continue after a kill: back to HEAD. */
-		if (!st.stopped)
-			remove_created_files(st.next);
 		reset_all(head_tree(tree));
-		if (!st.stopped)
-			goto go_on;
+		if (st.stopped && am_write_number("next", ++st.next) < 0)
+			exit(128);
 	}
-	if (write_state_number("next", ++st.next) < 0)
-		exit(128);
-go_on:
-	if (remove_state_file("stopped") < 0)
+	if (am_remove_file("stopped") < 0)
 		exit(128);
 	run();
 }

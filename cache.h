@@ -32,7 +32,8 @@
  *   (checkout.h: writing index entries into the work tree, checkout.c)
  *   (mail.h: mailboxes and mails, mbox.c, mail.c, mail-decode.c and
  *   mail-message.c; commit-write.h: trees from the index, identities and
- *   commits, commit-write.c, and resetting to a tree, reset.c)
+ *   commits, commit-write.c, and resetting to a tree, reset.c;
+ *   am-state.h: the state files of an applymbox run, am-state.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a

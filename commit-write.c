@@ -102,6 +102,117 @@ static void remember_tree(const unsigned char *sha1)
 }
 
 /*
+ * The tree of each directory as last written, with the number of index
+ * entries under it (applymbox's cache-tree): a directory no path of
+ * which changed since is its memo, and its entries are skipped whole,
+ * so a commit of a few files hashes the few trees on their paths.
+ * Only a caller that tells of every change it makes to the index
+ * turns it on; a directory is forgotten as soon as a path below it
+ * changes.
+ */
+struct tree_memo {
+	struct tree_memo *next;
+	unsigned char sha1[20];
+	unsigned int nr;	/* index entries under the directory */
+	int valid;
+	size_t len;
+	char dir[];		/* with its '/', "" for the root */
+};
+
+static struct tree_memo **memo;
+static size_t memo_size;	/* buckets, a power of 2 (0: memo off) */
+
+static size_t memo_hash(const char *dir, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (unsigned char)*dir++) * 16777619u;
+	return h & (memo_size - 1);
+}
+
+static struct tree_memo *memo_find(const char *dir, size_t len, int create)
+{
+	size_t b = memo_hash(dir, len);
+	struct tree_memo *m;
+
+	for (m = memo[b]; m; m = m->next)
+		if (m->len == len && !memcmp(m->dir, dir, len))
+			return m;
+	if (!create)
+		return NULL;
+	m = xcalloc(1, sizeof(*m) + len + 1);
+	memcpy(m->dir, dir, len);
+	m->len = len;
+	m->next = memo[b];
+	memo[b] = m;
+	return m;
+}
+
+void remember_index_trees(void)
+{
+	if (!memo_size) {
+		memo_size = 1 << 14;
+		memo = xcalloc(memo_size, sizeof(*memo));
+	}
+}
+
+static void forget_dir(const char *dir, size_t len)
+{
+	struct tree_memo *m = memo_find(dir, len, 0);
+
+	if (m)
+		m->valid = 0;
+}
+
+void forget_index_trees(const char *path)
+{
+	const char *slash;
+	struct tree_memo *m;
+	size_t i;
+
+	if (!memo_size)
+		return;
+	if (!path) {
+		for (i = 0; i < memo_size; i++)
+			for (m = memo[i]; m; m = m->next)
+				m->valid = 0;
+		return;
+	}
+	forget_dir(path, 0);
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/'))
+		forget_dir(path, slash - path + 1);
+}
+
+/* The directory's memo when its tree is known; *pos moved past it. */
+static int use_memo(unsigned int *pos, const char *base, size_t baselen,
+		    unsigned char *sha1)
+{
+	struct tree_memo *m;
+
+	if (!memo_size || !(m = memo_find(base, baselen, 0)) || !m->valid ||
+	    *pos + m->nr > active_nr)
+		return 0;
+	if (sha1)
+		memcpy(sha1, m->sha1, 20);
+	*pos += m->nr;
+	return 1;
+}
+
+static void set_memo(const char *base, size_t baselen, unsigned int nr,
+		     const unsigned char *sha1)
+{
+	struct tree_memo *m;
+
+	if (!memo_size)
+		return;
+	m = memo_find(base, baselen, 1);
+	memcpy(m->sha1, sha1, 20);
+	m->nr = nr;
+	m->valid = 1;
+}
+
+/*
  * Write the tree for the entries from *pos on whose paths start with
  * base (baselen bytes, ending in '/' unless empty).  Advances *pos
  * past them.
@@ -110,7 +221,11 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 		      int dry_run, unsigned char *sha1)
 {
 	struct tree_buf t = { NULL, 0, 0, { NULL, 0, 0 } };
+	unsigned int start = *pos;
 	int ret = 0;
+
+	if (!dry_run && use_memo(pos, base, baselen, sha1))
+		return 0;
 
 	while (!ret && *pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
@@ -149,6 +264,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 		else
 			remember_tree(sha1);
 	}
+	if (!ret && !dry_run)
+		set_memo(base, baselen, *pos - start, sha1);
 	free(t.buf);
 	df_check_clear(&t.df);
 	return ret;
@@ -209,10 +326,63 @@ static int check_index(void)
 	return bad;
 }
 
+/*
+ * check_index for the memo's caller: the entries of the directories
+ * whose trees are not known (the others were checked when written).
+ */
+static int check_changed(unsigned int *pos, const char *base, size_t baselen)
+{
+	struct df_check df = { NULL, 0, 0 };
+	const char *last_unmerged = NULL;
+	int bad = 0;
+
+	if (use_memo(pos, base, baselen, NULL))
+		return 0;
+	while (*pos < active_nr) {
+		const struct cache_entry *ce = active_cache[*pos];
+		const char *name = ce->name + baselen, *slash;
+		size_t len = ce->ce_namelen - baselen;
+
+		if (!in_dir(ce, base, baselen))
+			break;
+		slash = memchr(name, '/', len);
+		if (slash) {
+			len = slash - name;
+			if (df_check_dir(&df, name, len))
+				bad = error("'%.*s' is both a file and a "
+					    "directory in the index",
+					    (int)(baselen + len), ce->name);
+			bad |= check_changed(pos, ce->name, baselen + len + 1);
+			continue;
+		}
+		df_check_file(&df, name, len);
+		(*pos)++;
+		if (ce_stage(ce)) {
+			if (!last_unmerged || strcmp(last_unmerged, ce->name))
+				error("'%s' is unmerged", ce->name);
+			last_unmerged = ce->name;
+			bad = -1;
+		} else if (!S_ISGITLINK(ce->ce_mode) &&
+			   !has_sha1_file_listed(ce->sha1)) {
+			bad = error("'%s' names object %s, which does not "
+				    "exist", ce->name, sha1_to_hex(ce->sha1));
+		}
+	}
+	df_check_clear(&df);
+	return bad;
+}
+
 int write_index_tree(unsigned char *sha1, int dry_run)
 {
 	unsigned int pos = 0;
 
+	if (memo_size && !dry_run) {
+		if (check_changed(&pos, "", 0) < 0)
+			return error("index cannot be written as a tree; "
+				     "nothing written");
+		pos = 0;
+		return write_tree(&pos, "", 0, 0, sha1);
+	}
 	if (check_index() < 0)
 		return error("index cannot be written as a tree; nothing "
 			     "written");

@@ -22,6 +22,16 @@
  */
 int write_index_tree(unsigned char *sha1, int dry_run);
 
+/*
+ * Keep each directory's tree id in memory across write_index_tree
+ * calls (a cache-tree), so that only the directories on changed paths
+ * are hashed again.  The caller must then call forget_index_trees for
+ * every path it changes in the index (NULL: the whole index changed,
+ * as after read_cache or a reset).
+ */
+void remember_index_trees(void);
+void forget_index_trees(const char *path);
+
 struct ident {
 	char *name;		/* malloc'd, crud trimmed as git trims it */
 	char *email;
@@ -67,9 +77,26 @@ int write_commit_object(const unsigned char *tree,
 int reset_to_tree(const unsigned char *tree);
 
 /*
+ * Make the work-tree files of paths (nr of them, unique) what the
+ * in-memory index holds: removed when it lacks them (and the
+ * directories they leave empty), else written from their blobs, the
+ * entries taking the new stat data; held (may be NULL) gives the
+ * content of an entry's blob when the caller has it in memory (NULL
+ * when not).  Leaves the index in memory for the caller to write.  -1
+ * after error(): the work tree may then be part way.
+ */
+struct cache_entry;
+int checkout_index_paths(char **paths, size_t nr,
+			 const char *(*held)(const struct cache_entry *ce,
+					     size_t *size));
+
+/*
  * The differences between the index and tree, then between the work
  * tree and the index, one "<path>: <what>" line each into *out
- * (malloc'd, NULL when there are none).  -1 after error().
+ * (malloc'd, NULL when there are none).  Entries whose files hold
+ * their blobs under new stat data (a copied tree) take that stat data,
+ * as update-cache --refresh gives it, for the caller to write.  -1
+ * after error().
  */
 int list_changes(const unsigned char *tree, char **out);
 

@@ -32,6 +32,7 @@ struct target {
 
 struct applier {
 	unsigned int flags;
+	const struct patch_set *set;
 	struct patch_error *err;
 	struct target *t;
 	size_t nr, alloc;
@@ -120,11 +121,14 @@ static int read_old(struct applier *a, const char *path, struct target *t,
 	if (a->flags & APPLY_CACHED) {
 		const struct cache_entry *ce = active_cache[pos];
 
+		t->mode = ce->ce_mode;
+		if (a->set->old_content &&
+		    a->set->old_content(ce, buf, &t->size) == 1)
+			return 0;
 		*buf = read_object_of_type(ce->sha1, OBJ_BLOB, &t->size);
 		if (!*buf)
 			return patch_fail(a->err, path, "%s: cannot read blob "
 					  "%s", path, sha1_to_hex(ce->sha1));
-		t->mode = ce->ce_mode;
 		return 0;
 	}
 	if (check_leading(a, path) < 0)
@@ -640,7 +644,7 @@ static int report_results(struct patch_set *set, unsigned int flags)
 int apply_patch_set(struct patch_set *set, unsigned int flags,
 		    struct patch_error *err)
 {
-	struct applier a = { flags, err, NULL, 0, 0, NULL, 0, 0 };
+	struct applier a = { flags, set, err, NULL, 0, 0, NULL, 0, 0 };
 	char **owned = NULL;
 	size_t nr_owned = 0, i;
 	int ret;

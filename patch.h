@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
+struct cache_entry;
+
 /* One "@@ -a,b +c,d @@" hunk. */
 struct patch_hunk {
 	const char *header;	/* the "@@" line itself, in the set's buf */
@@ -87,6 +89,15 @@ struct patch_set {
 	size_t nr;
 	char **bufs;		/* copies of the inputs; hunks point here */
 	size_t nr_bufs, alloc_bufs;
+	/*
+	 * With APPLY_CACHED, where the old content of an index entry may
+	 * come from instead of the store (NULL: the store): 1 with *buf
+	 * malloc'd, 0 to read the blob.  The caller vouches that it is
+	 * the content of ce's id (held in memory, or a work-tree file
+	 * whose stat data match).  init_patch_set clears it.
+	 */
+	int (*old_content)(const struct cache_entry *ce, char **buf,
+			   size_t *size);
 };
 
 /*

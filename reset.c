@@ -124,6 +124,30 @@ static int work_file_clean(const struct cache_entry *ce)
 	return path_matches_sha1(ce->name, &st, ce->sha1) == 1;
 }
 
+/*
+ * An entry whose stat data changed (a copied tree, a file touched and
+ * put back) but whose file still holds its blob takes the new stat
+ * data, as update-cache --refresh gives it; hashed on every core.
+ */
+static size_t refresh_entry(void *data, size_t i)
+{
+	struct cache_entry *ce = ((struct cache_entry **)data)[i];
+	struct stat st;
+
+	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
+	    (ce->ce_state & CE_UPTODATE))
+		return 1;
+	if (lstat_work_path(ce->name, &st) < 0 ||
+	    ce_mode_from_stat(st.st_mode) != ce->ce_mode)
+		return 1;
+	if (!ce_match_stat(ce, &st) ||
+	    path_matches_sha1(ce->name, &st, ce->sha1) == 1) {
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	}
+	return 1;
+}
+
 int list_changes(const unsigned char *tree, char **out)
 {
 	struct flat_tree ft = { NULL, 0, 0 };
@@ -161,6 +185,7 @@ int list_changes(const unsigned char *tree, char **out)
 	}
 	free_flat(&ft);
 	preload_index(NULL);
+	run_parallel(0, active_nr, refresh_entry, active_cache, NULL, 0);
 	for (j = 0; j < active_nr; j++)
 		if (!ce_stage(active_cache[j]) &&
 		    !work_file_clean(active_cache[j]))
@@ -188,9 +213,13 @@ static void remove_work_file(const char *path)
 	free(dir);
 }
 
-/* Write blob sha1 to path with mode, through a temporary name. */
+/*
+ * Write blob sha1 to path with mode, through a temporary name; from
+ * buf (size bytes, the blob's content) when it is not NULL.
+ */
 static int write_work_file(const char *path, unsigned int mode,
-			   const unsigned char *sha1)
+			   const unsigned char *sha1, const char *buf,
+			   size_t size)
 {
 	size_t len = strlen(path);
 	char *tmp = xmalloc(len + 32), *lead = xstrdup(path);
@@ -205,7 +234,15 @@ static int write_work_file(const char *path, unsigned int mode,
 		goto out;
 	}
 	snprintf(tmp, len + 32, "%s.reset-%ld", path, (long)getpid());
-	if (S_ISLNK(mode)) {
+	if (buf && S_ISLNK(mode)) {
+		char *target = xmalloc(size + 1);
+
+		memcpy(target, buf, size);
+		target[size] = '\0';
+		if (symlink(target, tmp) < 0)
+			ret = error_errno("symlink '%s'", tmp);
+		free(target);
+	} else if (S_ISLNK(mode)) {
 		enum object_type type;
 		size_t size;
 		char *target = read_sha1_file(sha1, &type, &size);
@@ -222,7 +259,11 @@ static int write_work_file(const char *path, unsigned int mode,
 			ret = error_errno("open '%s'", tmp);
 			goto out;
 		}
-		ret = stream_blob_to_fd(fd, path, sha1);
+		if (buf)
+			ret = write_in_full(fd, buf, size) < 0 ?
+			      error_errno("write '%s'", tmp) : 0;
+		else
+			ret = stream_blob_to_fd(fd, path, sha1);
 		if (close(fd) < 0 && !ret)
 			ret = error_errno("close '%s'", tmp);
 	}
@@ -255,7 +296,7 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	    memcmp(active_cache[pos]->sha1, f->sha1, 20) ||
 	    !work_file_clean(active_cache[pos])) {
 		if (!S_ISGITLINK(f->mode) &&
-		    write_work_file(f->path, f->mode, f->sha1) < 0)
+		    write_work_file(f->path, f->mode, f->sha1, NULL, 0) < 0)
 			return NULL;
 	}
 	ce = make_cache_entry(f->path, len);
@@ -264,6 +305,45 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	if (!S_ISGITLINK(f->mode) && !lstat(f->path, &st))
 		fill_stat_cache_info(ce, &st);
 	return ce;
+}
+
+/*
+ * A removed path goes first (it may be a file in the way of a new
+ * directory); then each path the index has is written from its blob
+ * and its entry takes the new file's stat data.
+ */
+int checkout_index_paths(char **paths, size_t nr,
+			 const char *(*held)(const struct cache_entry *ce,
+					     size_t *size))
+{
+	size_t i;
+	int pos;
+
+	for (i = 0; i < nr; i++)
+		if (cache_name_pos(paths[i], strlen(paths[i])) < 0)
+			remove_work_file(paths[i]);
+	for (i = 0; i < nr; i++) {
+		struct cache_entry *ce;
+		struct stat st;
+		const char *buf;
+		size_t size = 0;
+
+		pos = cache_name_pos(paths[i], strlen(paths[i]));
+		if (pos < 0)
+			continue;
+		ce = active_cache[pos];
+		if (S_ISGITLINK(ce->ce_mode))
+			continue;
+		buf = held ? held(ce, &size) : NULL;
+		if (write_work_file(ce->name, ce->ce_mode, ce->sha1, buf,
+				    size) < 0)
+			return -1;
+		if (lstat(ce->name, &st) < 0)
+			return error_errno("lstat '%s'", ce->name);
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	}
+	return 0;
 }
 
 int reset_to_tree(const unsigned char *tree)

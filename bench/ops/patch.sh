@@ -29,7 +29,7 @@ patch_prepare() {
 	) || exit 1
 	(
 		cd "$W/pt-git" && git init -q && git config gc.auto 0 &&
-		git add -A && git commit -q -m old
+		git add -A -f . && git commit -q -m old
 	) || exit 1
 }
 
