@@ -86,14 +86,17 @@ op_pull() {
 	# run later may take away by putting the stores back as
 	# setup_stores left them (op_write_tree): fsck would then find
 	# them broken.  So they go back as they were, with no reflog.
+	# (A master an earlier op set may already name a commit gone the
+	# same way: then it is removed too.)
 	cd "$W/old" && rm -f .dircache/refs/heads/old || exit 1
-	if [ -n "$pc_master" ]; then
+	if [ -n "$pc_master" ] && cat-file -e "$pc_master" 2>/dev/null; then
 		echo "$pc_master" >.dircache/refs/heads/master
 	else
 		rm -f .dircache/refs/heads/master
 	fi
 	git -c core.logAllRefUpdates=false update-ref -d refs/heads/old
-	if [ -n "$gc_master" ]; then
+	if [ -n "$gc_master" ] && git cat-file -e "$gc_master" 2>/dev/null
+	then
 		git -c core.logAllRefUpdates=false update-ref \
 			refs/heads/master $gc_master
 	else
