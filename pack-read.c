@@ -469,8 +469,15 @@ int pack_object_info(struct packed_git *p, uint32_t n,
 	return ret;
 }
 
-int packed_object_info(const unsigned char *sha1, enum object_type *type,
-		       size_t *size, struct fault *f)
+/*
+ * fn(p, n, data, f) for each pack holding sha1 until one answers: 0, or
+ * the first pack's failure, or FAULT_MISSING.  A pack removed under us
+ * (a gc beside us) is not there.
+ */
+static int in_packs(const unsigned char *sha1,
+		    int (*fn)(struct packed_git *p, uint32_t n, void *data,
+			      struct fault *f),
+		    void *data, struct fault *f)
 {
 	struct packed_git *p;
 	struct fault first;
@@ -481,9 +488,8 @@ int packed_object_info(const unsigned char *sha1, enum object_type *type,
 
 		if (n < 0)
 			continue;
-		if (!pack_object_info(p, n, type, size, f))
+		if (!fn(p, (uint32_t)n, data, f))
 			return 0;
-		/* A pack removed under us (a gc beside us) is not there. */
 		if (f->code == FAULT_IO && f->err == ENOENT)
 			continue;
 		if (!found++)
@@ -494,6 +500,27 @@ int packed_object_info(const unsigned char *sha1, enum object_type *type,
 		return -1;
 	}
 	return set_fault(f, FAULT_MISSING, "not found");
+}
+
+struct info_want {
+	enum object_type *type;
+	size_t *size;
+};
+
+static int info_in_pack(struct packed_git *p, uint32_t n, void *data,
+			struct fault *f)
+{
+	struct info_want *w = data;
+
+	return pack_object_info(p, n, w->type, w->size, f);
+}
+
+int packed_object_info(const unsigned char *sha1, enum object_type *type,
+		       size_t *size, struct fault *f)
+{
+	struct info_want w = { type, size };
+
+	return in_packs(sha1, info_in_pack, &w, f);
 }
 
 /* ---- streams ---- */
@@ -562,31 +589,16 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	return 0;
 }
 
+static int stream_in_pack(struct packed_git *p, uint32_t n, void *data,
+			  struct fault *f)
+{
+	return open_pack_entry(data, p, n, f);
+}
+
 int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
 		       struct fault *f)
 {
-	struct packed_git *p;
-	struct fault first;
-	int found = 0;
-
-	for (p = get_packs(); p; p = p->next) {
-		int64_t n = p->nr ? find_pack_pos(p, sha1) : -1;
-
-		if (n < 0)
-			continue;
-		if (!open_pack_entry(st, p, n, f))
-			return 0;
-		/* A pack removed under us (a gc beside us) is not there. */
-		if (f->code == FAULT_IO && f->err == ENOENT)
-			continue;
-		if (!found++)
-			first = *f;
-	}
-	if (found) {
-		*f = first;
-		return -1;
-	}
-	return set_fault(f, FAULT_MISSING, "not found");
+	return in_packs(sha1, stream_in_pack, st, f);
 }
 
 int pack_entry_info(struct packed_git *p, uint32_t n,
