@@ -482,35 +482,34 @@ static int parse_header_line(struct parser *ps, struct patch *patch)
 	return 1;
 }
 
-/* "--- a/x" and "+++ b/x" of a git diff. */
-static int parse_name_lines(struct parser *ps, struct patch *patch)
+/*
+ * The name on the prefix line ps is at into *slot, unless it is
+ * /dev/null; ps then moves past the line.  -1 when the line has none.
+ */
+static int take_name_line(struct parser *ps, const char *prefix, char **slot)
 {
 	const char *s;
-	size_t n;
+	size_t n = rest_of_line(ps, prefix, &s);
 	int null;
-	char *name;
+	char *name = line_name(s, n, ps->p_value, &null);
 
-	n = rest_of_line(ps, "--- ", &s);
-	name = line_name(s, n, ps->p_value, &null);
 	if (!name && !null)
 		return -1;
 	if (name) {
-		free(patch->old_name);
-		patch->old_name = name;
-	}
-	next_line(ps);
-	if (!line_starts(ps, "+++ "))
-		return -1;
-	n = rest_of_line(ps, "+++ ", &s);
-	name = line_name(s, n, ps->p_value, &null);
-	if (!name && !null)
-		return -1;
-	if (name) {
-		free(patch->new_name);
-		patch->new_name = name;
+		free(*slot);
+		*slot = name;
 	}
 	next_line(ps);
 	return 0;
+}
+
+/* "--- a/x" and "+++ b/x" of a git diff. */
+static int parse_name_lines(struct parser *ps, struct patch *patch)
+{
+	if (take_name_line(ps, "--- ", &patch->old_name) < 0 ||
+	    !line_starts(ps, "+++ "))
+		return -1;
+	return take_name_line(ps, "+++ ", &patch->new_name);
 }
 
 /* The lines after "diff --git", up to the hunks or the next patch. */
