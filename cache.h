@@ -60,6 +60,12 @@
  */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include <openssl/sha.h>
+/*
+ * Not the one-shot SHA1(): in OpenSSL 3 it fetches an EVP provider and
+ * loads openssl.cnf, about a millisecond of every tool's start-up.
+ * hash_buffer (stream.c) is the same digest without that.
+ */
+#define SHA1(d, n, md) use_hash_buffer_not_SHA1(d, n, md)
 
 /* ---- usage.c: messages and exits ---- */
 
@@ -381,6 +387,8 @@ int format_object_header(char *hdr, enum object_type type, size_t len);
  */
 int parse_object_header(const unsigned char *hdr, size_t avail,
 			enum object_type *type, size_t *size);
+/* SHA-1 of the len bytes at buf. */
+void hash_buffer(const void *buf, size_t len, unsigned char *sha1);
 /* SHA-1 of "<type> <len>\0" followed by buf. */
 void hash_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1);

@@ -48,7 +48,7 @@ static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[20];
 
-	SHA1(p->idx, p->idx_size - 20, sha1);
+	hash_buffer(p->idx, p->idx_size - 20, sha1);
 	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
 		return say(data, "Packfile index for %s hash mismatch",
 			   p->pack_name), -1;

@@ -401,7 +401,7 @@ static void *hash_index(void *arg)
 {
 	struct index_hash *h = arg;
 
-	SHA1(h->buf, h->len, h->sha1);
+	hash_buffer(h->buf, h->len, h->sha1);
 	return NULL;
 }
 

@@ -56,6 +56,15 @@ int parse_object_header(const unsigned char *hdr, size_t avail,
 	return end - hdr + 1;
 }
 
+void hash_buffer(const void *buf, size_t len, unsigned char *sha1)
+{
+	SHA_CTX c;
+
+	SHA1_Init(&c);
+	SHA1_Update(&c, buf, len);
+	SHA1_Final(sha1, &c);
+}
+
 void hash_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1)
 {

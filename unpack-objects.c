@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 	if (len < 32 || memcmp(pack, "PACK", 4) ||
 	    (pack[7] != 2 && pack[7] != 3) || pack[4] || pack[5] || pack[6])
 		die(len < 32 ? "early EOF" : "bad pack header");
-	SHA1(pack, len - 20, sha1);
+	hash_buffer(pack, len - 20, sha1);
 	if (memcmp(sha1, pack + len - 20, 20))
 		die("pack is corrupted (SHA1 mismatch)");
 	nr_entries = (uint32_t)pack[8] << 24 | pack[9] << 16 | pack[10] << 8 |
