@@ -406,6 +406,7 @@ struct object_stream {
 	size_t left;		/* content not yet handed out */
 	z_stream z;
 	size_t zlen;		/* bytes of the zlib stream */
+	int zlen_bound;		/* zlen is a bound: bytes may follow it */
 	int inflating, ended, done, verify;
 	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */
 	size_t early_pos, early_len;
@@ -430,9 +431,13 @@ int open_loose_stream(struct object_stream *st, const void *zbuf,
  */
 int open_loose_prefix(struct object_stream *st, const void *zbuf,
 		      size_t avail, size_t len, struct fault *f);
-/* The same on zlib of the content alone, type and size known (packs). */
+/*
+ * The same on zlib of the content alone, type and size known (packs):
+ * len bytes, exactly the stream's when exact, else a bound on them.
+ */
 int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
-		    enum object_type type, size_t size, struct fault *f);
+		    int exact, enum object_type type, size_t size,
+		    struct fault *f);
 /* A stream on content in memory (buf must outlive it). */
 void open_memory_stream(struct object_stream *st, const void *buf,
 			enum object_type type, size_t size);

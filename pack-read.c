@@ -193,17 +193,19 @@ static void put_cached(struct packed_git *p, uint64_t offset,
 
 /*
  * Inflate an entry's zlib data (len bytes) into exactly size bytes
- * (malloc'd, NUL after them); the stream must end there and use all
- * of len.  NULL (f) otherwise.
+ * (malloc'd, NUL after them); the stream must end there, and use all
+ * of len when len is exact (not merely a bound).  NULL (f) otherwise.
  */
 static unsigned char *inflate_entry(const unsigned char *data, size_t len,
-				    size_t size, struct fault *f)
+				    int exact, size_t size, struct fault *f)
 {
 	unsigned char *buf;
 	z_stream z;
 	int ret;
 
 	/* deflate cannot shrink more than 1032 to 1: more is a lie */
+	if (!exact && len > UINT32_MAX)
+		len = UINT32_MAX;
 	if (size / 1032 > len || size >= UINT32_MAX || len > UINT32_MAX) {
 		set_fault(f, FAULT_CORRUPT, "entry claims more bytes than its "
 			  "data can hold");
@@ -228,7 +230,8 @@ static unsigned char *inflate_entry(const unsigned char *data, size_t len,
 		ret = inflate(&z, Z_FINISH);
 	while (ret == Z_OK);
 	inflateEnd(&z);
-	if (ret != Z_STREAM_END || z.total_out != size || z.avail_in) {
+	if (ret != Z_STREAM_END || z.total_out != size ||
+	    (exact && z.avail_in)) {
 		free(buf);
 		set_fault(f, FAULT_CORRUPT, "%s", z.total_out > size ?
 			  "longer than its header says" :
@@ -249,14 +252,16 @@ static unsigned char *read_entry_data(struct packed_git *p, uint64_t offset,
 	struct pack_window *w;
 	unsigned char *data = NULL;
 	size_t len;
-	const unsigned char *buf = use_pack_entry(p, offset, &len, &w, f);
+	int exact;
+	const unsigned char *buf = use_pack_entry(p, offset, &len, &exact, &w,
+						  f);
 	int hdr;
 
 	if (!buf)
 		return NULL;
 	hdr = parse_pack_entry(buf, len, offset, e, f);
 	if (hdr >= 0)
-		data = inflate_entry(buf + hdr, len - hdr, e->size, f);
+		data = inflate_entry(buf + hdr, len - hdr, exact, e->size, f);
 	unuse_pack(w);
 	return data;
 }
@@ -287,6 +292,11 @@ static uint64_t base_of(struct packed_git *p, const struct pack_entry_info *e,
 	if (e->type == OBJ_OFS_DELTA)
 		return e->base_offset;
 	pos = find_pack_pos(p, e->base_sha1);
+	if (pos == -2) {
+		set_fault(f, FAULT_CORRUPT, "index file %s is corrupt: ids "
+			  "are duplicated or out of order", p->idx_name);
+		return 0;
+	}
 	if (pos < 0) {
 		set_fault(f, FAULT_CORRUPT, "delta base %s is missing from "
 			  "%s", sha1_to_hex(e->base_sha1), p->pack_name);
@@ -309,16 +319,17 @@ static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 		const unsigned char *buf;
 		unsigned char *base;
 		size_t len;
-		int hdr;
+		int hdr, exact;
 
 		if (c->nr && (base = get_cached(p, offset, type, size)))
 			return base;
-		buf = use_pack_entry(p, offset, &len, &w, f);
+		buf = use_pack_entry(p, offset, &len, &exact, &w, f);
 		if (!buf)
 			return NULL;
 		hdr = parse_pack_entry(buf, len, offset, &e, f);
 		if (hdr >= 0 && e.type <= OBJ_TAG) {
-			base = inflate_entry(buf + hdr, len - hdr, e.size, f);
+			base = inflate_entry(buf + hdr, len - hdr, exact,
+					     e.size, f);
 			unuse_pack(w);
 			*type = e.type;
 			*size = e.size;
@@ -430,8 +441,8 @@ int pack_object_info(struct packed_git *p, uint32_t n,
 		struct pack_entry_info e;
 		struct pack_window *w;
 		size_t len;
-		const unsigned char *buf = use_pack_entry(p, offset, &len, &w,
-							  f);
+		const unsigned char *buf = use_pack_entry(p, offset, &len,
+							  NULL, &w, f);
 		int hdr;
 
 		if (!buf)
@@ -486,9 +497,13 @@ static int in_packs(const unsigned char *sha1,
 	for (p = get_packs(); p; p = p->next) {
 		int64_t n = p->nr ? find_pack_pos(p, sha1) : -1;
 
-		if (n < 0)
+		if (n == -1)
 			continue;
-		if (!fn(p, (uint32_t)n, data, f))
+		if (n == -2)
+			set_fault(f, FAULT_CORRUPT, "index file %s is corrupt: "
+				  "ids are duplicated or out of order",
+				  p->idx_name);
+		else if (!fn(p, (uint32_t)n, data, f))
 			return 0;
 		if (f->code == FAULT_IO && f->err == ENOENT)
 			continue;
@@ -545,10 +560,10 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	unsigned char *data;
 	const unsigned char *buf;
 	size_t len, size;
-	int hdr;
+	int hdr, exact;
 
 	memset(st, 0, sizeof(*st));
-	buf = use_pack_entry(p, offset, &len, &w, f);
+	buf = use_pack_entry(p, offset, &len, &exact, &w, f);
 	if (!buf)
 		return -1;
 	hdr = parse_pack_entry(buf, len, offset, &e, f);
@@ -566,8 +581,8 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		return 0;
 	}
 	if (hdr >= 0 && e.type <= OBJ_TAG) {
-		if (open_raw_stream(st, buf + hdr, len - hdr, e.type, e.size,
-				    f) < 0) {
+		if (open_raw_stream(st, buf + hdr, len - hdr, exact, e.type,
+				    e.size, f) < 0) {
 			close_object_stream(st);
 			unuse_pack(w);
 			memset(st, 0, sizeof(*st));
@@ -607,7 +622,8 @@ int pack_entry_info(struct packed_git *p, uint32_t n,
 	uint64_t offset = nth_packed_offset(p, n);
 	struct pack_window *w;
 	size_t len;
-	const unsigned char *buf = use_pack_entry(p, offset, &len, &w, f);
+	const unsigned char *buf = use_pack_entry(p, offset, &len, NULL, &w,
+						  f);
 	int hdr;
 
 	if (!buf)
@@ -634,7 +650,10 @@ int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f)
 
 	if (p->idx_version < 2)
 		return 0;
-	buf = use_pack_entry(p, offset, &len, &w, f);
+	/* The CRC covers the entry exactly: the table of offsets is needed. */
+	if (!pack_order(p, f))
+		return -1;
+	buf = use_pack_entry(p, offset, &len, NULL, &w, f);
 	if (!buf)
 		return -1;
 	while (len) {

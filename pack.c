@@ -85,27 +85,89 @@ uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n)
 	return p->crcs ? get_be32(p->crcs + 4 * (size_t)n) : 0;
 }
 
+/*
+ * Binary search in the fan-out's bucket.  The order of the ids is not
+ * checked when the idx is mapped (a walk over every id, a cost a tool
+ * reading a few objects would pay in full): the search checks the ids
+ * on its own path.  Each one it meets must have the
+ * bucket's first byte and lie strictly between those met before on
+ * either side, and the one found must not be listed twice; else -2,
+ * a corrupt idx.  verify-pack and fsck-cache check every id
+ * (check_pack_idx_order).
+ */
+/*
+ * memcmp of two ids, the first eight bytes as one big-endian number:
+ * they nearly always differ there, and the search below makes three
+ * comparisons a step.
+ */
+static inline int cmp_id(const unsigned char *a, const unsigned char *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		x = __builtin_bswap64(x);
+		y = __builtin_bswap64(y);
+#endif
+		return x < y ? -1 : 1;
+	}
+	return memcmp(a + 8, b + 8, 12);
+}
+
 int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
 {
 	const unsigned char *fanout = p->idx + (p->idx_version == 1 ? 0 : 8);
+	const unsigned char *below = NULL, *above = NULL;
 	uint32_t lo = sha1[0] ? get_be32(fanout + 4 * (sha1[0] - 1)) : 0;
 	uint32_t hi = get_be32(fanout + 4 * sha1[0]);
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int cmp = memcmp(sha1, nth_packed_sha1(p, mid), 20);
+		const unsigned char *s = nth_packed_sha1(p, mid);
+		int cmp = cmp_id(sha1, s);
 
-		if (!cmp)
+		if (s[0] != sha1[0] || (below && cmp_id(s, below) <= 0) ||
+		    (above && cmp_id(s, above) >= 0))
+			return -2;
+		if (!cmp) {
+			if ((mid && !cmp_id(nth_packed_sha1(p, mid - 1), s)) ||
+			    (mid + 1 < p->nr &&
+			     !cmp_id(nth_packed_sha1(p, mid + 1), s)))
+				return -2;
 			return mid;
-		if (cmp < 0)
+		}
+		if (cmp < 0) {
 			hi = mid;
-		else
+			above = s;
+		} else {
 			lo = mid + 1;
+			below = s;
+		}
 	}
 	return -1;
 }
 
-/* Sizes, the fan-out table and the order of the ids; NULL when good. */
+/* Every id in its fan-out bucket and above the one before it. */
+const char *check_pack_idx_order(const struct packed_git *p)
+{
+	const unsigned char *fanout = p->idx + (p->idx_version == 1 ? 0 : 8);
+	uint32_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const unsigned char *s = nth_packed_sha1(p, i);
+		uint32_t below = s[0] ? get_be32(fanout + 4 * (s[0] - 1)) : 0;
+
+		if (i < below || i >= get_be32(fanout + 4 * s[0]))
+			return "fan-out table does not match the ids";
+		if (i && memcmp(nth_packed_sha1(p, i - 1), s, 20) >= 0)
+			return "ids are duplicated or out of order";
+	}
+	return NULL;
+}
+
+/* Sizes and the fan-out table; NULL when good. */
 const char *check_pack_idx(struct packed_git *p)
 {
 	const unsigned char *fanout = p->idx;
@@ -143,15 +205,6 @@ const char *check_pack_idx(struct packed_git *p)
 		p->offsets = p->crcs + 4 * (size_t)p->nr;
 		p->offsets64 = p->offsets + 4 * (size_t)p->nr;
 		p->nr_offsets64 = (size - min) / 8;
-	}
-	for (i = 0; i < p->nr; i++) {
-		const unsigned char *s = nth_packed_sha1(p, i);
-		uint32_t below = s[0] ? get_be32(fanout + 4 * (s[0] - 1)) : 0;
-
-		if (i < below || i >= get_be32(fanout + 4 * s[0]))
-			return "fan-out table does not match the ids";
-		if (i && memcmp(nth_packed_sha1(p, i - 1), s, 20) >= 0)
-			return "ids are duplicated or out of order";
 	}
 	return NULL;
 }
@@ -462,7 +515,20 @@ int packed_abbrev_len(const unsigned char *sha1, int len)
 
 /* ---- the pack file: opening, windows, the order of entries ---- */
 
-/* Open the pack and check its header and trailer against the idx. */
+/* Why the pack cannot be used (fmt names it with %s): closed again. */
+static int pack_unusable(struct packed_git *p, struct fault *f,
+			 const char *fmt)
+{
+	close(p->fd);
+	p->fd = -1;
+	return set_fault(f, FAULT_CORRUPT, fmt, p->pack_name);
+}
+
+/*
+ * Open the pack and check its header and trailer against the idx.  A
+ * pack that fails is closed again, so that every reader is told why
+ * (it was left open, and the next reader used it unchecked).
+ */
 static int open_pack_file(struct packed_git *p, struct fault *f)
 {
 	unsigned char hdr[12], trailer[20];
@@ -470,32 +536,23 @@ static int open_pack_file(struct packed_git *p, struct fault *f)
 
 	if (p->fd >= 0)
 		return 0;
-	if (p->open_failed)
-		return set_fault(f, FAULT_CORRUPT, "packfile %s cannot be used",
-				 p->pack_name);
 	p->fd = open(p->pack_name, O_RDONLY | O_NONBLOCK);
-	if (p->fd < 0) {
-		p->open_failed = 1;
+	if (p->fd < 0)
 		return set_fault_errno(f, "open '%s'", p->pack_name);
-	}
-	p->open_failed = 1;
 	if (fstat(p->fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return set_fault(f, FAULT_CORRUPT, "%s is not a regular file",
-				 p->pack_name);
+		return pack_unusable(p, f, "%s is not a regular file");
 	p->pack_size = st.st_size;
 	if (p->pack_size < 32 || pread(p->fd, hdr, 12, 0) != 12 ||
 	    pread(p->fd, trailer, 20, p->pack_size - 20) != 20)
-		return set_fault(f, FAULT_CORRUPT, "packfile %s is truncated",
-				 p->pack_name);
+		return pack_unusable(p, f, "packfile %s is truncated");
 	if (memcmp(hdr, "PACK", 4) ||
 	    (get_be32(hdr + 4) != 2 && get_be32(hdr + 4) != 3))
-		return set_fault(f, FAULT_CORRUPT, "packfile %s is not a "
-				 "version 2 or 3 pack", p->pack_name);
+		return pack_unusable(p, f, "packfile %s is not a "
+				     "version 2 or 3 pack");
 	if (get_be32(hdr + 8) != p->nr ||
 	    memcmp(trailer, p->idx + p->idx_size - 40, 20))
-		return set_fault(f, FAULT_CORRUPT, "packfile %s does not "
-				 "match index", p->pack_name);
-	p->open_failed = 0;
+		return pack_unusable(p, f, "packfile %s does not "
+				     "match index");
 	return 0;
 }
 
@@ -552,11 +609,16 @@ static int sort_pairs(uint64_t *o, uint32_t nr, uint64_t max)
  */
 static int make_order(struct packed_git *p, struct fault *f)
 {
+	const char *bad;
 	uint64_t *o;
 	uint32_t i;
 
 	if (p->by_offset)
 		return 0;
+	bad = check_pack_idx_order(p);
+	if (bad)
+		return set_fault(f, FAULT_CORRUPT, "index file %s is corrupt: "
+				 "%s", p->idx_name, bad);
 	o = malloc(16 * ((size_t)p->nr + 1));
 	if (!o)
 		return set_fault(f, FAULT_IO, "out of memory");
@@ -643,6 +705,12 @@ static void make_room(struct packed_git *p, size_t need)
 	}
 }
 
+/* A pack that fits is mapped whole, once. */
+static int whole_pack(const struct packed_git *p)
+{
+	return p->pack_size <= WHOLE_MAX && p->pack_size <= mapped_limit;
+}
+
 static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 				      size_t len, struct fault *f)
 {
@@ -657,7 +725,7 @@ static struct pack_window *map_window(struct packed_git *p, uint64_t offset,
 	 * Windows overlap by half, and a page mapped twice counts twice
 	 * in the peak memory: a pack that fits is mapped whole, once.
 	 */
-	if (p->pack_size <= WHOLE_MAX && p->pack_size <= mapped_limit) {
+	if (whole_pack(p)) {
 		start = 0;
 		end = p->pack_size;
 	} else if (end - start < WINDOW_SIZE) {
@@ -686,29 +754,57 @@ found:
 }
 
 /*
+ * Where the entry at offset may end.  A pack mapped whole needs no
+ * table: the entry is bounded by the pack's trailer (its zlib stream
+ * ends it, and what it inflates to is hashed against its id); the
+ * table of offsets, sorted, costs a sort of every offset, more than a
+ * diff-tree of two kernel trees spends reading.  A pack read in
+ * windows needs the exact end, to map no more than the entry.  0
+ * (f) when offset is not within the pack's entries.
+ */
+static uint64_t entry_bound(struct packed_git *p, uint64_t offset,
+			    struct fault *f)
+{
+	uint64_t end;
+
+	if (open_pack_file(p, f) < 0)
+		return 0;
+	if (offset < 12 || offset >= p->pack_size - 20) {
+		set_fault(f, FAULT_CORRUPT, "index file %s points past the "
+			  "end of the pack", p->idx_name);
+		return 0;
+	}
+	if (!p->by_offset && whole_pack(p))
+		return p->pack_size - 20;
+	if (make_order(p, f) < 0)
+		return 0;
+	end = entry_end(p, offset);
+	if (!end)
+		set_fault(f, FAULT_CORRUPT, "no object starts at offset %llu "
+			  "of %s", (unsigned long long)offset, p->pack_name);
+	return end;
+}
+
+/*
  * The bytes of the entry at offset, mapped, and their count: from its
- * header to where the next entry starts.  The window stays mapped
- * until unuse_pack.
+ * header to where the next entry starts, or (*exact 0) to the pack's
+ * trailer.  The window stays mapped until unuse_pack.
  */
 const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
-				    size_t *len, struct pack_window **wp,
-				    struct fault *f)
+				    size_t *len, int *exact,
+				    struct pack_window **wp, struct fault *f)
 {
 	struct pack_window *w = NULL;
-	uint64_t end = 0;
+	uint64_t end;
 
 	pthread_mutex_lock(&p->lock);
-	if (!open_pack_file(p, f) && !make_order(p, f)) {
-		end = entry_end(p, offset);
-		if (!end)
-			set_fault(f, FAULT_CORRUPT, "no object starts at offset "
-				  "%llu of %s", (unsigned long long)offset,
-				  p->pack_name);
-		else if (end - offset > SIZE_MAX)
-			set_fault(f, FAULT_CORRUPT, "entry too large");
-		else
-			w = map_window(p, offset, end - offset, f);
-	}
+	end = entry_bound(p, offset, f);
+	if (end && end - offset > SIZE_MAX)
+		set_fault(f, FAULT_CORRUPT, "entry too large");
+	else if (end)
+		w = map_window(p, offset, end - offset, f);
+	if (exact)
+		*exact = p->by_offset != NULL;
 	pthread_mutex_unlock(&p->lock);
 	*wp = w;
 	if (!w)

@@ -39,7 +39,6 @@ struct packed_git {
 
 	pthread_mutex_t lock;		/* the fields below */
 	int fd;				/* -1 until the pack is opened */
-	int open_failed;
 	uint64_t pack_size;
 	struct pack_window *windows;
 	size_t mapped;
@@ -49,9 +48,13 @@ struct packed_git {
 
 /*
  * Check p->idx (p->idx_size bytes) as an idx and fill the fields that
- * point into it: NULL when it may be used, else what is wrong.
+ * point into it: NULL when it may be used, else what is wrong.  The
+ * sizes and the fan-out are checked; the order of the ids is checked
+ * by each lookup on its path (find_pack_pos), and whole by
+ * check_pack_idx_order (pack_order, so verify-pack and fsck-cache).
  */
 const char *check_pack_idx(struct packed_git *p);
+const char *check_pack_idx_order(const struct packed_git *p);
 
 /* The packs of the store and of its alternates (scanned once). */
 struct packed_git *get_packs(void);
@@ -68,7 +71,10 @@ int rescan_packs(void);
 const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n);
 uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n);
 uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n);
-/* The position of sha1 in p's idx, or -1. */
+/*
+ * The position of sha1 in p's idx, -1 when it is not there, -2 when
+ * the search met ids out of order or sha1 twice (a corrupt idx).
+ */
 int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1);
 /* A pack holding sha1 and its position there: 0, or -1 when none does. */
 int find_packed(const unsigned char *sha1, struct packed_git **p,
@@ -112,18 +118,24 @@ struct pack_entry_info {
 int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
 		     struct pack_entry_info *e, struct fault *f);
 /*
- * The bytes of the entry at offset, from its header to the next entry
- * (*len of them), mapped until unuse_pack(*w).  NULL (f) when no entry
- * starts there or the pack cannot be opened.
+ * The bytes of the entry at offset, mapped until unuse_pack(*w): *len
+ * of them, from its header to the next entry when the table of
+ * offsets is built (pack_order; a pack too big to map whole), else
+ * to the pack's trailer; *exact (if not NULL) says which.  NULL (f)
+ * when offset is outside the entries, or (table built) no entry
+ * starts there, or the pack cannot be opened.
  */
 const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
-				    size_t *len, struct pack_window **w,
-				    struct fault *f);
+				    size_t *len, int *exact,
+				    struct pack_window **w, struct fault *f);
 void unuse_pack(struct pack_window *w);
 /* The entry at idx position n; -1 (f) when it does not parse. */
 int pack_entry_info(struct packed_git *p, uint32_t n,
 		    struct pack_entry_info *e, struct fault *f);
-/* The idx positions in pack order (static to p); NULL (f) on failure. */
+/*
+ * The idx positions in pack order (static to p); NULL (f) on failure.
+ * Building it checks every offset and the order of every id.
+ */
 const uint64_t *pack_order(struct packed_git *p, struct fault *f);
 
 /*

@@ -137,12 +137,14 @@ int open_loose_prefix(struct object_stream *st, const void *zbuf,
 }
 
 int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
-		    enum object_type type, size_t size, struct fault *f)
+		    int exact, enum object_type type, size_t size,
+		    struct fault *f)
 {
 	char hdr[MAX_HEADER_LEN];
 
 	memset(st, 0, sizeof(*st));
 	start_inflate(st, zbuf, len);
+	st->zlen_bound = !exact;
 	if (!st->inflating)
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->type = type;
@@ -249,7 +251,8 @@ static int check_end(struct object_stream *st, struct fault *f)
 			return set_fault(f, FAULT_CORRUPT, "longer than its "
 					 "header says");
 	}
-	if (st->inflating && st->z.avail_in && st->zlen <= UINT_MAX)
+	if (st->inflating && st->z.avail_in && st->zlen <= UINT_MAX &&
+	    !st->zlen_bound)
 		return set_fault(f, FAULT_CORRUPT, "garbage after the zlib "
 				 "stream");
 	if (!st->verify)

@@ -88,7 +88,8 @@ def build(case):
                 ents.append((cur_id, (lambda d, b: lambda o: header(7, len(d)) + b + zlib.compress(d))(d, prev_id)))
             prev, prev_id = cur, cur_id
         target = prev_id
-    elif case in ("good", "bad_crc", "truncated", "idx_past_end", "dup_idx"):
+    elif case in ("good", "bad_crc", "truncated", "idx_past_end", "dup_idx",
+                  "idx_unsorted"):
         ents.append((target, ofs_delta(d_ok)))
     elif case == "copy_beyond":
         d = delta(len(BASE), len(BASE) + 10, [copy(0, len(BASE) + 10)])
@@ -102,6 +103,14 @@ def build(case):
         target = FAKE1
         ents.append((FAKE1, lambda o: header(7, len(d_ok)) + FAKE2 + zlib.compress(d_ok)))
         ents.append((FAKE2, lambda o: header(7, len(d_ok)) + FAKE1 + zlib.compress(d_ok)))
+    elif case == "ofs_middle":
+        # a base offset inside the first entry, where no entry starts
+        ents.append((target, lambda o: header(6, len(d_ok)) + ofs(o - 13) + zlib.compress(d_ok)))
+    elif case == "trailing_garbage":
+        # bytes after the base's zlib stream, before the next entry
+        target = base_id
+        ents[0] = (base_id, lambda o: header(3, len(BASE)) + zlib.compress(BASE) + b"junk")
+        ents.append((oid(b"blob", GOOD), ofs_delta(d_ok)))
     elif case == "ofs_self":
         ents.append((target, ofs_delta(d_ok, 0)))
     elif case == "ofs_forward":
@@ -132,7 +141,7 @@ def build(case):
     if case == "idx_past_end":
         rows[1][1] = len(pack) + 100
     pack += hashlib.sha1(pack).digest()
-    rows.sort(key=lambda r: r[0])
+    rows.sort(key=lambda r: r[0], reverse=(case == "idx_unsorted"))
     idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
     for b in range(256):
         idx += struct.pack(">I", sum(1 for r in rows if r[0][0] <= b))

@@ -84,6 +84,33 @@ test_expect_success 'two idx entries for one id' '
 	hostile dup_idx "duplicated or out of order"
 '
 
+test_expect_success 'idx ids out of order: each lookup checks its path' '
+	hostile idx_unsorted "out of order\|fan-out table does not match"
+'
+
+test_expect_success 'an OFS_DELTA base where no entry starts' '
+	git init -q middle && cd middle &&
+	id=$($MP ofs_middle .git/objects/pack) &&
+	refuses cat-file -p $id &&
+	test_grep "unknown object type 0 at offset 13" ../err &&
+	refuses fsck-cache &&
+	test_grep "no object starts at offset 13" ../err &&
+	refuses verify-pack .git/objects/pack/*.idx &&
+	test_grep "no object starts at offset 13" ../err
+'
+
+test_expect_success 'bytes after an entry: read as git, refused by the checks' '
+	git init -q garbage && cd garbage &&
+	id=$($MP trailing_garbage .git/objects/pack) &&
+	git cat-file -p $id >../expect &&
+	cat-file -p $id >../ours &&
+	test_cmp ../expect ../ours &&
+	refuses fsck-cache &&
+	test_grep "garbage after the zlib stream" ../err &&
+	refuses verify-pack .git/objects/pack/*.idx &&
+	test_grep "garbage after the zlib stream" ../err
+'
+
 test_expect_success 'a delta copying beyond its base' '
 	hostile copy_beyond "delta copies beyond its base" headers
 '
