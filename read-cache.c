@@ -61,6 +61,41 @@ struct cache_entry *make_cache_entry(const char *name, size_t len)
 	return ce;
 }
 
+/*
+ * The block the entries are parsed into: for a big index, mapped and
+ * asked for huge pages, one fault a 2 MiB rather than a 4 KiB page
+ * (faulting 16 MiB in 4 KiB pages was a tenth of ls-files -s on a
+ * kernel index).
+ */
+#define HUGE_BLOCK ((size_t)4 << 20)
+static int entry_block_mapped;
+
+static char *alloc_entry_block(size_t size)
+{
+	void *p;
+
+	entry_block_mapped = 0;
+	if (size < HUGE_BLOCK)
+		return xmalloc(size);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return xmalloc(size);
+#ifdef MADV_HUGEPAGE
+	madvise(p, size, MADV_HUGEPAGE);
+#endif
+	entry_block_mapped = 1;
+	return p;
+}
+
+static void free_entry_block(void)
+{
+	if (entry_block_mapped)
+		munmap(entry_block, entry_block_size);
+	else
+		free(entry_block);
+}
+
 void free_cache_entry(struct cache_entry *ce)
 {
 	char *p = (char *)ce;
@@ -363,7 +398,7 @@ static int parse_index(const unsigned char *map, size_t size, const char *file)
 			     "%zu bytes", file, nr, size);
 	/* Each entry's name is at most its on-disk size: one block fits all. */
 	entry_block_size = (size_t)nr * sizeof(struct cache_entry) + size;
-	block = entry_block = xmalloc(entry_block_size);
+	block = entry_block = alloc_entry_block(entry_block_size);
 	active_alloc = nr;
 	active_cache = xcalloc(nr, sizeof(*active_cache));
 	for (i = 0; i < nr; i++) {
@@ -485,7 +520,7 @@ void discard_cache(void)
 	for (i = 0; i < active_nr; i++)
 		free_cache_entry(active_cache[i]);
 	free(active_cache);
-	free(entry_block);
+	free_entry_block();
 	active_cache = NULL;
 	entry_block = NULL;
 	entry_block_size = 0;
