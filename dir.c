@@ -5,7 +5,9 @@
  * binary search of the index per name; directories the index has
  * files in, or that are merely untracked, are entered, excluded ones
  * only when the excluded files are wanted, nested repositories never
- * (they are listed as "dir/").
+ * (they are listed as "dir/").  The directories are walked on every
+ * core: the top ones are cut into tasks, each walked by one thread
+ * with names of its own, and the names are sorted at the end.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,7 +54,39 @@ struct walk_path {
 	char *buf;
 	size_t len, alloc, base;
 	unsigned int lo, hi;
+	struct dir_tasks *defer;	/* directories go here, not entered */
 };
+
+/* A directory to walk, found but not entered, and what its walk found. */
+struct dir_task {
+	char *path;
+	size_t len;
+	unsigned int lo, hi;
+	char **names;
+	size_t nr;
+	int ret;
+};
+
+struct dir_tasks {
+	struct dir_task *v;
+	size_t nr, alloc;
+	const struct dir_walk *w;
+};
+
+static void defer_dir(struct dir_tasks *t, const struct walk_path *p,
+		      unsigned int lo, unsigned int hi)
+{
+	struct dir_task *task;
+
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	task = &t->v[t->nr++];
+	memset(task, 0, sizeof(*task));
+	task->path = xmalloc(p->len + 1);
+	memcpy(task->path, p->buf, p->len + 1);
+	task->len = p->len;
+	task->lo = lo;
+	task->hi = hi;
+}
 
 static void add_name(struct dir_walk *w, const char *name, size_t len)
 {
@@ -156,6 +190,10 @@ static int treat_dir(struct dir_walk *w, struct walk_path *p)
 	case DIR_HAS_ENTRIES:
 		break;
 	}
+	if (p->defer) {
+		defer_dir(p->defer, p, lo, hi);
+		return 0;
+	}
 	p->lo = lo;
 	p->hi = hi;
 	ret = walk_dir(w, p);
@@ -224,15 +262,103 @@ static int compare_names(const void *a, const void *b)
 	return cache_name_compare(x, strlen(x), 0, y, strlen(y), 0);
 }
 
-int read_directory(struct dir_walk *w)
+/*
+ * Walk the directory of task (on this thread, or with defer set only
+ * its own entries, its directories deferred) into w's names.
+ */
+static int walk_task(struct dir_walk *w, const struct dir_task *task,
+		     struct dir_tasks *defer)
 {
-	struct walk_path p = { NULL, 0, 0, 0, 0, active_nr };
+	struct walk_path p = { NULL, task->len, 0, 0, task->lo, task->hi,
+			       defer };
 	int ret;
 
-	ALLOC_GROW(p.buf, 256, p.alloc);
-	p.buf[0] = '\0';
+	ALLOC_GROW(p.buf, task->len + 256, p.alloc);
+	memcpy(p.buf, task->path, task->len + 1);
 	ret = walk_dir(w, &p);
 	free(p.buf);
+	return ret;
+}
+
+/* run_parallel's item: one task, with names and excludes of its own. */
+static size_t walk_task_alone(void *data, size_t i)
+{
+	struct dir_tasks *t = data;
+	struct dir_task *task = &t->v[i];
+	struct dir_walk w = *t->w;
+	struct exclude_set fork;
+
+	if (!task->path)
+		return 0;	/* cut into smaller tasks already */
+	if (w.exclude) {
+		fork_exclude_set(&fork, w.exclude);
+		w.exclude = &fork;
+	}
+	w.names = NULL;
+	w.nr = w.alloc = 0;
+	task->ret = walk_task(&w, task, NULL);
+	task->names = w.names;
+	task->nr = w.nr;
+	if (w.exclude)
+		clear_exclude_fork(&fork);
+	return 1;
+}
+
+/*
+ * A task holding more than this share of the index is cut into the
+ * tasks of its subdirectories (its own files walked at once), so that
+ * one big directory does not leave a core idle at the end.
+ */
+#define TASK_SHARE 64
+
+/* The tasks of the whole tree: the top cut down to size. */
+static int cut_tasks(struct dir_walk *w, struct dir_tasks *t)
+{
+	struct dir_task top = { (char *)"", 0, 0, active_nr, NULL, 0, 0 };
+	unsigned int limit = active_nr / TASK_SHARE;
+	size_t i;
+	int ret = walk_task(w, &top, t);
+
+	for (i = 0; !ret && i < t->nr; i++) {
+		struct dir_task task = t->v[i];
+
+		if (task.hi - task.lo <= limit)
+			continue;
+		t->v[i].path = NULL;
+		ret = walk_task(w, &task, t);
+		free(task.path);
+	}
+	return ret;
+}
+
+/* Each task's names into w's, and the first failure. */
+static int gather_tasks(struct dir_walk *w, struct dir_tasks *t, int ret)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nr; i++) {
+		struct dir_task *task = &t->v[i];
+
+		if (!ret)
+			ret = task->ret;
+		ALLOC_GROW(w->names, w->nr + task->nr, w->alloc);
+		for (j = 0; j < task->nr; j++)
+			w->names[w->nr++] = task->names[j];
+		free(task->names);
+		free(task->path);
+	}
+	free(t->v);
+	return ret;
+}
+
+int read_directory(struct dir_walk *w)
+{
+	struct dir_tasks t = { NULL, 0, 0, w };
+	int ret = cut_tasks(w, &t);
+
+	if (!ret)
+		run_parallel(0, t.nr, walk_task_alone, &t, NULL, 0);
+	ret = gather_tasks(w, &t, ret);
 	if (w->nr)
 		qsort(w->names, w->nr, sizeof(*w->names), compare_names);
 	return ret;

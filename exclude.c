@@ -51,6 +51,28 @@ void clear_exclude_set(struct exclude_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
+void fork_exclude_set(struct exclude_set *fork,
+		      const struct exclude_set *set)
+{
+	*fork = *set;
+	fork->stack = NULL;
+	fork->nr_stack = fork->alloc_stack = 0;
+	fork->base = NULL;
+	fork->base_alloc = 0;
+	fork->dir_excluded = 0;
+}
+
+void clear_exclude_fork(struct exclude_set *fork)
+{
+	size_t i;
+
+	for (i = 0; i < fork->nr_stack; i++)
+		clear_list(&fork->stack[i].list);
+	free(fork->stack);
+	free(fork->base);
+	memset(fork, 0, sizeof(*fork));
+}
+
 int exclude_set_empty(const struct exclude_set *set)
 {
 	size_t i;

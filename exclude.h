@@ -69,6 +69,14 @@ struct exclude_set {
 
 void init_exclude_set(struct exclude_set *set);
 void clear_exclude_set(struct exclude_set *set);
+/*
+ * A set for another thread: the patterns of set, shared (set must
+ * outlive it and not change), with a directory stack of its own.
+ * clear_exclude_fork frees the stack only.
+ */
+void fork_exclude_set(struct exclude_set *fork,
+		      const struct exclude_set *set);
+void clear_exclude_fork(struct exclude_set *fork);
 /* 1 when no pattern can be met (no --exclude, file or per-dir name). */
 int exclude_set_empty(const struct exclude_set *set);
 /* Add one pattern (an --exclude argument) to list, for base "". */
