@@ -36,20 +36,70 @@ struct applier {
 	struct patch_error *err;
 	struct target *t;
 	size_t nr, alloc;
+	size_t *slots;		/* open hash of the paths: 1 + index in t */
+	size_t nr_slots;	/* a power of two, over twice nr */
 	char **dirs;		/* directories new files replace */
 	size_t nr_dirs, alloc_dirs;
 };
 
-static struct target *find_target(struct applier *a, const char *path)
+/*
+ * The targets by path: a set of 5,000 files looks each path up several
+ * times, and a scan of all the targets each time was a third of the
+ * run.
+ */
+static size_t path_hash(const char *path, size_t len)
 {
-	size_t i;
+	size_t h = 2166136261u, i;
 
-	for (i = a->nr; i-- > 0;)
-		if (!strcmp(a->t[i].path, path))
-			return &a->t[i];
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)path[i]) * 16777619u;
+	return h;
+}
+
+static struct target *find_target_len(struct applier *a, const char *path,
+				      size_t len)
+{
+	size_t mask = a->nr_slots - 1, i;
+
+	if (!a->nr_slots)
+		return NULL;
+	for (i = path_hash(path, len) & mask; a->slots[i]; i = (i + 1) & mask) {
+		struct target *t = &a->t[a->slots[i] - 1];
+
+		if (!strncmp(t->path, path, len) && !t->path[len])
+			return t;
+	}
 	return NULL;
 }
 
+static struct target *find_target(struct applier *a, const char *path)
+{
+	return find_target_len(a, path, strlen(path));
+}
+
+static void hash_target(struct applier *a, size_t nth)
+{
+	const char *path = a->t[nth].path;
+	size_t mask = a->nr_slots - 1;
+	size_t i = path_hash(path, strlen(path)) & mask;
+
+	while (a->slots[i])
+		i = (i + 1) & mask;
+	a->slots[i] = nth + 1;
+}
+
+static void grow_slots(struct applier *a)
+{
+	size_t i;
+
+	free(a->slots);
+	a->nr_slots = a->nr_slots ? a->nr_slots * 2 : 64;
+	a->slots = xcalloc(a->nr_slots, sizeof(*a->slots));
+	for (i = 0; i < a->nr; i++)
+		hash_target(a, i);
+}
+
+/* A new target for path, which has none yet. */
 static struct target *add_target(struct applier *a, const char *path)
 {
 	struct target *t;
@@ -58,6 +108,10 @@ static struct target *add_target(struct applier *a, const char *path)
 	t = &a->t[a->nr++];
 	memset(t, 0, sizeof(*t));
 	t->path = path;
+	if (2 * a->nr >= a->nr_slots)
+		grow_slots(a);
+	else
+		hash_target(a, a->nr - 1);
 	return t;
 }
 
@@ -66,14 +120,13 @@ static struct target *add_target(struct applier *a, const char *path)
 /* A leading directory of path that the set leaves as a file or link. */
 static const char *set_file_above(struct applier *a, const char *path)
 {
-	size_t i;
+	const char *slash;
 
-	for (i = 0; i < a->nr; i++) {
-		size_t n = strlen(a->t[i].path);
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct target *t = find_target_len(a, path, slash - path);
 
-		if (a->t[i].exists && !strncmp(a->t[i].path, path, n) &&
-		    path[n] == '/')
-			return a->t[i].path;
+		if (t && t->exists)
+			return t->path;
 	}
 	return NULL;
 }
@@ -244,7 +297,7 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 		    const char **buf, size_t *size, unsigned int *mode)
 {
 	const char *path = patch->old_name;
-	struct target *t = find_target(a, path), *nt;
+	struct target *t = find_target(a, path), *nt, old;
 
 	*owned = NULL;
 	if (t) {
@@ -256,13 +309,14 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 		*mode = t->mode;
 		return 0;
 	}
-	nt = add_target(a, path);
-	if (read_old(a, path, nt, owned) < 0) {
-		a->nr--;
+	memset(&old, 0, sizeof(old));
+	if (read_old(a, path, &old, owned) < 0)
 		return -1;
-	}
+	nt = add_target(a, path);
 	nt->existed = nt->exists = 1;
 	nt->buf = *owned;
+	nt->size = old.size;
+	nt->mode = old.mode;
 	*buf = *owned;
 	*size = nt->size;
 	*mode = nt->mode;
@@ -374,6 +428,25 @@ static void say_checking(const struct patch *patch)
 	say_patch("Checking patch ", patch, "...\n");
 }
 
+/*
+ * Is the old content read for patch still wanted, as what a later
+ * patch of the set finds at its path (a copy leaves the source)?
+ * Otherwise it goes at once: the set holds the new images, not the
+ * old ones as well.
+ */
+static int keep_old(struct applier *a, const struct patch *patch,
+		    const char *buf)
+{
+	struct target *t = find_target(a, patch->old_name);
+
+	if (t->buf != buf)
+		return 0;
+	if (t->exists)
+		return 1;
+	t->buf = NULL;
+	return 0;
+}
+
 /* All of the set in memory: 0, or -1 at the first failure. */
 static int apply_in_memory(struct applier *a, struct patch_set *set,
 			   char ***owned, size_t *nr_owned)
@@ -387,13 +460,17 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 		if (a->flags & APPLY_VERBOSE)
 			say_checking(patch);
 		r = apply_one(a, patch, &buf);
-		if (buf) {
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (buf && keep_old(a, patch, buf)) {
 			*owned = xrealloc(*owned, (*nr_owned + 1) *
 					  sizeof(**owned));
 			(*owned)[(*nr_owned)++] = buf;
+		} else {
+			free(buf);
 		}
-		if (r < 0)
-			return -1;
 	}
 	return (a->flags & APPLY_CACHED) ? 0 : check_final_paths(a);
 }
@@ -644,7 +721,7 @@ static int report_results(struct patch_set *set, unsigned int flags)
 int apply_patch_set(struct patch_set *set, unsigned int flags,
 		    struct patch_error *err)
 {
-	struct applier a = { flags, set, err, NULL, 0, 0, NULL, 0, 0 };
+	struct applier a = { .flags = flags, .set = set, .err = err };
 	char **owned = NULL;
 	size_t nr_owned = 0, i;
 	int ret;
@@ -671,6 +748,7 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 		free(owned[i]);
 	free(owned);
 	free(a.t);
+	free(a.slots);
 	for (i = 0; i < a.nr_dirs; i++)
 		free(a.dirs[i]);
 	free(a.dirs);
