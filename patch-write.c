@@ -26,6 +26,7 @@ struct target {
 	int exists;		/* after it */
 	const char *buf;	/* the content after it, when it exists */
 	size_t size;
+	char *tmp;		/* or the temporary file that holds it */
 	unsigned int mode;
 	struct patch *owner;	/* the last patch that wrote it */
 };
@@ -113,6 +114,55 @@ static struct target *add_target(struct applier *a, const char *path)
 	else
 		hash_target(a, a->nr - 1);
 	return t;
+}
+
+/* ---- temporary files ---- */
+
+/* Forget t's temporary file, if it has one. */
+static void drop_tmp(struct target *t)
+{
+	if (!t->tmp)
+		return;
+	unlink(t->tmp);
+	free(t->tmp);
+	t->tmp = NULL;
+}
+
+/*
+ * With the work tree alone, a new content goes to its temporary file
+ * as soon as it is made, and leaves memory: the set then holds one
+ * file's images at a time, not all of them until the end.  Nothing
+ * is renamed into place before the whole set has applied.  With the
+ * index the contents stay (their blobs are written at the end, and
+ * applymbox reads the results).
+ */
+static int spill(struct applier *a, struct target *t, struct patch *patch)
+{
+	if (a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_CHECK))
+		return 0;
+	if (write_patch_tmp(t->path, t->buf, t->size, t->mode, &t->tmp) < 0)
+		return patch_fail(a->err, t->path, "%s: cannot write a "
+				  "temporary file", t->path);
+	free(patch->result);
+	patch->result = NULL;
+	t->buf = NULL;
+	return 0;
+}
+
+/* The content t's temporary file holds (malloc'd), or NULL. */
+static char *read_tmp(struct applier *a, struct target *t)
+{
+	struct stat st;
+	size_t size;
+	char *buf;
+
+	if (lstat(t->tmp, &st) < 0 ||
+	    !(buf = read_work_file(t->tmp, &st, &size))) {
+		patch_fail(a->err, t->path, "%s: cannot read back %s",
+			   t->path, t->tmp);
+		return NULL;
+	}
+	return buf;
 }
 
 /* ---- the old content ---- */
@@ -304,7 +354,9 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 		if (!t->exists)
 			return patch_fail(a->err, path, "%s: No such file or "
 					  "directory", path);
-		*buf = t->buf;
+		if (t->tmp && !(*owned = read_tmp(a, t)))
+			return -1;
+		*buf = t->tmp ? *owned : t->buf;
 		*size = t->size;
 		*mode = t->mode;
 		return 0;
@@ -389,6 +441,7 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 				  "leaves file contents");
 	if (patch->old_name && (patch->is_delete || patch->is_rename)) {
 		t = find_target(a, patch->old_name);
+		drop_tmp(t);
 		t->exists = 0;
 		t->owner = patch;
 	}
@@ -396,11 +449,13 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 		t = find_target(a, patch->new_name);
 		if (!t)
 			t = add_target(a, patch->new_name);
+		drop_tmp(t);
 		t->exists = 1;
 		t->buf = patch->result;
 		t->size = patch->result_size;
 		t->mode = patch->new_mode;
 		t->owner = patch;
+		return spill(a, t, patch);
 	}
 	return 0;
 }
@@ -477,136 +532,6 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 
 /* ---- writing ---- */
 
-static mode_t file_umask(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
-/* dir of path (with its slash), or "" (malloc'd). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path + 1) : 0;
-	char *dir = xmalloc(n + 1);
-
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	return dir;
-}
-
-static int write_tmp_link(const char *dir, const char *target, char **tmp)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		char *name = xmalloc(strlen(dir) + 40);
-
-		sprintf(name, "%s.apply-%ld-%d", dir, (long)getpid(), i);
-		if (!symlink(target, name)) {
-			*tmp = name;
-			return 0;
-		}
-		free(name);
-		if (errno != EEXIST)
-			break;
-	}
-	return error_errno("symlink in '%s'", *dir ? dir : ".");
-}
-
-static int write_tmp_file(const char *dir, const char *buf, size_t size,
-			  unsigned int mode, char **tmp)
-{
-	char *name = xmalloc(strlen(dir) + 20);
-	mode_t perm = ((mode & 0100) ? 0777 : 0666) & ~file_umask();
-	int fd;
-
-	sprintf(name, "%s.apply-XXXXXX", dir);
-	fd = mkstemp(name);
-	if (fd < 0) {
-		error_errno("create a file in '%s'", *dir ? dir : ".");
-		free(name);
-		return -1;
-	}
-	if (write_in_full(fd, buf, size) < 0 || fchmod(fd, perm) < 0 ||
-	    close(fd) < 0) {
-		error_errno("write '%s'", name);
-		close(fd);
-		unlink(name);
-		free(name);
-		return -1;
-	}
-	*tmp = name;
-	return 0;
-}
-
-/* rename, over an empty directory too (one the set emptied). */
-static int rename_into_place(const char *tmp, const char *path)
-{
-	struct stat st;
-
-	if (!rename(tmp, path))
-		return 0;
-	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
-		return -1;
-	return rename(tmp, path);
-}
-
-/*
- * Put buf at path under a temporary name in its directory, then
- * rename it over path: a reader sees the old file or the new one, and
- * a symlink at path is replaced, never written through.
- */
-static int write_work_file(const char *path, const char *buf, size_t size,
-			   unsigned int mode)
-{
-	char *dir = dir_of(path), *copy = xstrdup(path), *tmp = NULL;
-	int ret = -1;
-
-	if (create_leading_dirs(copy) < 0) {
-		error_errno("create leading directories of '%s'", path);
-		goto out;
-	}
-	if (S_ISLNK(mode) && memchr(buf, '\0', size)) {
-		error("'%s': a symlink target cannot hold a NUL", path);
-		goto out;
-	}
-	if ((S_ISLNK(mode) ? write_tmp_link(dir, buf, &tmp) :
-			     write_tmp_file(dir, buf, size, mode, &tmp)) < 0)
-		goto out;
-	if (rename_into_place(tmp, path) < 0) {
-		error_errno("rename '%s' to '%s'", tmp, path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(copy);
-	free(dir);
-	return ret;
-}
-
-/* Remove path, then the directories it leaves empty. */
-static int remove_work_file(const char *path)
-{
-	char *dir = xstrdup(path), *slash;
-
-	if (unlink(path) < 0 && errno != ENOENT) {
-		free(dir);
-		return error_errno("unlink '%s'", path);
-	}
-	while ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		if (rmdir(dir) < 0)
-			break;
-	}
-	free(dir);
-	return 0;
-}
-
 static int index_target(const struct target *t, unsigned int flags,
 			const unsigned char *sha1)
 {
@@ -626,30 +551,16 @@ static int index_target(const struct target *t, unsigned int flags,
 	return add_cache_entry(ce, ADD_CACHE_OK_TO_ADD);
 }
 
-/* The hunks that did not apply, as git writes them to <path>.rej. */
-static int write_rejects(const struct patch *patch)
+/* Put t's content in place: rename its temporary file, or write it. */
+static int write_target(struct target *t)
 {
-	const char *old = patch->old_name ? patch->old_name : patch->new_name;
-	const char *new = patch->new_name ? patch->new_name : patch->old_name;
-	const struct patch_hunk *h;
-	char *text = NULL, *path = xmalloc(strlen(new) + 5);
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int ret;
-
-	if (!f)
-		die_errno("open_memstream");
-	fprintf(f, "diff a/%s b/%s\t(rejected hunks)\n", old, new);
-	for (h = patch->hunks; h; h = h->next) {
-		if (h->rejected)
-			fwrite(h->header, 1, h->text + h->size - h->header, f);
-	}
-	fclose(f);
-	sprintf(path, "%s.rej", new);
-	ret = write_work_file(path, text, len, 0100644);
-	free(text);
-	free(path);
-	return ret;
+	if (!t->tmp)
+		return write_patch_file(t->path, t->buf, t->size, t->mode);
+	if (place_patch_tmp(t->tmp, t->path) < 0)
+		return -1;
+	free(t->tmp);
+	t->tmp = NULL;
+	return 0;
 }
 
 static int write_patch_targets(struct target *t, size_t nr,
@@ -666,12 +577,11 @@ static int write_patch_targets(struct target *t, size_t nr,
 			goto out;
 	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
 		if (t[i].existed && !t[i].exists &&
-		    remove_work_file(t[i].path) < 0)
+		    remove_patch_file(t[i].path) < 0)
 			goto out;
 	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
 		if (t[i].exists && t[i].owner &&
-		    write_work_file(t[i].path, t[i].buf, t[i].size,
-				    t[i].mode) < 0)
+		    write_target(&t[i]) < 0)
 			goto out;
 	for (i = 0; with_index && i < nr; i++)
 		if (!t[i].exists)
@@ -712,7 +622,7 @@ static int report_results(struct patch_set *set, unsigned int flags)
 				fprintf(stderr, "Hunk #%u applied cleanly.\n",
 					nth);
 		}
-		if (!(flags & APPLY_CACHED) && write_rejects(p) < 0)
+		if (!(flags & APPLY_CACHED) && write_patch_rejects(p) < 0)
 			return -1;
 	}
 	return 0;
@@ -744,6 +654,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	else if (ret < 0 && !err->msg[0])
 		patch_fail(err, NULL, "cannot write the patch's result");
 	forget_known_dirs();
+	for (i = 0; i < a.nr; i++)
+		drop_tmp(&a.t[i]);	/* left only by a failure */
 	for (i = 0; i < nr_owned; i++)
 		free(owned[i]);
 	free(owned);
