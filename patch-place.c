@@ -28,24 +28,25 @@ static mode_t file_umask(void)
 }
 
 /*
- * The directory of path that exists now, with its slash ("" for the
- * top), malloc'd: path's own, or the nearest above it.  The caller
- * has checked that no leading directory of path is a symlink.
+ * The deepest directory above path that exists now as a real
+ * directory, with its slash ("" for the top), malloc'd.  The walk goes
+ * down from the top and stops at the first component that is not a
+ * directory: a temporary file never goes through a symlink, not even
+ * one the set is about to remove.
  */
 static char *existing_dir_of(const char *path)
 {
-	char *dir = xstrdup(path), *slash;
+	char *dir = xstrdup(path), *slash, *last = dir;
 	struct stat st;
 
-	while ((slash = strrchr(dir, '/')) != NULL) {
+	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
-		if (!lstat(dir, &st) && S_ISDIR(st.st_mode)) {
-			slash[0] = '/';
-			slash[1] = '\0';
-			return dir;
-		}
+		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			break;
+		*slash = '/';
+		last = slash + 1;
 	}
-	dir[0] = '\0';
+	*last = '\0';
 	return dir;
 }
 

@@ -41,6 +41,8 @@ struct applier {
 	size_t nr_slots;	/* a power of two, over twice nr */
 	char **dirs;		/* directories new files replace */
 	size_t nr_dirs, alloc_dirs;
+	char **beyond;		/* new paths below a file or link now */
+	size_t nr_beyond, alloc_beyond;
 };
 
 /*
@@ -192,6 +194,55 @@ static int check_leading(struct applier *a, const char *path)
 	return 0;
 }
 
+/*
+ * The same for a path the set creates, but a file or symlink above it
+ * may be one the set removes (in any order: -R turns the order
+ * around), so such a path waits for check_final_paths.
+ */
+static int check_leading_new(struct applier *a, const char *path, int *later)
+{
+	int r;
+
+	*later = 0;
+	if (a->flags & APPLY_CACHED)
+		return 0;
+	r = has_symlink_leading_path(path, strlen(path));
+	if (r < 0)
+		return patch_fail(a->err, path, "%s: %s", path,
+				  strerror(errno));
+	if (r) {
+		ALLOC_GROW(a->beyond, a->nr_beyond + 1, a->alloc_beyond);
+		a->beyond[a->nr_beyond++] = xstrdup(path);
+		*later = 1;
+	}
+	return 0;
+}
+
+/* The set removes the file or link that is now above a new path. */
+static int check_beyond(struct applier *a, const char *path)
+{
+	char *dir = xstrdup(path), *slash;
+	int ret = 0;
+
+	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct target *t;
+		struct stat st;
+
+		*slash = '\0';
+		if (!lstat(dir, &st) && S_ISDIR(st.st_mode)) {
+			*slash = '/';
+			continue;
+		}
+		t = find_target(a, dir);
+		if (!t || t->exists)
+			ret = patch_fail(a->err, path, "affected file '%s' is "
+					 "beyond a symbolic link", path);
+		break;
+	}
+	free(dir);
+	return ret;
+}
+
 static int index_entry(const char *path)
 {
 	return cache_name_pos(path, strlen(path));
@@ -256,6 +307,7 @@ static int check_absent(struct applier *a, const char *path)
 {
 	struct target *t = find_target(a, path);
 	struct stat st;
+	int later;
 
 	if (t) {
 		if (t->exists)
@@ -266,10 +318,10 @@ static int check_absent(struct applier *a, const char *path)
 	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && index_entry(path) >= 0)
 		return patch_fail(a->err, path, "%s: already exists in index",
 				  path);
-	if (a->flags & APPLY_CACHED)
-		return 0;
-	if (check_leading(a, path) < 0)
+	if (check_leading_new(a, path, &later) < 0)
 		return -1;
+	if ((a->flags & APPLY_CACHED) || later)
+		return 0;
 	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
 		/* Fine if the set empties it: checked once all is read. */
 		ALLOC_GROW(a->dirs, a->nr_dirs + 1, a->alloc_dirs);
@@ -330,6 +382,9 @@ static int check_final_paths(struct applier *a)
 					  "'%s' is beyond a symbolic link",
 					  a->t[i].path);
 	}
+	for (i = 0; i < a->nr_beyond; i++)
+		if (check_beyond(a, a->beyond[i]) < 0)
+			return -1;
 	for (i = 0; i < a->nr_dirs; i++)
 		if (!emptied_by_set(a, a->dirs[i]))
 			return patch_fail(a->err, a->dirs[i], "%s: already "
@@ -431,8 +486,6 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	if (patch->new_name && patch->old_name &&
 	    strcmp(patch->new_name, patch->old_name) &&
 	    check_absent(a, patch->new_name) < 0)
-		return -1;
-	if (patch->new_name && check_leading(a, patch->new_name) < 0)
 		return -1;
 	if (make_result(a, patch, old, old_size) < 0)
 		return -1;
@@ -664,5 +717,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	for (i = 0; i < a.nr_dirs; i++)
 		free(a.dirs[i]);
 	free(a.dirs);
+	for (i = 0; i < a.nr_beyond; i++)
+		free(a.beyond[i]);
+	free(a.beyond);
 	return ret;
 }
