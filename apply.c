@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -26,11 +27,17 @@ static unsigned int flags;
 static int show_stat, show_numstat, show_summary, reverse;
 static int p_value = 1;
 
-/* All of fd (malloc'd). */
+/* All of fd (malloc'd, with room for a NUL after it). */
 static char *read_all(int fd, const char *name, size_t *len)
 {
 	size_t alloc = 64 * 1024, n = 0;
-	char *buf = xmalloc(alloc);
+	struct stat st;
+	char *buf;
+
+	/* A file is read into one buffer of its size: no copy, no slack. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0)
+		alloc = st.st_size + 1;
+	buf = xmalloc(alloc);
 
 	for (;;) {
 		ssize_t got;
@@ -62,9 +69,8 @@ static void read_patch(struct patch_set *set, const char *name)
 	buf = read_all(fd, name ? name : "standard input", &len);
 	if (name)
 		close(fd);
-	if (parse_patch(set, buf, len, p_value, &err) < 0)
+	if (parse_patch_owned(set, buf, len, p_value, &err) < 0)
 		die("%s", err.msg);
-	free(buf);
 }
 
 static void report(const struct patch_error *err)

@@ -715,12 +715,19 @@ static int check_names(struct patch *patch, struct patch_error *err)
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
 		int p_value, struct patch_error *err)
 {
-	struct patch *first = NULL, **tail = &first;
-	struct parser ps;
 	char *copy = xmalloc(len + 1);
-	int nr = 0;
 
 	memcpy(copy, buf, len);
+	return parse_patch_owned(set, copy, len, p_value, err);
+}
+
+int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
+		      int p_value, struct patch_error *err)
+{
+	struct patch *first = NULL, **tail = &first;
+	struct parser ps;
+	int nr = 0;
+
 	copy[len] = '\0';
 	ps.p = copy;
 	ps.end = copy + len;

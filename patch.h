@@ -139,6 +139,13 @@ void free_patch_set(struct patch_set *set);
  */
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
 		int p_value, struct patch_error *err);
+/*
+ * The same without the copy: buf is malloc'd with room for len + 1
+ * bytes, and the set takes it (freed with the set, or at once when
+ * the parse fails).  For a patch read whole from a file.
+ */
+int parse_patch_owned(struct patch_set *set, char *buf, size_t len,
+		      int p_value, struct patch_error *err);
 
 /*
  * Turn every patch of set around, and their order, as -R does (call
