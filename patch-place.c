@@ -150,18 +150,9 @@ int write_patch_file(const char *path, const char *buf, size_t size,
 
 int remove_patch_file(const char *path)
 {
-	char *dir = xstrdup(path), *slash;
-
-	if (unlink(path) < 0 && errno != ENOENT) {
-		free(dir);
+	if (unlink(path) < 0 && errno != ENOENT)
 		return error_errno("unlink '%s'", path);
-	}
-	while ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		if (rmdir(dir) < 0)
-			break;
-	}
-	free(dir);
+	remove_empty_leading_dirs(path);
 	return 0;
 }
 
