@@ -3,7 +3,8 @@
  * --index to the index too, with --cached to the index alone), as git
  * apply does.  Every patch given (standard input when none) is read
  * into one set and applied wholly or not at all: every hunk of every
- * file is checked in memory before the first byte is written.  --stat,
+ * file is checked before any file of the tree changes (new contents
+ * wait in temporary files, renamed once all of it applies).  --stat,
  * --numstat and --summary print what git apply prints and apply
  * nothing; --check applies nothing either.  The work is the patch
  * library's (patch.h), which applymbox shares.

@@ -1,11 +1,14 @@
 /*
  * patch-write.c: a patch set checked against the tree, then written.
- * Every patch is applied in memory first, in order, each taking up
- * what the earlier ones of the set left of its file; only when all of
- * it applies is anything written: the removals first, then each new
- * content to a temporary name in its directory, renamed over the
- * file.  With the index, the blobs are stored and the entries changed
- * in memory; the caller writes the index.
+ * Every patch is applied first, in order, each taking up what the
+ * earlier ones of the set left of its file; in the work tree alone
+ * each new content goes to its temporary file as soon as it is made
+ * (patch-place.c), so that the set holds one file's images at a time.
+ * Only when all of it applies does the tree change: the removals
+ * first, then the temporary files renamed over the files; a failure
+ * unlinks the temporary files.  With the index, the contents stay in
+ * memory, the blobs are stored and the entries changed in memory; the
+ * caller writes the index.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
