@@ -51,7 +51,7 @@ LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o
 HDRS += pack.h
 PROGRAMS += apply
 LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
-	patch-write.o patch-stat.o
+	patch-write.o patch-place.o patch-stat.o
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o \

@@ -3,7 +3,8 @@
  * --index to the index too, with --cached to the index alone), as git
  * apply does.  Every patch given (standard input when none) is read
  * into one set and applied wholly or not at all: every hunk of every
- * file is checked in memory before the first byte is written.  --stat,
+ * file is checked before any file of the tree changes (new contents
+ * wait in temporary files, renamed once all of it applies).  --stat,
  * --numstat and --summary print what git apply prints and apply
  * nothing; --check applies nothing either.  The work is the patch
  * library's (patch.h), which applymbox shares.
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -26,11 +28,17 @@ static unsigned int flags;
 static int show_stat, show_numstat, show_summary, reverse;
 static int p_value = 1;
 
-/* All of fd (malloc'd). */
+/* All of fd (malloc'd, with room for a NUL after it). */
 static char *read_all(int fd, const char *name, size_t *len)
 {
 	size_t alloc = 64 * 1024, n = 0;
-	char *buf = xmalloc(alloc);
+	struct stat st;
+	char *buf;
+
+	/* A file is read into one buffer of its size: no copy, no slack. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0)
+		alloc = st.st_size + 1;
+	buf = xmalloc(alloc);
 
 	for (;;) {
 		ssize_t got;
@@ -62,9 +70,8 @@ static void read_patch(struct patch_set *set, const char *name)
 	buf = read_all(fd, name ? name : "standard input", &len);
 	if (name)
 		close(fd);
-	if (parse_patch(set, buf, len, p_value, &err) < 0)
+	if (parse_patch_owned(set, buf, len, p_value, &err) < 0)
 		die("%s", err.msg);
-	free(buf);
 }
 
 static void report(const struct patch_error *err)

@@ -293,6 +293,8 @@ int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
 void close_work_dirs(struct work_dirs *wd);
 /* Create leading directories of path (not path itself); -1 with errno. */
 int create_leading_dirs(char *path);
+/* Remove the leading directories of path that are empty, deepest first. */
+void remove_empty_leading_dirs(const char *path);
 /*
  * What stands where the file path is to be written: WAY_CLEAR when
  * nothing does, or only what may_go(name, len, data) lets go (a file

@@ -160,18 +160,6 @@ static int add_side(const struct side *s, int keep)
 	return 0;
 }
 
-static void remove_empty_dirs(void)
-{
-	char *dirs = xstrdup(path), *slash;
-
-	while ((slash = strrchr(dirs, '/')) != NULL) {
-		*slash = '\0';
-		if (rmdir(dirs) < 0)
-			break;
-	}
-	free(dirs);
-}
-
 static int removed(const struct side *b, const struct side *o,
 		   const struct side *t)
 {
@@ -186,7 +174,7 @@ static int removed(const struct side *b, const struct side *o,
 		if (!lstat_work_path(path, &st) && !S_ISDIR(st.st_mode)) {
 			if (unlink(path) < 0)
 				die_errno("unlink '%s'", path);
-			remove_empty_dirs();
+			remove_empty_leading_dirs(path);
 		}
 	}
 	remove_file_from_cache(path);

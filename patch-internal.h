@@ -44,4 +44,22 @@ int apply_text_hunks(struct patch *patch, const char *name, const char *old,
 		     size_t old_size, int reject, int verbose, char **out,
 		     size_t *out_size, struct patch_error *err);
 
+/*
+ * patch-place.c: work-tree files.  write_patch_tmp puts a content
+ * (a symlink's target when mode says so) in a new temporary file next
+ * to path, named in *tmp (malloc'd; NULL on error); place_patch_tmp
+ * renames it over path (creating its leading directories, replacing
+ * an empty directory); write_patch_file does both.  remove_patch_file
+ * unlinks path and the directories it leaves empty;
+ * write_patch_rejects writes patch's rejected hunks to <path>.rej as
+ * git does.  Each returns 0, or -1 after error().
+ */
+int write_patch_tmp(const char *path, const char *buf, size_t size,
+		    unsigned int mode, char **tmp);
+int place_patch_tmp(const char *tmp, const char *path);
+int write_patch_file(const char *path, const char *buf, size_t size,
+		     unsigned int mode);
+int remove_patch_file(const char *path);
+int write_patch_rejects(const struct patch *patch);
+
 #endif

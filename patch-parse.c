@@ -185,57 +185,54 @@ static size_t rest_of_line(const struct parser *ps, const char *prefix,
 }
 
 /*
+ * a (alen bytes) and b (blen) with p_value components stripped: the
+ * name (malloc'd) when they are the same, else NULL.
+ */
+static char *same_name(const char *a, size_t alen, const char *b,
+		       size_t blen, int p_value)
+{
+	char *x = strip_components(a, alen, p_value);
+	char *y = strip_components(b, blen, p_value);
+
+	if (x && y && !strcmp(x, y)) {
+		free(y);
+		return x;
+	}
+	free(x);
+	free(y);
+	return NULL;
+}
+
+/*
  * The one name of "diff --git a/x b/x" when both sides name the same
  * file (a rename's two names come from its own lines), else NULL.
+ * Unquoted names may hold spaces: every space is tried as the split.
  */
 static char *git_header_name(const char *p, size_t len, int p_value)
 {
 	const char *end = p + len, *s;
-	char *a, *b;
+	char *a, *b, *name = NULL;
 	size_t taken;
 
-	if (len && *p == '"') {
-		a = unquote_name(p, end, &taken);
-		if (!a || taken >= len || p[taken] != ' ') {
-			free(a);
-			return NULL;
-		}
-		s = p + taken + 1;
-		b = *s == '"' ? unquote_name(s, end, &taken) :
-				xstrndup(s, end - s);
-	} else {
-		for (s = p; s < end; s++) {
-			char *x, *y;
-			if (*s != ' ')
-				continue;
-			x = strip_components(p, s - p, p_value);
-			y = strip_components(s + 1, end - s - 1, p_value);
-			if (x && y && !strcmp(x, y)) {
-				free(y);
-				return x;
-			}
-			free(x);
-			free(y);
-		}
-		return NULL;
+	if (!len || *p != '"') {
+		for (s = p; s < end && !name; s++)
+			if (*s == ' ')
+				name = same_name(p, s - p, s + 1, end - s - 1,
+						 p_value);
+		return name;
 	}
-	if (a && b) {
-		char *x = strip_components(a, strlen(a), p_value);
-		char *y = strip_components(b, strlen(b), p_value);
-
+	a = unquote_name(p, end, &taken);
+	if (!a || taken >= len || p[taken] != ' ') {
 		free(a);
-		free(b);
-		if (x && y && !strcmp(x, y)) {
-			free(y);
-			return x;
-		}
-		free(x);
-		free(y);
 		return NULL;
 	}
+	s = p + taken + 1;
+	b = *s == '"' ? unquote_name(s, end, &taken) : xstrndup(s, end - s);
+	if (b)
+		name = same_name(a, strlen(a), b, strlen(b), p_value);
 	free(a);
 	free(b);
-	return NULL;
+	return name;
 }
 
 /* ---- hunks ---- */
@@ -715,12 +712,19 @@ static int check_names(struct patch *patch, struct patch_error *err)
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
 		int p_value, struct patch_error *err)
 {
-	struct patch *first = NULL, **tail = &first;
-	struct parser ps;
 	char *copy = xmalloc(len + 1);
-	int nr = 0;
 
 	memcpy(copy, buf, len);
+	return parse_patch_owned(set, copy, len, p_value, err);
+}
+
+int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
+		      int p_value, struct patch_error *err)
+{
+	struct patch *first = NULL, **tail = &first;
+	struct parser ps;
+	int nr = 0;
+
 	copy[len] = '\0';
 	ps.p = copy;
 	ps.end = copy + len;

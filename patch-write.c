@@ -1,11 +1,14 @@
 /*
  * patch-write.c: a patch set checked against the tree, then written.
- * Every patch is applied in memory first, in order, each taking up
- * what the earlier ones of the set left of its file; only when all of
- * it applies is anything written: the removals first, then each new
- * content to a temporary name in its directory, renamed over the
- * file.  With the index, the blobs are stored and the entries changed
- * in memory; the caller writes the index.
+ * Every patch is applied first, in order, each taking up what the
+ * earlier ones of the set left of its file; in the work tree alone
+ * each new content goes to its temporary file as soon as it is made
+ * (patch-place.c), so that the set holds one file's images at a time.
+ * Only when all of it applies does the tree change: the removals
+ * first, then the temporary files renamed over the files; a failure
+ * unlinks the temporary files.  With the index, the contents stay in
+ * memory, the blobs are stored and the entries changed in memory; the
+ * caller writes the index.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,6 +29,7 @@ struct target {
 	int exists;		/* after it */
 	const char *buf;	/* the content after it, when it exists */
 	size_t size;
+	char *tmp;		/* or the temporary file that holds it */
 	unsigned int mode;
 	struct patch *owner;	/* the last patch that wrote it */
 };
@@ -36,20 +40,72 @@ struct applier {
 	struct patch_error *err;
 	struct target *t;
 	size_t nr, alloc;
+	size_t *slots;		/* open hash of the paths: 1 + index in t */
+	size_t nr_slots;	/* a power of two, over twice nr */
 	char **dirs;		/* directories new files replace */
 	size_t nr_dirs, alloc_dirs;
+	char **beyond;		/* new paths below a file or link now */
+	size_t nr_beyond, alloc_beyond;
 };
 
-static struct target *find_target(struct applier *a, const char *path)
+/*
+ * The targets by path: a set of 5,000 files looks each path up several
+ * times, and a scan of all the targets each time was a third of the
+ * run.
+ */
+static size_t path_hash(const char *path, size_t len)
 {
-	size_t i;
+	size_t h = 2166136261u, i;
 
-	for (i = a->nr; i-- > 0;)
-		if (!strcmp(a->t[i].path, path))
-			return &a->t[i];
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)path[i]) * 16777619u;
+	return h;
+}
+
+static struct target *find_target_len(struct applier *a, const char *path,
+				      size_t len)
+{
+	size_t mask = a->nr_slots - 1, i;
+
+	if (!a->nr_slots)
+		return NULL;
+	for (i = path_hash(path, len) & mask; a->slots[i]; i = (i + 1) & mask) {
+		struct target *t = &a->t[a->slots[i] - 1];
+
+		if (!strncmp(t->path, path, len) && !t->path[len])
+			return t;
+	}
 	return NULL;
 }
 
+static struct target *find_target(struct applier *a, const char *path)
+{
+	return find_target_len(a, path, strlen(path));
+}
+
+static void hash_target(struct applier *a, size_t nth)
+{
+	const char *path = a->t[nth].path;
+	size_t mask = a->nr_slots - 1;
+	size_t i = path_hash(path, strlen(path)) & mask;
+
+	while (a->slots[i])
+		i = (i + 1) & mask;
+	a->slots[i] = nth + 1;
+}
+
+static void grow_slots(struct applier *a)
+{
+	size_t i;
+
+	free(a->slots);
+	a->nr_slots = a->nr_slots ? a->nr_slots * 2 : 64;
+	a->slots = xcalloc(a->nr_slots, sizeof(*a->slots));
+	for (i = 0; i < a->nr; i++)
+		hash_target(a, i);
+}
+
+/* A new target for path, which has none yet. */
 static struct target *add_target(struct applier *a, const char *path)
 {
 	struct target *t;
@@ -58,7 +114,60 @@ static struct target *add_target(struct applier *a, const char *path)
 	t = &a->t[a->nr++];
 	memset(t, 0, sizeof(*t));
 	t->path = path;
+	if (2 * a->nr >= a->nr_slots)
+		grow_slots(a);
+	else
+		hash_target(a, a->nr - 1);
 	return t;
+}
+
+/* ---- temporary files ---- */
+
+/* Forget t's temporary file, if it has one. */
+static void drop_tmp(struct target *t)
+{
+	if (!t->tmp)
+		return;
+	unlink(t->tmp);
+	free(t->tmp);
+	t->tmp = NULL;
+}
+
+/*
+ * With the work tree alone, a new content goes to its temporary file
+ * as soon as it is made, and leaves memory: the set then holds one
+ * file's images at a time, not all of them until the end.  Nothing
+ * is renamed into place before the whole set has applied.  With the
+ * index the contents stay (their blobs are written at the end, and
+ * applymbox reads the results).
+ */
+static int spill(struct applier *a, struct target *t, struct patch *patch)
+{
+	if (a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_CHECK))
+		return 0;
+	if (write_patch_tmp(t->path, t->buf, t->size, t->mode, &t->tmp) < 0)
+		return patch_fail(a->err, t->path, "%s: cannot write a "
+				  "temporary file", t->path);
+	free(patch->result);
+	patch->result = NULL;
+	t->buf = NULL;
+	return 0;
+}
+
+/* The content t's temporary file holds (malloc'd), or NULL. */
+static char *read_tmp(struct applier *a, struct target *t)
+{
+	struct stat st;
+	size_t size;
+	char *buf;
+
+	if (lstat(t->tmp, &st) < 0 ||
+	    !(buf = read_work_file(t->tmp, &st, &size))) {
+		patch_fail(a->err, t->path, "%s: cannot read back %s",
+			   t->path, t->tmp);
+		return NULL;
+	}
+	return buf;
 }
 
 /* ---- the old content ---- */
@@ -66,14 +175,13 @@ static struct target *add_target(struct applier *a, const char *path)
 /* A leading directory of path that the set leaves as a file or link. */
 static const char *set_file_above(struct applier *a, const char *path)
 {
-	size_t i;
+	const char *slash;
 
-	for (i = 0; i < a->nr; i++) {
-		size_t n = strlen(a->t[i].path);
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct target *t = find_target_len(a, path, slash - path);
 
-		if (a->t[i].exists && !strncmp(a->t[i].path, path, n) &&
-		    path[n] == '/')
-			return a->t[i].path;
+		if (t && t->exists)
+			return t->path;
 	}
 	return NULL;
 }
@@ -87,6 +195,55 @@ static int check_leading(struct applier *a, const char *path)
 		return patch_fail(a->err, path, "affected file '%s' is beyond "
 				  "a symbolic link", path);
 	return 0;
+}
+
+/*
+ * The same for a path the set creates, but a file or symlink above it
+ * may be one the set removes (in any order: -R turns the order
+ * around), so such a path waits for check_final_paths.
+ */
+static int check_leading_new(struct applier *a, const char *path, int *later)
+{
+	int r;
+
+	*later = 0;
+	if (a->flags & APPLY_CACHED)
+		return 0;
+	r = has_symlink_leading_path(path, strlen(path));
+	if (r < 0)
+		return patch_fail(a->err, path, "%s: %s", path,
+				  strerror(errno));
+	if (r) {
+		ALLOC_GROW(a->beyond, a->nr_beyond + 1, a->alloc_beyond);
+		a->beyond[a->nr_beyond++] = xstrdup(path);
+		*later = 1;
+	}
+	return 0;
+}
+
+/* The set removes the file or link that is now above a new path. */
+static int check_beyond(struct applier *a, const char *path)
+{
+	char *dir = xstrdup(path), *slash;
+	int ret = 0;
+
+	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct target *t;
+		struct stat st;
+
+		*slash = '\0';
+		if (!lstat(dir, &st) && S_ISDIR(st.st_mode)) {
+			*slash = '/';
+			continue;
+		}
+		t = find_target(a, dir);
+		if (!t || t->exists)
+			ret = patch_fail(a->err, path, "affected file '%s' is "
+					 "beyond a symbolic link", path);
+		break;
+	}
+	free(dir);
+	return ret;
 }
 
 static int index_entry(const char *path)
@@ -153,6 +310,7 @@ static int check_absent(struct applier *a, const char *path)
 {
 	struct target *t = find_target(a, path);
 	struct stat st;
+	int later;
 
 	if (t) {
 		if (t->exists)
@@ -163,10 +321,10 @@ static int check_absent(struct applier *a, const char *path)
 	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && index_entry(path) >= 0)
 		return patch_fail(a->err, path, "%s: already exists in index",
 				  path);
-	if (a->flags & APPLY_CACHED)
-		return 0;
-	if (check_leading(a, path) < 0)
+	if (check_leading_new(a, path, &later) < 0)
 		return -1;
+	if ((a->flags & APPLY_CACHED) || later)
+		return 0;
 	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
 		/* Fine if the set empties it: checked once all is read. */
 		ALLOC_GROW(a->dirs, a->nr_dirs + 1, a->alloc_dirs);
@@ -227,6 +385,9 @@ static int check_final_paths(struct applier *a)
 					  "'%s' is beyond a symbolic link",
 					  a->t[i].path);
 	}
+	for (i = 0; i < a->nr_beyond; i++)
+		if (check_beyond(a, a->beyond[i]) < 0)
+			return -1;
 	for (i = 0; i < a->nr_dirs; i++)
 		if (!emptied_by_set(a, a->dirs[i]))
 			return patch_fail(a->err, a->dirs[i], "%s: already "
@@ -244,25 +405,28 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 		    const char **buf, size_t *size, unsigned int *mode)
 {
 	const char *path = patch->old_name;
-	struct target *t = find_target(a, path), *nt;
+	struct target *t = find_target(a, path), *nt, old;
 
 	*owned = NULL;
 	if (t) {
 		if (!t->exists)
 			return patch_fail(a->err, path, "%s: No such file or "
 					  "directory", path);
-		*buf = t->buf;
+		if (t->tmp && !(*owned = read_tmp(a, t)))
+			return -1;
+		*buf = t->tmp ? *owned : t->buf;
 		*size = t->size;
 		*mode = t->mode;
 		return 0;
 	}
-	nt = add_target(a, path);
-	if (read_old(a, path, nt, owned) < 0) {
-		a->nr--;
+	memset(&old, 0, sizeof(old));
+	if (read_old(a, path, &old, owned) < 0)
 		return -1;
-	}
+	nt = add_target(a, path);
 	nt->existed = nt->exists = 1;
 	nt->buf = *owned;
+	nt->size = old.size;
+	nt->mode = old.mode;
 	*buf = *owned;
 	*size = nt->size;
 	*mode = nt->mode;
@@ -326,8 +490,6 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	    strcmp(patch->new_name, patch->old_name) &&
 	    check_absent(a, patch->new_name) < 0)
 		return -1;
-	if (patch->new_name && check_leading(a, patch->new_name) < 0)
-		return -1;
 	if (make_result(a, patch, old, old_size) < 0)
 		return -1;
 	if (patch->is_delete && patch->result_size)
@@ -335,6 +497,7 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 				  "leaves file contents");
 	if (patch->old_name && (patch->is_delete || patch->is_rename)) {
 		t = find_target(a, patch->old_name);
+		drop_tmp(t);
 		t->exists = 0;
 		t->owner = patch;
 	}
@@ -342,11 +505,13 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 		t = find_target(a, patch->new_name);
 		if (!t)
 			t = add_target(a, patch->new_name);
+		drop_tmp(t);
 		t->exists = 1;
 		t->buf = patch->result;
 		t->size = patch->result_size;
 		t->mode = patch->new_mode;
 		t->owner = patch;
+		return spill(a, t, patch);
 	}
 	return 0;
 }
@@ -374,6 +539,25 @@ static void say_checking(const struct patch *patch)
 	say_patch("Checking patch ", patch, "...\n");
 }
 
+/*
+ * Is the old content read for patch still wanted, as what a later
+ * patch of the set finds at its path (a copy leaves the source)?
+ * Otherwise it goes at once: the set holds the new images, not the
+ * old ones as well.
+ */
+static int keep_old(struct applier *a, const struct patch *patch,
+		    const char *buf)
+{
+	struct target *t = find_target(a, patch->old_name);
+
+	if (t->buf != buf)
+		return 0;
+	if (t->exists)
+		return 1;
+	t->buf = NULL;
+	return 0;
+}
+
 /* All of the set in memory: 0, or -1 at the first failure. */
 static int apply_in_memory(struct applier *a, struct patch_set *set,
 			   char ***owned, size_t *nr_owned)
@@ -387,148 +571,22 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 		if (a->flags & APPLY_VERBOSE)
 			say_checking(patch);
 		r = apply_one(a, patch, &buf);
-		if (buf) {
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (buf && keep_old(a, patch, buf)) {
 			*owned = xrealloc(*owned, (*nr_owned + 1) *
 					  sizeof(**owned));
 			(*owned)[(*nr_owned)++] = buf;
+		} else {
+			free(buf);
 		}
-		if (r < 0)
-			return -1;
 	}
 	return (a->flags & APPLY_CACHED) ? 0 : check_final_paths(a);
 }
 
 /* ---- writing ---- */
-
-static mode_t file_umask(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
-/* dir of path (with its slash), or "" (malloc'd). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path + 1) : 0;
-	char *dir = xmalloc(n + 1);
-
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	return dir;
-}
-
-static int write_tmp_link(const char *dir, const char *target, char **tmp)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		char *name = xmalloc(strlen(dir) + 40);
-
-		sprintf(name, "%s.apply-%ld-%d", dir, (long)getpid(), i);
-		if (!symlink(target, name)) {
-			*tmp = name;
-			return 0;
-		}
-		free(name);
-		if (errno != EEXIST)
-			break;
-	}
-	return error_errno("symlink in '%s'", *dir ? dir : ".");
-}
-
-static int write_tmp_file(const char *dir, const char *buf, size_t size,
-			  unsigned int mode, char **tmp)
-{
-	char *name = xmalloc(strlen(dir) + 20);
-	mode_t perm = ((mode & 0100) ? 0777 : 0666) & ~file_umask();
-	int fd;
-
-	sprintf(name, "%s.apply-XXXXXX", dir);
-	fd = mkstemp(name);
-	if (fd < 0) {
-		error_errno("create a file in '%s'", *dir ? dir : ".");
-		free(name);
-		return -1;
-	}
-	if (write_in_full(fd, buf, size) < 0 || fchmod(fd, perm) < 0 ||
-	    close(fd) < 0) {
-		error_errno("write '%s'", name);
-		close(fd);
-		unlink(name);
-		free(name);
-		return -1;
-	}
-	*tmp = name;
-	return 0;
-}
-
-/* rename, over an empty directory too (one the set emptied). */
-static int rename_into_place(const char *tmp, const char *path)
-{
-	struct stat st;
-
-	if (!rename(tmp, path))
-		return 0;
-	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
-		return -1;
-	return rename(tmp, path);
-}
-
-/*
- * Put buf at path under a temporary name in its directory, then
- * rename it over path: a reader sees the old file or the new one, and
- * a symlink at path is replaced, never written through.
- */
-static int write_work_file(const char *path, const char *buf, size_t size,
-			   unsigned int mode)
-{
-	char *dir = dir_of(path), *copy = xstrdup(path), *tmp = NULL;
-	int ret = -1;
-
-	if (create_leading_dirs(copy) < 0) {
-		error_errno("create leading directories of '%s'", path);
-		goto out;
-	}
-	if (S_ISLNK(mode) && memchr(buf, '\0', size)) {
-		error("'%s': a symlink target cannot hold a NUL", path);
-		goto out;
-	}
-	if ((S_ISLNK(mode) ? write_tmp_link(dir, buf, &tmp) :
-			     write_tmp_file(dir, buf, size, mode, &tmp)) < 0)
-		goto out;
-	if (rename_into_place(tmp, path) < 0) {
-		error_errno("rename '%s' to '%s'", tmp, path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(copy);
-	free(dir);
-	return ret;
-}
-
-/* Remove path, then the directories it leaves empty. */
-static int remove_work_file(const char *path)
-{
-	char *dir = xstrdup(path), *slash;
-
-	if (unlink(path) < 0 && errno != ENOENT) {
-		free(dir);
-		return error_errno("unlink '%s'", path);
-	}
-	while ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		if (rmdir(dir) < 0)
-			break;
-	}
-	free(dir);
-	return 0;
-}
 
 static int index_target(const struct target *t, unsigned int flags,
 			const unsigned char *sha1)
@@ -549,30 +607,16 @@ static int index_target(const struct target *t, unsigned int flags,
 	return add_cache_entry(ce, ADD_CACHE_OK_TO_ADD);
 }
 
-/* The hunks that did not apply, as git writes them to <path>.rej. */
-static int write_rejects(const struct patch *patch)
+/* Put t's content in place: rename its temporary file, or write it. */
+static int write_target(struct target *t)
 {
-	const char *old = patch->old_name ? patch->old_name : patch->new_name;
-	const char *new = patch->new_name ? patch->new_name : patch->old_name;
-	const struct patch_hunk *h;
-	char *text = NULL, *path = xmalloc(strlen(new) + 5);
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int ret;
-
-	if (!f)
-		die_errno("open_memstream");
-	fprintf(f, "diff a/%s b/%s\t(rejected hunks)\n", old, new);
-	for (h = patch->hunks; h; h = h->next) {
-		if (h->rejected)
-			fwrite(h->header, 1, h->text + h->size - h->header, f);
-	}
-	fclose(f);
-	sprintf(path, "%s.rej", new);
-	ret = write_work_file(path, text, len, 0100644);
-	free(text);
-	free(path);
-	return ret;
+	if (!t->tmp)
+		return write_patch_file(t->path, t->buf, t->size, t->mode);
+	if (place_patch_tmp(t->tmp, t->path) < 0)
+		return -1;
+	free(t->tmp);
+	t->tmp = NULL;
+	return 0;
 }
 
 static int write_patch_targets(struct target *t, size_t nr,
@@ -589,12 +633,11 @@ static int write_patch_targets(struct target *t, size_t nr,
 			goto out;
 	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
 		if (t[i].existed && !t[i].exists &&
-		    remove_work_file(t[i].path) < 0)
+		    remove_patch_file(t[i].path) < 0)
 			goto out;
 	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
 		if (t[i].exists && t[i].owner &&
-		    write_work_file(t[i].path, t[i].buf, t[i].size,
-				    t[i].mode) < 0)
+		    write_target(&t[i]) < 0)
 			goto out;
 	for (i = 0; with_index && i < nr; i++)
 		if (!t[i].exists)
@@ -635,7 +678,7 @@ static int report_results(struct patch_set *set, unsigned int flags)
 				fprintf(stderr, "Hunk #%u applied cleanly.\n",
 					nth);
 		}
-		if (!(flags & APPLY_CACHED) && write_rejects(p) < 0)
+		if (!(flags & APPLY_CACHED) && write_patch_rejects(p) < 0)
 			return -1;
 	}
 	return 0;
@@ -644,7 +687,7 @@ static int report_results(struct patch_set *set, unsigned int flags)
 int apply_patch_set(struct patch_set *set, unsigned int flags,
 		    struct patch_error *err)
 {
-	struct applier a = { flags, set, err, NULL, 0, 0, NULL, 0, 0 };
+	struct applier a = { .flags = flags, .set = set, .err = err };
 	char **owned = NULL;
 	size_t nr_owned = 0, i;
 	int ret;
@@ -667,12 +710,18 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	else if (ret < 0 && !err->msg[0])
 		patch_fail(err, NULL, "cannot write the patch's result");
 	forget_known_dirs();
+	for (i = 0; i < a.nr; i++)
+		drop_tmp(&a.t[i]);	/* left only by a failure */
 	for (i = 0; i < nr_owned; i++)
 		free(owned[i]);
 	free(owned);
 	free(a.t);
+	free(a.slots);
 	for (i = 0; i < a.nr_dirs; i++)
 		free(a.dirs[i]);
 	free(a.dirs);
+	for (i = 0; i < a.nr_beyond; i++)
+		free(a.beyond[i]);
+	free(a.beyond);
 	return ret;
 }

@@ -11,6 +11,8 @@
  *                   places them (exact context, searched outward)
  *   patch-write.c   checking a set against the index and the work tree,
  *                   then writing it: all or nothing, temp + rename
+ *   patch-place.c   the work-tree files: temporary files, renames,
+ *                   removals, .rej files
  *   patch-stat.c    --stat, --numstat and --summary as git prints them
  *
  * The index is the in-memory one of index.c (active_cache): the caller
@@ -139,6 +141,13 @@ void free_patch_set(struct patch_set *set);
  */
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
 		int p_value, struct patch_error *err);
+/*
+ * The same without the copy: buf is malloc'd with room for len + 1
+ * bytes, and the set takes it (freed with the set, or at once when
+ * the parse fails).  For a patch read whole from a file.
+ */
+int parse_patch_owned(struct patch_set *set, char *buf, size_t len,
+		      int p_value, struct patch_error *err);
 
 /*
  * Turn every patch of set around, and their order, as -R does (call
@@ -154,9 +163,11 @@ void reverse_patch_set(struct patch_set *set);
 #define APPLY_VERBOSE	0x10	/* git apply -v's lines on stderr */
 
 /*
- * Check every patch of set in memory against the tree and, unless
- * APPLY_CHECK, write the results: work-tree files to a temporary name
- * then renamed (not with APPLY_CACHED), and with APPLY_INDEX or
+ * Check every patch of set against the tree and, unless APPLY_CHECK,
+ * write the results: work-tree files to a temporary name then renamed
+ * (not with APPLY_CACHED; without the index, the temporary files are
+ * written during the check, and renamed only when all of the set has
+ * applied), and with APPLY_INDEX or
  * APPLY_CACHED the in-memory index updated (blobs stored, and for
  * APPLY_INDEX the stat data of the written files).  The content read
  * is the work tree's, or with APPLY_CACHED the index's; APPLY_INDEX
@@ -166,7 +177,8 @@ void reverse_patch_set(struct patch_set *set);
  * may take up a file an earlier one of the same set changed.
  *
  * Returns 0 when all of it applied; -1 with err filled when any part
- * failed, with nothing written at all (no file, no object needed only
+ * failed, with nothing written at all (no file, no temporary file
+ * left, no object needed only
  * by the failed set, no index entry); with APPLY_REJECT, 1 when some
  * hunks did not apply: the others are written and the failed ones go
  * to <path>.rej (err->rejects counts them, err describes the first).

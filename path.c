@@ -450,6 +450,18 @@ int create_leading_dirs(char *path)
 	return 0;
 }
 
+void remove_empty_leading_dirs(const char *path)
+{
+	char *dir = xstrdup(path), *slash;
+
+	while ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		if (rmdir(dir) < 0)
+			break;
+	}
+	free(dir);
+}
+
 /* ---- pathspecs ---- */
 
 /* Does a normalized path climb out of the tree ("/x", "..", "a/../..")? */

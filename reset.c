@@ -198,19 +198,12 @@ int list_changes(const unsigned char *tree, char **out)
 static void remove_work_file(const char *path)
 {
 	struct stat st;
-	char *dir, *slash;
 
 	if (lstat_work_path(path, &st) < 0 || S_ISDIR(st.st_mode))
 		return;
 	if (unlink(path) < 0)
 		return;
-	dir = xstrdup(path);
-	while ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		if (rmdir(dir) < 0)
-			break;
-	}
-	free(dir);
+	remove_empty_leading_dirs(path);
 }
 
 /*

@@ -1,0 +1,183 @@
+/*
+ * patch-place.c: the work-tree files of a patch set.  A new content
+ * goes to a temporary file first, named ".apply-XXXXXX" in the file's
+ * directory (or, when that directory does not exist yet, in the
+ * nearest one above it that does), and is renamed over the file once
+ * the whole set has applied: a reader sees the old file or the new
+ * one, a symlink at the path is replaced, never written through, and
+ * a set that fails removes its temporary files and leaves the tree as
+ * it was.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "patch-internal.h"
+
+static mode_t file_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/*
+ * The deepest directory above path that exists now as a real
+ * directory, with its slash ("" for the top), malloc'd.  The walk goes
+ * down from the top and stops at the first component that is not a
+ * directory: a temporary file never goes through a symlink, not even
+ * one the set is about to remove.
+ */
+static char *existing_dir_of(const char *path)
+{
+	char *dir = xstrdup(path), *slash, *last = dir;
+	struct stat st;
+
+	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			break;
+		*slash = '/';
+		last = slash + 1;
+	}
+	*last = '\0';
+	return dir;
+}
+
+static int write_tmp_link(const char *dir, const char *target, char **tmp)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		char *name = xmalloc(strlen(dir) + 40);
+
+		sprintf(name, "%s.apply-%ld-%d", dir, (long)getpid(), i);
+		if (!symlink(target, name)) {
+			*tmp = name;
+			return 0;
+		}
+		free(name);
+		if (errno != EEXIST)
+			break;
+	}
+	return error_errno("symlink in '%s'", *dir ? dir : ".");
+}
+
+static int write_tmp_file(const char *dir, const char *buf, size_t size,
+			  unsigned int mode, char **tmp)
+{
+	char *name = xmalloc(strlen(dir) + 20);
+	mode_t perm = ((mode & 0100) ? 0777 : 0666) & ~file_umask();
+	int fd;
+
+	sprintf(name, "%s.apply-XXXXXX", dir);
+	fd = mkstemp(name);
+	if (fd < 0) {
+		error_errno("create a file in '%s'", *dir ? dir : ".");
+		free(name);
+		return -1;
+	}
+	if (write_in_full(fd, buf, size) < 0 || fchmod(fd, perm) < 0 ||
+	    close(fd) < 0) {
+		error_errno("write '%s'", name);
+		close(fd);
+		unlink(name);
+		free(name);
+		return -1;
+	}
+	*tmp = name;
+	return 0;
+}
+
+int write_patch_tmp(const char *path, const char *buf, size_t size,
+		    unsigned int mode, char **tmp)
+{
+	char *dir;
+	int ret;
+
+	*tmp = NULL;
+	if (S_ISLNK(mode) && memchr(buf, '\0', size))
+		return error("'%s': a symlink target cannot hold a NUL", path);
+	dir = existing_dir_of(path);
+	ret = S_ISLNK(mode) ? write_tmp_link(dir, buf, tmp) :
+			      write_tmp_file(dir, buf, size, mode, tmp);
+	free(dir);
+	return ret;
+}
+
+/* rename, over an empty directory too (one the set emptied). */
+static int rename_into_place(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (!rename(tmp, path))
+		return 0;
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
+		return -1;
+	return rename(tmp, path);
+}
+
+int place_patch_tmp(const char *tmp, const char *path)
+{
+	char *copy = xstrdup(path);
+	int ret = create_leading_dirs(copy);
+
+	free(copy);
+	if (ret < 0)
+		return error_errno("create leading directories of '%s'", path);
+	if (rename_into_place(tmp, path) < 0)
+		return error_errno("rename '%s' to '%s'", tmp, path);
+	return 0;
+}
+
+int write_patch_file(const char *path, const char *buf, size_t size,
+		     unsigned int mode)
+{
+	char *tmp;
+	int ret = write_patch_tmp(path, buf, size, mode, &tmp);
+
+	if (!ret && (ret = place_patch_tmp(tmp, path)) < 0)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+int remove_patch_file(const char *path)
+{
+	if (unlink(path) < 0 && errno != ENOENT)
+		return error_errno("unlink '%s'", path);
+	remove_empty_leading_dirs(path);
+	return 0;
+}
+
+int write_patch_rejects(const struct patch *patch)
+{
+	const char *old = patch->old_name ? patch->old_name : patch->new_name;
+	const char *new = patch->new_name ? patch->new_name : patch->old_name;
+	const struct patch_hunk *h;
+	char *text = NULL, *path = xmalloc(strlen(new) + 5);
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
+
+	if (!f)
+		die_errno("open_memstream");
+	fprintf(f, "diff a/%s b/%s\t(rejected hunks)\n", old, new);
+	for (h = patch->hunks; h; h = h->next) {
+		if (h->rejected)
+			fwrite(h->header, 1, h->text + h->size - h->header, f);
+	}
+	fclose(f);
+	sprintf(path, "%s.rej", new);
+	ret = write_patch_file(path, text, len, 0100644);
+	free(text);
+	free(path);
+	return ret;
+}
+

@@ -1,0 +1,171 @@
+#!/bin/sh
+test_description='apply: new contents wait in temporary files until the whole set applies'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-apply.sh"
+
+# In the work tree alone, apply writes each new content to a temporary
+# file as soon as the check has made it, and renames them all once the
+# whole set has applied.  These cases are the ones that plan has to get
+# right: a later patch of the set that takes up a path an earlier one
+# wrote (read back from its temporary file), new files in directories
+# that do not exist yet, a file that takes the place of a directory,
+# and failures after temporary files were written, which must leave
+# none behind.
+#
+# The oracle for a series in one input is the tree git committed, not
+# git apply: git 2.39 takes the source of a rename or copy from the
+# tree as it was before the set, not as earlier patches of the set left
+# it (so it keeps "text" and loses the first change of "copied-text").
+
+test_expect_success 'setup' '
+	apply_setup &&
+	(
+		cd src &&
+		git checkout -q -b series A &&
+		sed -i "s/^line 20$/twenty/" text &&
+		mkdir -p new/deep/er && echo "#!/bin/sh" >new/deep/er/run &&
+		chmod +x new/deep/er/run &&
+		git add -A && git commit -q -m one &&
+		sed -i "s/^line 80$/eighty/" text &&
+		git mv text moved-text &&
+		echo more >>new/deep/er/run &&
+		cp moved-text copied-text &&
+		git add -A && git commit -q -m two &&
+		git rm -q dir/sub/deep &&
+		mkdir -p dir && echo "a file now" >dir/sub &&
+		git add -A && git commit -q -m three &&
+		git checkout -q -b copies A &&
+		sed -i "s/^line 20$/twenty/" text &&
+		git commit -q -a -m c1 &&
+		sed "s/^line 70$/seventy/" text >text-copy &&
+		git add -A && git commit -q -m c2 &&
+		sed -i "s/^line 90$/ninety/" text &&
+		git commit -q -a -m c3 &&
+		git checkout -q A
+	) &&
+	{
+		git -C src diff A series~2 &&
+		git -C src diff -M series~2 series~1 &&
+		git -C src diff series~1 series
+	} >series.patch &&
+	{
+		git -C src diff A copies~2 &&
+		git -C src diff -C -C copies~2 copies~1 &&
+		git -C src diff copies~1 copies
+	} >copy.patch &&
+	test_grep "^copy from text" copy.patch &&
+	git -C base fetch -q origin
+'
+
+no_tmp_left() {
+	find "$1" -name ".apply-*" >left &&
+	! test -s left
+}
+
+test_expect_success 'a series in one input: later patches take up earlier ones' '
+	pair &&
+	(cd ours && apply ../series.patch) &&
+	no_tmp_left ours &&
+	test -x ours/new/deep/er/run &&
+	tree_of ours >got &&
+	git -C src rev-parse series^{tree} >want &&
+	test_cmp want got
+'
+
+test_expect_success '-R of the series: the same, from the other end' '
+	pair origin/series &&
+	(cd ours && apply -R ../series.patch) &&
+	no_tmp_left ours &&
+	! test -e ours/new &&
+	tree_of ours >got &&
+	git -C src rev-parse A^{tree} >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a copy of a file the set changed, then changed again' '
+	pair &&
+	(cd ours && apply ../copy.patch) &&
+	no_tmp_left ours &&
+	tree_of ours >got &&
+	git -C src rev-parse copies^{tree} >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a failure after every temporary file: none left, nothing changed' '
+	pair &&
+	cat series.patch - >bad <<-\EOF &&
+	diff --git a/trap b/trap
+	new file mode 120000
+	--- /dev/null
+	+++ b/trap
+	@@ -0,0 +1 @@
+	+outside
+	\ No newline at end of file
+	diff --git a/trap/x b/trap/x
+	new file mode 100644
+	--- /dev/null
+	+++ b/trap/x
+	@@ -0,0 +1 @@
+	+x
+	EOF
+	state_of ours >before &&
+	(cd ours && test_must_fail apply ../bad 2>../err) &&
+	test_grep "beyond a symbolic link" err &&
+	state_of ours >after &&
+	test_cmp before after &&
+	! test -e ours/new
+'
+
+test_expect_success 'a file in place of one the set removes, in either order' '
+	pair &&
+	git -C src diff series~1 series >swap.patch &&
+	(cd ours && apply ../swap.patch) &&
+	(cd theirs && git apply ../swap.patch) &&
+	test -f ours/dir/sub && test -f theirs/dir/sub &&
+	tree_of ours >got && tree_of theirs >want && test_cmp want got &&
+	(cd ours && apply -R ../swap.patch) &&
+	(cd theirs && git apply -R ../swap.patch) &&
+	no_tmp_left ours &&
+	test -f ours/dir/sub/deep && test -f theirs/dir/sub/deep &&
+	tree_of ours >got && tree_of theirs >want && test_cmp want got
+'
+
+test_expect_success 'a new path below a file the set keeps is refused' '
+	pair &&
+	printf "%s\n" "diff --git a/text/x b/text/x" "new file mode 100644" \
+		"--- /dev/null" "+++ b/text/x" "@@ -0,0 +1 @@" "+x" >bad &&
+	state_of ours >before &&
+	(cd ours && test_must_fail apply ../bad 2>../err) &&
+	test_grep "beyond a symbolic link" err &&
+	state_of ours >after &&
+	test_cmp before after
+'
+
+test_expect_success 'a hunk failing in the last file: earlier new directories not made' '
+	pair &&
+	{ cat series.patch &&
+	  git -C src diff A modify -- multi | sed "s/^-line 1\$/-line one/"
+	} >bad &&
+	state_of ours >before &&
+	(cd ours && test_must_fail apply ../bad 2>../err) &&
+	test_grep "does not apply" err &&
+	state_of ours >after &&
+	test_cmp before after
+'
+
+test_expect_success '--check and --index keep contents in memory: no temporary file' '
+	pair &&
+	state_of ours >before &&
+	(cd ours && apply --check ../series.patch) &&
+	state_of ours >after &&
+	test_cmp before after &&
+	(cd ours && GIT_DIR=.git apply --index ../series.patch) &&
+	no_tmp_left ours &&
+	git -C ours write-tree >got &&
+	git -C src rev-parse series^{tree} >want &&
+	test_cmp want got &&
+	tree_of ours >got &&
+	test_cmp want got
+'
+
+test_done
