@@ -36,6 +36,15 @@ test_expect_success 'many trees, and one tree many times, as git writes them' '
 	done <../trees
 '
 
+# A repository NAME (entered) of make_tree's files, all added.
+add_tree_repo() {
+	test_create_repo "$1" &&
+	cd "$1" &&
+	make_tree &&
+	wt_files >"$TRASH_DIRECTORY/files" &&
+	update-cache --add -z --stdin <"$TRASH_DIRECTORY/files"
+}
+
 # The id a directory of the tree will have, from a git repository of
 # the same files that is not ours.
 tree_id_of() {
@@ -44,11 +53,7 @@ tree_id_of() {
 }
 
 test_expect_success 'a tree id holding other bytes is refused, and named' '
-	test_create_repo refused &&
-	cd refused &&
-	make_tree &&
-	wt_files >../files &&
-	update-cache --add -z --stdin <../files &&
+	add_tree_repo refused &&
 	env -u GIT_DIR git init -q ../oracle &&
 	git --git-dir=../oracle/.git --work-tree=. update-index --add -z \
 		--stdin <../files &&
@@ -65,11 +70,7 @@ test_expect_success 'a tree id holding other bytes is refused, and named' '
 '
 
 test_expect_success 'a refused index writes no tree at all' '
-	test_create_repo none &&
-	cd none &&
-	make_tree &&
-	wt_files >../files &&
-	update-cache --add -z --stdin <../files &&
+	add_tree_repo none &&
 	rm "$(obj_file $(git hash-object a149/b/c/g))" &&
 	wt_objects >../before &&
 	test_expect_code 128 write-tree 2>../err &&
