@@ -213,6 +213,93 @@ static void set_memo(const char *base, size_t baselen, unsigned int nr,
 }
 
 /*
+ * Trees hashed and waiting to be stored.  The walk only hashes (a
+ * parent needs its subtrees' ids, not their files); the trees are then
+ * deflated and written on every core, where a kernel's 5,000 trees
+ * would otherwise take turns on one, each waiting for its file to be
+ * created.  Nothing is written unless the whole index could be turned
+ * into trees.
+ */
+struct pending_tree {
+	unsigned char sha1[20];
+	char *buf;
+	size_t len;
+	const char *base;	/* the directory, in an index entry's name */
+	size_t baselen;
+	int failed;
+};
+
+static struct pending_tree *pending_trees;
+static size_t pending_nr, pending_alloc;
+
+/* Take t's bytes into the queue. */
+static void queue_tree(struct tree_buf *t, const unsigned char *sha1,
+		       const char *base, size_t baselen)
+{
+	struct pending_tree *p;
+
+	ALLOC_GROW(pending_trees, pending_nr + 1, pending_alloc);
+	p = &pending_trees[pending_nr++];
+	memcpy(p->sha1, sha1, 20);
+	p->buf = t->buf;
+	p->len = t->len;
+	p->base = base;
+	p->baselen = baselen;
+	p->failed = 0;
+	t->buf = NULL;
+}
+
+static size_t write_one_tree(void *data, size_t i)
+{
+	struct pending_tree *p = (struct pending_tree *)data + i;
+	unsigned char sha1[20];
+
+	p->failed = write_sha1_file(p->buf, p->len, OBJ_TREE, sha1) < 0;
+	return 1;
+}
+
+/* Drop the queue, written or not. */
+static void clear_pending_trees(void)
+{
+	size_t i;
+
+	for (i = 0; i < pending_nr; i++)
+		free(pending_trees[i].buf);
+	free(pending_trees);
+	pending_trees = NULL;
+	pending_nr = pending_alloc = 0;
+}
+
+/*
+ * Store the queued trees; the ones stored are known from then on.  On
+ * a failure the memo is dropped too, as it may name a tree that is not
+ * there.
+ */
+static int write_pending_trees(void)
+{
+	size_t i;
+	int ret = 0;
+
+	run_parallel(0, pending_nr, write_one_tree, pending_trees, NULL, 0);
+	for (i = 0; i < pending_nr; i++) {
+		struct pending_tree *p = &pending_trees[i];
+
+		if (!p->failed) {
+			remember_tree(p->sha1);
+			continue;
+		}
+		ret = error("unable to write the tree of '%.*s'",
+			    p->baselen ? (int)p->baselen - 1 : 1,
+			    p->baselen ? p->base : ".");
+		break;
+	}
+	if (ret)
+		forget_index_trees(NULL);
+	clear_pending_trees();
+	return ret;
+}
+
+/*
  * Write the tree for the entries from *pos on whose paths start with
  * base (baselen bytes, ending in '/' unless empty).  Advances *pos
  * past them.
@@ -256,14 +343,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	}
 	if (!ret)
 		hash_sha1_file(t.buf, t.len, OBJ_TREE, sha1);
-	if (!ret && !dry_run && !tree_is_known(sha1)) {
-		if (write_sha1_file(t.buf, t.len, OBJ_TREE, sha1) < 0)
-			ret = error("unable to write the tree of '%.*s'",
-				    baselen ? (int)baselen - 1 : 1,
-				    baselen ? base : ".");
-		else
-			remember_tree(sha1);
-	}
+	if (!ret && !dry_run && !tree_is_known(sha1))
+		queue_tree(&t, sha1, base, baselen);
 	if (!ret && !dry_run)
 		set_memo(base, baselen, *pos - start, sha1);
 	free(t.buf);
@@ -372,6 +453,18 @@ static int check_changed(unsigned int *pos, const char *base, size_t baselen)
 	return bad;
 }
 
+/* Hash every tree, then store the new ones. */
+static int write_all_trees(int dry_run, unsigned char *sha1)
+{
+	unsigned int pos = 0;
+
+	if (write_tree(&pos, "", 0, dry_run, sha1) < 0) {
+		clear_pending_trees();
+		return -1;
+	}
+	return write_pending_trees();
+}
+
 int write_index_tree(unsigned char *sha1, int dry_run)
 {
 	unsigned int pos = 0;
@@ -380,13 +473,12 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 		if (check_changed(&pos, "", 0) < 0)
 			return error("index cannot be written as a tree; "
 				     "nothing written");
-		pos = 0;
-		return write_tree(&pos, "", 0, 0, sha1);
+		return write_all_trees(0, sha1);
 	}
 	if (check_index() < 0)
 		return error("index cannot be written as a tree; nothing "
 			     "written");
-	return write_tree(&pos, "", 0, dry_run, sha1);
+	return write_all_trees(dry_run, sha1);
 }
 
 /* ---- identities ---- */

@@ -180,47 +180,46 @@ static int write_big_file(int fd, const char *path, size_t size,
 	return ret;
 }
 
-/* A big file's bytes, read again and hashed, for compare_stored_pieces. */
-struct hashed_reader {
+/* A big file's bytes, read again, for compare_stored_pieces. */
+struct piece_reader {
 	int fd;
 	const char *path;
-	SHA_CTX c;
 };
 
-static int read_hashed_piece(void *data, unsigned char *buf, size_t n)
+static int read_next_piece(void *data, unsigned char *buf, size_t n)
 {
-	struct hashed_reader *r = data;
+	struct piece_reader *r = data;
 
-	if (read_piece(r->fd, r->path, buf, n) < 0)
-		return -1;
-	SHA1_Update(&r->c, buf, n);
-	return 0;
+	return read_piece(r->fd, r->path, buf, n);
 }
 
 /*
  * The collision check on a big file whose object exists: its bytes
- * against the stored ones, read again a piece at a time and hashed, so
- * that a file that changed since it was hashed is told from a
- * collision.
+ * against the stored ones, read again a piece at a time.  Equal bytes
+ * are the object's, whatever the file held when it was hashed.  Only
+ * when they differ is the file hashed again (a third read), so that a
+ * file that changed since it was hashed is told from a collision.
  */
 static int check_big_file(int fd, const char *path, size_t size,
 			  const unsigned char *sha1)
 {
-	struct hashed_reader r = { .fd = fd, .path = path };
-	char hdr[MAX_HEADER_LEN];
+	struct piece_reader r = { .fd = fd, .path = path };
 	unsigned char again[20];
 	int cmp;
 
-	SHA1_Init(&r.c);
-	SHA1_Update(&r.c, hdr, format_object_header(hdr, OBJ_BLOB, size));
-	cmp = compare_stored_pieces(sha1, OBJ_BLOB, size, read_hashed_piece,
+	cmp = compare_stored_pieces(sha1, OBJ_BLOB, size, read_next_piece,
 				    &r);
 	if (cmp < 0 || check_at_end(fd, path) < 0)
 		return -1;
-	SHA1_Final(again, &r.c);
+	if (!cmp)
+		return 0;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return error_errno("seek '%s'", path);
+	if (stream_file(fd, path, size, NULL, again) < 0)
+		return -1;
 	if (memcmp(again, sha1, 20))
 		return error("'%s' changed while it was read", path);
-	return cmp ? report_collision(sha1) : 0;
+	return report_collision(sha1);
 }
 
 /*

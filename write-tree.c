@@ -2,7 +2,9 @@
  * write-tree: store the index as tree objects and print the id of the
  * root tree.  It takes no arguments: the index is the whole input.
  *
- * The trees are written by write_index_tree (commit.c), in one pass.
+ * The trees are made by write_index_tree (commit-write.c): one pass
+ * over the index hashes them, then the new ones are stored on every
+ * core.
  *
  * Everything is checked before anything is written: an index with
  * unmerged entries, or one naming an object the store does not hold,
