@@ -76,6 +76,15 @@ void die_errno(const char *fmt, ...)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * On: this thread's error() and warning() print nothing and are only
+ * counted, so that work done ahead on a thread can be done again, in
+ * order, by the thread that reports it (show-diff).  Off: as usual.
+ * Either way the count starts again from 0.
+ */
+void hold_messages(int on);
+/* How many messages this thread held back since hold_messages. */
+unsigned int held_messages(void);
 /* "usage: ..." to stderr, exit 129. */
 void usage(const char *usage_line) __attribute__((noreturn));
 /* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
@@ -493,9 +502,15 @@ int has_sha1_file_listed(const unsigned char *sha1);
  * How many hex digits name sha1 (stored or not) without naming another
  * object (loose, packed or in an alternate), at least min: git's
  * abbreviation, one digit past what its nearest neighbours share.
- * From the same listings and the idx files; not thread-safe.
+ * From the same listings and the idx files; not thread-safe, unless
+ * list_loose_objects was called first.
  */
 int unique_abbrev_len(const unsigned char *sha1, int min);
+/*
+ * Make every fan-out listing now, on every core: after it, the two
+ * above only read them, and may run on many threads at once.
+ */
+void list_loose_objects(void);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);
