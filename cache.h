@@ -638,6 +638,14 @@ char *read_work_file(const char *path, const struct stat *st, size_t *size);
 /* Hash a file or symlink the way update-cache stores it (write_object: store it). */
 int index_path(const char *path, const struct stat *st, int write_object,
 	       unsigned char *sha1);
+/*
+ * index_path that hands back the bytes it read and hashed in *keep
+ * (malloc'd, *size bytes; NULL for a big file, which is hashed a piece
+ * at a time), for a caller that needs them next (show-diff's patch).
+ */
+int index_path_keep(const char *path, const struct stat *st,
+		    int write_object, unsigned char *sha1, char **keep,
+		    size_t *size);
 /* Is path's content the blob sha1?  1 yes, 0 no, -1 error. */
 int path_matches_sha1(const char *path, const struct stat *st,
 		      const unsigned char *sha1);

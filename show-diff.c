@@ -50,11 +50,14 @@ static int side_from_entry(struct diff_side *s, const struct cache_entry *ce)
 	return s->data ? 0 : -1;
 }
 
+/* The work file; s->data may hold it already (compare_entry kept it). */
 static int side_from_work(struct diff_side *s, const char *name,
 			  const struct stat *st)
 {
 	s->path = name;
 	s->mode = ce_mode_from_stat(st->st_mode);
+	if (s->data)
+		return 0;
 	s->data = read_work_file(name, st, &s->size);
 	if (!s->data)
 		return -1;
@@ -73,21 +76,24 @@ static void show_status(char status, const char *name)
 /*
  * Print the patch for one changed entry to out: status 'M', 'A'
  * (intent to add), 'D' or 'T' (a type change is a deletion plus an
- * addition, as git prints it).  What cannot be read or written is
- * fatal, unless ahead (on a worker, see below): then it is -1.
+ * addition, as git prints it).  work is the work-tree side when
+ * compare_entry read it already, else all zero; it is freed here.
+ * What cannot be read or written is fatal, unless ahead (on a worker,
+ * see below): then it is -1.
  */
 static int show_patch(FILE *out, char status, const struct cache_entry *ce,
-		      const struct stat *st, int ahead)
+		      const struct stat *st, struct diff_side *work, int ahead)
 {
 	struct diff_side one, two, none;
 	int ret = 0;
 
 	memset(&one, 0, sizeof(one));
-	memset(&two, 0, sizeof(two));
+	two = *work;
 	memset(&none, 0, sizeof(none));
 	none.path = ce->name;
 	one.path = ce->name;
 	if (status != 'A' && side_from_entry(&one, ce) < 0) {
+		free((char *)two.data);
 		if (ahead)
 			return -1;
 		die("cannot read the indexed content of '%s'", ce->name);
@@ -134,14 +140,16 @@ static int lstat_work(const char *name, struct stat *st, int ahead)
 
 /*
  * How the work tree differs from ce: 0 (not at all), 'M', 'D' or 'T'.
- * Content is hashed only when the stat data says it may have changed.
+ * Content is hashed only when the stat data says it may have changed;
+ * the bytes hashed are kept in work (all zero on entry) for the patch.
  * Failures are fatal, or REDO when ahead.
  */
 static char compare_entry(const struct cache_entry *ce, struct stat *st,
-			  int ahead)
+			  struct diff_side *work, int ahead)
 {
 	unsigned int changed;
 	unsigned char sha1[20];
+	char *data;
 	int gone;
 
 	if (ce->ce_state & CE_UPTODATE)
@@ -166,12 +174,18 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st,
 		return 'T';
 	if (changed & MODE_CHANGED)
 		return 'M';
-	if (index_path(ce->name, st, 0, sha1) < 0) {
+	if (index_path_keep(ce->name, st, 0, sha1, &data, &work->size) < 0) {
 		if (ahead)
 			return REDO;
 		die("cannot hash '%s'", ce->name);
 	}
-	return memcmp(sha1, ce->sha1, 20) ? 'M' : 0;
+	if (!memcmp(sha1, ce->sha1, 20)) {
+		free(data);
+		return 0;
+	}
+	work->data = data;
+	memcpy(work->sha1, sha1, 20);
+	return 'M';
 }
 
 /*
@@ -186,6 +200,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 {
 	const char *name = active_cache[i]->name;
 	const struct cache_entry *ours = NULL;
+	struct diff_side work;
 	int theirs = 0;
 	struct stat st;
 	char status;
@@ -207,6 +222,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	}
 	if (!ours || (!name_status && theirs))
 		return i;
+	memset(&work, 0, sizeof(work));
 	if (lstat_work(name, &st, 0) || S_ISDIR(st.st_mode))
 		status = 'D';
 	else if ((ce_mode_from_stat(st.st_mode) & S_IFMT) !=
@@ -217,7 +233,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	if (name_status)
 		show_status(status, name);
 	else
-		show_patch(stdout, status, ours, &st, 0);
+		show_patch(stdout, status, ours, &st, &work, 0);
 	return i;
 }
 
@@ -225,18 +241,19 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 static int show_entry(unsigned int i)
 {
 	const struct cache_entry *ce = active_cache[i];
+	struct diff_side work;
 	struct stat st;
-	char status = compare_entry(ce, &st, 0);
+	char status;
 
-	if (!status)
-		return 0;
-	if (quiet)
-		return 1;
-	if (name_status)
-		show_status(status, ce->name);
+	memset(&work, 0, sizeof(work));
+	status = compare_entry(ce, &st, &work, 0);
+	if (status && !quiet && !name_status)
+		show_patch(stdout, status, ce, &st, &work, 0);
 	else
-		show_patch(stdout, status, ce, &st, 0);
-	return 1;
+		free((char *)work.data);
+	if (status && !quiet && name_status)
+		show_status(status, ce->name);
+	return status != 0;
 }
 
 /* ---- working ahead, on every core ---- */
@@ -264,16 +281,23 @@ static size_t work_ahead(void *data, size_t k)
 {
 	struct ahead *a = (struct ahead *)data + k;
 	const struct cache_entry *ce = active_cache[a->pos];
+	struct diff_side work;
 	struct stat st;
-	FILE *out;
+	FILE *out = NULL;
 
+	memset(&work, 0, sizeof(work));
 	hold_messages(1);
-	a->status = compare_entry(ce, &st, 1);
-	if (a->status && a->status != REDO && !name_status) {
+	a->status = compare_entry(ce, &st, &work, 1);
+	if (a->status && a->status != REDO && !name_status)
 		out = open_memstream(&a->patch, &a->len);
-		if (!out || show_patch(out, a->status, ce, &st, 1) < 0)
+	if (out) {
+		if (show_patch(out, a->status, ce, &st, &work, 1) < 0)
 			a->status = REDO;
-		if (out && fclose(out))
+		if (fclose(out))
+			a->status = REDO;
+	} else {
+		free((char *)work.data);
+		if (a->status && a->status != REDO && !name_status)
 			a->status = REDO;
 	}
 	if (held_messages())
