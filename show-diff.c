@@ -288,8 +288,9 @@ static size_t work_ahead(void *data, size_t k)
 	memset(&work, 0, sizeof(work));
 	hold_messages(1);
 	a->status = compare_entry(ce, &st, &work, 1);
-	if (a->status && a->status != REDO && !name_status)
-		out = open_memstream(&a->patch, &a->len);
+	if (a->status && a->status != REDO && !name_status &&
+	    !(out = open_memstream(&a->patch, &a->len)))
+		a->status = REDO;
 	if (out) {
 		if (show_patch(out, a->status, ce, &st, &work, 1) < 0)
 			a->status = REDO;
@@ -297,8 +298,6 @@ static size_t work_ahead(void *data, size_t k)
 			a->status = REDO;
 	} else {
 		free((char *)work.data);
-		if (a->status && a->status != REDO && !name_status)
-			a->status = REDO;
 	}
 	if (held_messages())
 		a->status = REDO;
@@ -352,7 +351,8 @@ static int show_batch(unsigned int from, unsigned int to,
 				show_status(batch->status, ce->name);
 			else if (batch->status)
 				fwrite(batch->patch, 1, batch->len, stdout);
-			differs |= batch->status != 0;
+			if (batch->status && batch->status != REDO)
+				differs = 1;
 			free(batch->patch);
 			batch++;
 			i++;
