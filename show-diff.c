@@ -269,6 +269,12 @@ static int show_entry(unsigned int i)
  * without workers (and dies at the same place in the output).
  */
 #define AHEAD_BATCH 256
+/*
+ * A batch's patches wait in memory to be printed: it ends early once
+ * its entries' indexed sizes add up to this, so that big files changed
+ * together hold a few MiB of patches, not hundreds.
+ */
+#define AHEAD_BYTES (4 * 1024 * 1024)
 
 struct ahead {
 	unsigned int pos;	/* in the index */
@@ -311,9 +317,9 @@ static size_t work_ahead(void *data, size_t k)
  */
 static size_t gather_batch(struct ahead *batch, size_t max, unsigned int *i)
 {
-	size_t n = 0;
+	size_t n = 0, bytes = 0;
 
-	for (; *i < active_nr && n < max; ++*i) {
+	for (; *i < active_nr && n < max && bytes < AHEAD_BYTES; ++*i) {
 		const struct cache_entry *ce = active_cache[*i];
 
 		if (ce_stage(ce) || (ce->ce_state & CE_UPTODATE) ||
@@ -322,6 +328,7 @@ static size_t gather_batch(struct ahead *batch, size_t max, unsigned int *i)
 			continue;
 		batch[n].pos = *i;
 		batch[n].patch = NULL;
+		bytes += ce->ce_size;
 		n++;
 	}
 	return n;
