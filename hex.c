@@ -96,17 +96,32 @@ int is_lower_hex(const char *s, size_t len)
 	return 1;
 }
 
+/* n bytes from 2n lower-case hex digits; -1 at the first other byte. */
+static int get_lower_hex(const char *hex, unsigned char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < 2 * n; i++) {
+		unsigned char c = hex[i];
+		int v = c >= 'A' && c <= 'F' ? -1 : hex_values[c];
+
+		if (v < 0)		/* a NUL too: never past it */
+			return -1;
+		if (i % 2)
+			out[i / 2] |= v;
+		else
+			out[i / 2] = v << 4;
+	}
+	return 0;
+}
+
 int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
 {
-	char hex[40];
-
-	if (strlen(dir) != 2 || strlen(file) != 38)
+	/* One pass over each name: a store listing parses them all. */
+	if (get_lower_hex(dir, sha1, 1) || dir[2] ||
+	    get_lower_hex(file, sha1 + 1, 19) || file[38])
 		return -1;
-	memcpy(hex, dir, 2);
-	memcpy(hex + 2, file, 38);
-	if (!is_lower_hex(hex, 40))
-		return -1;
-	return get_sha1_hex(hex, sha1);
+	return 0;
 }
 
 /*
