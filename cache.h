@@ -82,6 +82,15 @@ void die_errno(const char *fmt, ...)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * On: this thread's error() and warning() print nothing and are only
+ * counted, so that work done ahead on a thread can be done again, in
+ * order, by the thread that reports it (show-diff).  Off: as usual.
+ * Either way the count starts again from 0.
+ */
+void hold_messages(int on);
+/* How many messages this thread held back since hold_messages. */
+unsigned int held_messages(void);
 /* "usage: ..." to stderr, exit 129. */
 void usage(const char *usage_line) __attribute__((noreturn));
 /* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
@@ -508,9 +517,15 @@ int has_sha1_file_listed(const unsigned char *sha1);
  * How many hex digits name sha1 (stored or not) without naming another
  * object (loose, packed or in an alternate), at least min: git's
  * abbreviation, one digit past what its nearest neighbours share.
- * From the same listings and the idx files; not thread-safe.
+ * From the same listings and the idx files; not thread-safe, unless
+ * list_loose_objects was called first.
  */
 int unique_abbrev_len(const unsigned char *sha1, int min);
+/*
+ * Make every fan-out listing now, on every core: after it, the two
+ * above only read them, and may run on many threads at once.
+ */
+void list_loose_objects(void);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);
@@ -638,6 +653,14 @@ char *read_work_file(const char *path, const struct stat *st, size_t *size);
 /* Hash a file or symlink the way update-cache stores it (write_object: store it). */
 int index_path(const char *path, const struct stat *st, int write_object,
 	       unsigned char *sha1);
+/*
+ * index_path that hands back the bytes it read and hashed in *keep
+ * (malloc'd, *size bytes; NULL for a big file, which is hashed a piece
+ * at a time), for a caller that needs them next (show-diff's patch).
+ */
+int index_path_keep(const char *path, const struct stat *st,
+		    int write_object, unsigned char *sha1, char **keep,
+		    size_t *size);
 /* Is path's content the blob sha1?  1 yes, 0 no, -1 error. */
 int path_matches_sha1(const char *path, const struct stat *st,
 		      const unsigned char *sha1);

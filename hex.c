@@ -33,15 +33,23 @@ enum object_type type_from_string(const char *name, size_t len)
 	return OBJ_BAD;
 }
 
+/*
+ * The value of each byte as a hex digit, -1 for none: a table, as
+ * listing a fan-out directory of the store decodes every name in it.
+ */
+#define HV(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : \
+	       (c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : \
+	       (c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 10 : -1)
+#define HV4(c) HV(c), HV((c) + 1), HV((c) + 2), HV((c) + 3)
+#define HV16(c) HV4(c), HV4((c) + 4), HV4((c) + 8), HV4((c) + 12)
+#define HV64(c) HV16(c), HV16((c) + 16), HV16((c) + 32), HV16((c) + 48)
+static const signed char hex_values[256] = {
+	HV64(0), HV64(64), HV64(128), HV64(192)
+};
+
 int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_values[(unsigned char)c];
 }
 
 int get_sha1_hex(const char *hex, unsigned char *sha1)
@@ -49,9 +57,11 @@ int get_sha1_hex(const char *hex, unsigned char *sha1)
 	int i;
 
 	for (i = 0; i < 20; i++) {
-		int hi = hexval(hex[2 * i]);
-		int lo = hi < 0 ? -1 : hexval(hex[2 * i + 1]);
+		int hi = hex_values[(unsigned char)hex[2 * i]], lo;
 
+		if (hi < 0)		/* not past a NUL */
+			return -1;
+		lo = hex_values[(unsigned char)hex[2 * i + 1]];
 		if (lo < 0)
 			return -1;
 		sha1[i] = hi << 4 | lo;
@@ -86,17 +96,32 @@ int is_lower_hex(const char *s, size_t len)
 	return 1;
 }
 
+/* n bytes from 2n lower-case hex digits; -1 at the first other byte. */
+static int get_lower_hex(const char *hex, unsigned char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < 2 * n; i++) {
+		unsigned char c = hex[i];
+		int v = c >= 'A' && c <= 'F' ? -1 : hex_values[c];
+
+		if (v < 0)		/* a NUL too: never past it */
+			return -1;
+		if (i % 2)
+			out[i / 2] |= v;
+		else
+			out[i / 2] = v << 4;
+	}
+	return 0;
+}
+
 int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
 {
-	char hex[40];
-
-	if (strlen(dir) != 2 || strlen(file) != 38)
+	/* One pass over each name: a store listing parses them all. */
+	if (get_lower_hex(dir, sha1, 1) || dir[2] ||
+	    get_lower_hex(file, sha1 + 1, 19) || file[38])
 		return -1;
-	memcpy(hex, dir, 2);
-	memcpy(hex + 2, file, 38);
-	if (!is_lower_hex(hex, 40))
-		return -1;
-	return get_sha1_hex(hex, sha1);
+	return 0;
 }
 
 /*

@@ -151,6 +151,18 @@ static struct fanout_listing *listed_fanout(unsigned int first)
 	return l;
 }
 
+static size_t list_fanout(void *data, size_t first)
+{
+	(void)data;
+	listed_fanout(first);
+	return 1;
+}
+
+void list_loose_objects(void)
+{
+	run_parallel(0, 256, list_fanout, NULL, NULL, 0);
+}
+
 int has_sha1_file_listed(const unsigned char *sha1)
 {
 	struct fanout_listing *l = listed_fanout(sha1[0]);

@@ -12,6 +12,7 @@
  * against stage 2, as git), or "* Unmerged path p" in a patch: there is
  * no single pair to diff.  Paths name files or directories to compare.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,13 +39,30 @@ static int path_wanted(const char *name)
 
 /* ---- reading both sides ---- */
 
-static void *read_index_blob(const struct cache_entry *ce, size_t *size)
+static int side_from_entry(struct diff_side *s, const struct cache_entry *ce)
 {
-	void *buf = read_object_of_type(ce->sha1, OBJ_BLOB, size);
+	s->path = ce->name;
+	s->mode = ce->ce_mode;
+	memcpy(s->sha1, ce->sha1, 20);
+	if (S_ISGITLINK(ce->ce_mode))
+		return 0;
+	s->data = read_object_of_type(ce->sha1, OBJ_BLOB, &s->size);
+	return s->data ? 0 : -1;
+}
 
-	if (!buf)
-		die("cannot read the indexed content of '%s'", ce->name);
-	return buf;
+/* The work file; s->data may hold it already (compare_entry kept it). */
+static int side_from_work(struct diff_side *s, const char *name,
+			  const struct stat *st)
+{
+	s->path = name;
+	s->mode = ce_mode_from_stat(st->st_mode);
+	if (s->data)
+		return 0;
+	s->data = read_work_file(name, st, &s->size);
+	if (!s->data)
+		return -1;
+	hash_sha1_file(s->data, s->size, OBJ_BLOB, s->sha1);
+	return 0;
 }
 
 /* ---- output ---- */
@@ -55,94 +73,92 @@ static void show_status(char status, const char *name)
 	write_name_field(stdout, name, strlen(name), nul_terminate);
 }
 
-static void patch_or_die(const struct diff_side *one,
-			 const struct diff_side *two)
-{
-	if (print_patch(stdout, one, two, &diff_opts) < 0)
-		die("cannot write the patch for '%s'", two->path);
-}
-
-static void side_from_entry(struct diff_side *s, const struct cache_entry *ce)
-{
-	s->path = ce->name;
-	s->mode = ce->ce_mode;
-	memcpy(s->sha1, ce->sha1, 20);
-	s->data = S_ISGITLINK(ce->ce_mode) ? NULL :
-		read_index_blob(ce, &s->size);
-}
-
-static void side_from_work(struct diff_side *s, const char *name,
-			   const struct stat *st)
-{
-	s->path = name;
-	s->mode = ce_mode_from_stat(st->st_mode);
-	s->data = read_work_file(name, st, &s->size);
-	if (!s->data)
-		exit(128);
-	hash_sha1_file(s->data, s->size, OBJ_BLOB, s->sha1);
-}
-
 /*
- * Print the patch for one changed entry: status 'M', 'A' (intent to
- * add), 'D' or 'T' (a type change is a deletion plus an addition, as
- * git prints it).
+ * Print the patch for one changed entry to out: status 'M', 'A'
+ * (intent to add), 'D' or 'T' (a type change is a deletion plus an
+ * addition, as git prints it).  work is the work-tree side when
+ * compare_entry read it already, else all zero; it is freed here.
+ * What cannot be read or written is fatal, unless ahead (on a worker,
+ * see below): then it is -1.
  */
-static void show_patch(char status, const struct cache_entry *ce,
-		       const struct stat *st)
+static int show_patch(FILE *out, char status, const struct cache_entry *ce,
+		      const struct stat *st, struct diff_side *work, int ahead)
 {
 	struct diff_side one, two, none;
+	int ret = 0;
 
 	memset(&one, 0, sizeof(one));
-	memset(&two, 0, sizeof(two));
+	two = *work;
 	memset(&none, 0, sizeof(none));
 	none.path = ce->name;
-	if (status != 'A')
-		side_from_entry(&one, ce);
-	else
-		one.path = ce->name;
-	if (status != 'D')
-		side_from_work(&two, ce->name, st);
+	one.path = ce->name;
+	if (status != 'A' && side_from_entry(&one, ce) < 0) {
+		free((char *)two.data);
+		if (ahead)
+			return -1;
+		die("cannot read the indexed content of '%s'", ce->name);
+	}
+	if (status != 'D' && side_from_work(&two, ce->name, st) < 0) {
+		free((char *)one.data);
+		if (ahead)
+			return -1;
+		exit(128);
+	}
 	if (status == 'M' || status == 'A') {
-		patch_or_die(&one, &two);
+		ret = print_patch(out, &one, &two, &diff_opts);
 	} else {
-		patch_or_die(&one, &none);
-		if (status == 'T')
-			patch_or_die(&none, &two);
+		ret = print_patch(out, &one, &none, &diff_opts);
+		if (status == 'T' && !ret)
+			ret = print_patch(out, &none, &two, &diff_opts);
 	}
 	free((char *)one.data);
 	free((char *)two.data);
+	if (ret < 0 && !ahead)
+		die("cannot write the patch for '%s'", ce->name);
+	return ret;
 }
 
 /* ---- comparing ---- */
 
+/* What compare_entry says of an entry it could not look at, ahead. */
+#define REDO 'R'
+
 /*
  * lstat name; 0 when it exists, 1 when it is gone (or beyond a
- * symlink, as git sees it), die on other errors.
+ * symlink, as git sees it); other errors are fatal, or -1 when ahead.
  */
-static int lstat_work(const char *name, struct stat *st)
+static int lstat_work(const char *name, struct stat *st, int ahead)
 {
 	if (!lstat_work_path(name, st))
 		return 0;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 1;
+	if (ahead)
+		return -1;
 	die_errno("lstat '%s'", name);
 }
 
 /*
  * How the work tree differs from ce: 0 (not at all), 'M', 'D' or 'T'.
- * Content is hashed only when the stat data says it may have changed.
+ * Content is hashed only when the stat data says it may have changed;
+ * the bytes hashed are kept in work (all zero on entry) for the patch.
+ * Failures are fatal, or REDO when ahead.
  */
-static char compare_entry(const struct cache_entry *ce, struct stat *st)
+static char compare_entry(const struct cache_entry *ce, struct stat *st,
+			  struct diff_side *work, int ahead)
 {
 	unsigned int changed;
 	unsigned char sha1[20];
+	char *data;
+	int gone;
 
 	if (ce->ce_state & CE_UPTODATE)
 		return 0;	/* preload_index saw it unchanged */
 	if (ce->ce_ext_flags & CE_SKIP_WORKTREE)
 		return 0;	/* sparse: its absence is no change */
-	if (lstat_work(ce->name, st))
-		return 'D';
+	gone = lstat_work(ce->name, st, ahead);
+	if (gone)
+		return gone > 0 ? 'D' : REDO;
 	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
 		return 'A';	/* "git add -N": a new file, as git shows it */
 	if (S_ISGITLINK(ce->ce_mode))
@@ -158,9 +174,18 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st)
 		return 'T';
 	if (changed & MODE_CHANGED)
 		return 'M';
-	if (index_path(ce->name, st, 0, sha1) < 0)
+	if (index_path_keep(ce->name, st, 0, sha1, &data, &work->size) < 0) {
+		if (ahead)
+			return REDO;
 		die("cannot hash '%s'", ce->name);
-	return memcmp(sha1, ce->sha1, 20) ? 'M' : 0;
+	}
+	if (!memcmp(sha1, ce->sha1, 20)) {
+		free(data);
+		return 0;
+	}
+	work->data = data;
+	memcpy(work->sha1, sha1, 20);
+	return 'M';
 }
 
 /*
@@ -175,6 +200,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 {
 	const char *name = active_cache[i]->name;
 	const struct cache_entry *ours = NULL;
+	struct diff_side work;
 	int theirs = 0;
 	struct stat st;
 	char status;
@@ -196,7 +222,8 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	}
 	if (!ours || (!name_status && theirs))
 		return i;
-	if (lstat_work(name, &st) || S_ISDIR(st.st_mode))
+	memset(&work, 0, sizeof(work));
+	if (lstat_work(name, &st, 0) || S_ISDIR(st.st_mode))
 		status = 'D';
 	else if ((ce_mode_from_stat(st.st_mode) & S_IFMT) !=
 		 (ours->ce_mode & S_IFMT))
@@ -206,8 +233,173 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	if (name_status)
 		show_status(status, name);
 	else
-		show_patch(status, ours, &st);
+		show_patch(stdout, status, ours, &st, &work, 0);
 	return i;
+}
+
+/* Compare entry i (of stage 0) and show how it differs; 1 if it does. */
+static int show_entry(unsigned int i)
+{
+	const struct cache_entry *ce = active_cache[i];
+	struct diff_side work;
+	struct stat st;
+	char status;
+
+	memset(&work, 0, sizeof(work));
+	status = compare_entry(ce, &st, &work, 0);
+	if (status && !quiet && !name_status)
+		show_patch(stdout, status, ce, &st, &work, 0);
+	else
+		free((char *)work.data);
+	if (status && !quiet && name_status)
+		show_status(status, ce->name);
+	return status != 0;
+}
+
+/* ---- working ahead, on every core ---- */
+
+/*
+ * With many entries whose stat data changed (a checkout of another
+ * tree, a sed over the sources), comparing them, reading both sides
+ * and making the patches is most of the work: it is done on every
+ * core, a batch of entries at a time, each patch into memory, and
+ * printed in index order.  A worker holds its messages back: an entry
+ * whose work failed or had anything to say is done again, in order,
+ * by the main thread, which reports it exactly as it would have
+ * without workers (and dies at the same place in the output).
+ */
+#define AHEAD_BATCH 256
+/*
+ * A batch's patches wait in memory to be printed: it ends early once
+ * its entries' indexed sizes add up to this, so that big files changed
+ * together hold a few MiB of patches, not hundreds.
+ */
+#define AHEAD_BYTES (4 * 1024 * 1024)
+
+struct ahead {
+	unsigned int pos;	/* in the index */
+	char status;		/* compare_entry's, or REDO */
+	char *patch;		/* malloc'd, or NULL */
+	size_t len;
+};
+
+static size_t work_ahead(void *data, size_t k)
+{
+	struct ahead *a = (struct ahead *)data + k;
+	const struct cache_entry *ce = active_cache[a->pos];
+	struct diff_side work;
+	struct stat st;
+	FILE *out = NULL;
+
+	memset(&work, 0, sizeof(work));
+	hold_messages(1);
+	a->status = compare_entry(ce, &st, &work, 1);
+	if (a->status && a->status != REDO && !name_status &&
+	    !(out = open_memstream(&a->patch, &a->len)))
+		a->status = REDO;
+	if (out) {
+		if (show_patch(out, a->status, ce, &st, &work, 1) < 0)
+			a->status = REDO;
+		if (fclose(out))
+			a->status = REDO;
+	} else {
+		free((char *)work.data);
+	}
+	if (held_messages())
+		a->status = REDO;
+	hold_messages(0);
+	return 1;
+}
+
+/*
+ * The entries to compare from *i on, at most max; *i moves on past the
+ * last (so never into an unmerged path).
+ */
+static size_t gather_batch(struct ahead *batch, size_t max, unsigned int *i)
+{
+	size_t n = 0, bytes = 0;
+
+	for (; *i < active_nr && n < max && bytes < AHEAD_BYTES; ++*i) {
+		const struct cache_entry *ce = active_cache[*i];
+
+		if (ce_stage(ce) || (ce->ce_state & CE_UPTODATE) ||
+		    (ce->ce_ext_flags & CE_SKIP_WORKTREE) ||
+		    !path_wanted(ce->name))
+			continue;
+		batch[n].pos = *i;
+		batch[n].patch = NULL;
+		bytes += ce->ce_size;
+		n++;
+	}
+	return n;
+}
+
+/* Show entries from..to, with what the workers found for batch. */
+static int show_batch(unsigned int from, unsigned int to,
+		      struct ahead *batch, size_t n)
+{
+	struct ahead *end = batch + n;
+	unsigned int i = from;
+	int differs = 0;
+
+	while (i < to) {
+		const struct cache_entry *ce = active_cache[i];
+
+		if (!path_wanted(ce->name)) {
+			i++;
+		} else if (ce_stage(ce)) {
+			i = show_unmerged(i, &differs);
+		} else if (batch == end || batch->pos != i) {
+			i++;		/* unchanged, as preload_index saw */
+		} else {
+			if (batch->status == REDO)
+				differs |= show_entry(i);
+			else if (batch->status && name_status)
+				show_status(batch->status, ce->name);
+			else if (batch->status)
+				fwrite(batch->patch, 1, batch->len, stdout);
+			if (batch->status && batch->status != REDO)
+				differs = 1;
+			free(batch->patch);
+			batch++;
+			i++;
+		}
+	}
+	return differs;
+}
+
+/* Worth the workers from this many entries to compare. */
+#define AHEAD_MIN 64
+
+static int enough_to_work_ahead(void)
+{
+	unsigned int i = 0;
+	struct ahead probe[AHEAD_MIN];
+	size_t n = 0;
+
+	while (i < active_nr && n < AHEAD_MIN)
+		n += gather_batch(probe + n, AHEAD_MIN - n, &i);
+	return n >= AHEAD_MIN;
+}
+
+static int show_changes_ahead(void)
+{
+	struct ahead *batch = xmalloc(AHEAD_BATCH * sizeof(*batch));
+	unsigned int i = 0, from;
+	int differs = 0;
+
+	if (!name_status)
+		list_loose_objects();	/* for the abbreviated ids */
+	while (i < active_nr) {
+		size_t n;
+
+		from = i;
+		n = gather_batch(batch, AHEAD_BATCH, &i);
+		run_parallel(0, n, work_ahead, batch, NULL, 0);
+		differs |= show_batch(from, i, batch, n);
+	}
+	free(batch);
+	return differs;
 }
 
 /* Compare every wanted entry; returns 1 when something differs. */
@@ -216,32 +408,17 @@ static int show_changes(void)
 	unsigned int i = 0;
 	int differs = 0;
 
-	while (i < active_nr) {
+	if (!quiet && enough_to_work_ahead())
+		return show_changes_ahead();
+	while (i < active_nr && !(differs && quiet)) {
 		const struct cache_entry *ce = active_cache[i];
-		struct stat st;
-		char status;
 
-		if (!path_wanted(ce->name)) {
+		if (!path_wanted(ce->name))
 			i++;
-			continue;
-		}
-		if (ce_stage(ce)) {
+		else if (ce_stage(ce))
 			i = show_unmerged(i, &differs);
-		} else {
-			i++;
-			status = compare_entry(ce, &st);
-			if (!status)
-				continue;
-			differs = 1;
-			if (quiet)
-				break;
-			if (name_status)
-				show_status(status, ce->name);
-			else
-				show_patch(status, ce, &st);
-		}
-		if (differs && quiet)
-			break;
+		else
+			differs |= show_entry(i++);
 	}
 	return differs;
 }

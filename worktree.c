@@ -260,13 +260,16 @@ static int index_big_file(const char *path, size_t size, int write_object,
 	return ret;
 }
 
-int index_path(const char *path, const struct stat *st, int write_object,
-	       unsigned char *sha1)
+int index_path_keep(const char *path, const struct stat *st,
+		    int write_object, unsigned char *sha1, char **keep,
+		    size_t *size)
 {
 	size_t len;
 	int ret = 0;
 	char *buf;
 
+	if (keep)
+		*keep = NULL;
 	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN)
 		return index_big_file(path, st->st_size, write_object, sha1);
 	buf = read_work_file(path, st, &len);
@@ -276,8 +279,19 @@ int index_path(const char *path, const struct stat *st, int write_object,
 		ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
 	else
 		hash_sha1_file(buf, len, OBJ_BLOB, sha1);
-	free(buf);
+	if (keep && !ret) {
+		*keep = buf;
+		*size = len;
+	} else {
+		free(buf);
+	}
 	return ret;
+}
+
+int index_path(const char *path, const struct stat *st, int write_object,
+	       unsigned char *sha1)
+{
+	return index_path_keep(path, st, write_object, sha1, NULL, NULL);
 }
 
 int path_matches_sha1(const char *path, const struct stat *st,

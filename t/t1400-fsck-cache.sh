@@ -362,4 +362,22 @@ test_expect_success "the collision defence compares every byte ($lines lines)" '
 '
 done
 
+test_expect_success 'only names of 2 + 38 lower-case hex digits are objects' '
+	mkdir names && (cd names &&
+	init-db 2>/dev/null &&
+	id=$(echo named | GIT_DIR=.dircache git hash-object -w --stdin) &&
+	d=.dircache/objects/$(echo $id | cut -c1-2) &&
+	rest=$(echo $id | cut -c3-) &&
+	upper=$(echo $rest | tr a-f A-F) &&
+	test "$upper" != "$rest" &&
+	cp $d/$rest $d/$upper &&
+	cp $d/$rest $d/${rest}0 &&
+	cp $d/$rest $d/$(echo $rest | cut -c2-) &&
+	fsck-cache 2>err &&
+	test $(grep -c "garbage in the store" err) = 3 &&
+	test_grep "garbage in the store: $d/$upper" err &&
+	test_grep "garbage in the store: $d/${rest}0" err &&
+	! grep "store: $d/$rest\$" err)
+'
+
 test_done
