@@ -182,8 +182,8 @@ static unsigned char disk_head[20];
 static int disk_has_head;
 /*
  * Commits since, and the paths they changed (the work tree lags).  The
- * blobs they made are promised (promise.c): held in memory, written
- * and synced at the checkpoint.
+ * objects they made are promised (promise.c): held in memory, written
+ * on every core and synced at the checkpoint.
  */
 static int commits_since;
 static char **touched;
@@ -438,7 +438,7 @@ static void apply_mail(int nr)
 		stop_at(nr, &m, &err);
 	}
 	if (check_untracked(&set, &err) < 0 ||
-	    apply_patch_set(&set, APPLY_CACHED | APPLY_PROMISE, &err) != 0)
+	    apply_patch_set(&set, APPLY_CACHED, &err) != 0)
 		stop_at(nr, &m, &err);
 	touch_set(&set);
 	commit_mail(&m, &author);
@@ -451,6 +451,7 @@ static void apply_mail(int nr)
 static void run(void)
 {
 	remember_index_trees();
+	promise_writes(1);
 	for (; st.next <= st.last; st.next++) {
 		apply_mail(st.next);
 		if (commits_since >= checkpoint_every())

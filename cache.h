@@ -588,6 +588,9 @@ int flush_to_disk(int fd);
  */
 int promise_object(const void *buf, size_t len, enum object_type type,
 		   unsigned char *sha1);
+/* From now on write_sha1_file promises (on) or writes (off). */
+void promise_writes(int on);
+int promising_writes(void);
 const void *promised_object(const unsigned char *sha1, size_t *len);
 /* Store what was promised since (flush_to_disk calls it first). */
 int write_promised_objects(void);

@@ -585,9 +585,7 @@ static int write_patch_targets(struct target *t, size_t nr,
 
 	for (i = 0; i < nr; i++)
 		if (with_index && t[i].exists && t[i].owner &&
-		    ((flags & APPLY_PROMISE) ?
-		     promise_object(t[i].buf, t[i].size, OBJ_BLOB, ids[i]) :
-		     write_sha1_file(t[i].buf, t[i].size, OBJ_BLOB, ids[i])) < 0)
+		    write_sha1_file(t[i].buf, t[i].size, OBJ_BLOB, ids[i]) < 0)
 			goto out;
 	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
 		if (t[i].existed && !t[i].exists &&

@@ -152,8 +152,6 @@ void reverse_patch_set(struct patch_set *set);
 #define APPLY_CHECK	0x04	/* check only; write nothing (--check) */
 #define APPLY_REJECT	0x08	/* write what applies, the rest to .rej */
 #define APPLY_VERBOSE	0x10	/* git apply -v's lines on stderr */
-#define APPLY_PROMISE	0x20	/* blobs promised (promise_object), not
-				 * written: the caller flushes them */
 
 /*
  * Check every patch of set in memory against the tree and, unless

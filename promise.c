@@ -21,6 +21,17 @@ static struct promise {
 static size_t nr_promises, alloc_promises;
 static size_t nr_written;	/* promises[0..nr_written) are stored */
 static int failed_promises;
+static int promising;
+
+void promise_writes(int on)
+{
+	promising = on;
+}
+
+int promising_writes(void)
+{
+	return promising;
+}
 
 /* Open addressing over promises (index + 1; 0 is empty). */
 static size_t *slots;

@@ -840,6 +840,8 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
 			     len);
+	if (promising_writes())
+		return promise_object(buf, len, type, sha1);
 	hash_sha1_file(buf, len, type, sha1);
 	return write_hashed_object(buf, len, type, sha1);
 }
