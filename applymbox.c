@@ -309,7 +309,8 @@ static void checkpoint(int next)
 				disk_has_head ? disk_head : NULL) < 0)
 		exit(128);
 	test_kill("journal");
-	qsort(touched, touched_nr, sizeof(*touched), compare_paths);
+	if (touched_nr)
+		qsort(touched, touched_nr, sizeof(*touched), compare_paths);
 	if (checkout_index_paths(touched, touched_nr, held_content) < 0)
 		die("unable to write the work tree");
 	test_kill("worktree");
