@@ -180,60 +180,43 @@ static int checkpoint_every(void)
 /* The branch as the disk has it: the last checkpoint's commit. */
 static unsigned char disk_head[20];
 static int disk_has_head;
-/* Commits since, and the paths they changed (the work tree lags). */
+/*
+ * Commits since, and the paths they changed (the work tree lags).  The
+ * objects they made are promised (promise.c): held in memory, written
+ * on every core and synced at the checkpoint.
+ */
 static int commits_since;
-static struct held_file {
-	char *path;
-	char *buf;		/* its content in the index now, or NULL */
-	size_t size;
-	unsigned char sha1[20];	/* the id of that content */
-} *touched;
+static char **touched;
 static size_t touched_nr, touched_alloc;
 
-static struct held_file *find_touched(const char *path)
+static int find_touched(const char *path)
 {
 	size_t i;
 
 	for (i = 0; i < touched_nr; i++)
-		if (!strcmp(touched[i].path, path))
-			return &touched[i];
-	return NULL;
+		if (!strcmp(touched[i], path))
+			return 1;
+	return 0;
 }
 
-static struct held_file *touch(const char *path)
+static void touch(const char *path)
 {
-	struct held_file *h = find_touched(path);
-
 	forget_index_trees(path);
-	if (h)
-		return h;
+	if (find_touched(path))
+		return;
 	ALLOC_GROW(touched, touched_nr + 1, touched_alloc);
-	h = &touched[touched_nr++];
-	memset(h, 0, sizeof(*h));
-	h->path = xstrdup(path);
-	return h;
+	touched[touched_nr++] = xstrdup(path);
 }
 
-static void drop_held(struct held_file *h)
-{
-	free(h->buf);
-	h->buf = NULL;
-}
-
-/* The content of ce when held in memory and still its (for a checkout). */
+/* The content of ce when a commit since the checkpoint made it. */
 static const char *held_content(const struct cache_entry *ce, size_t *size)
 {
-	struct held_file *h = find_touched(ce->name);
-
-	if (!h || !h->buf || memcmp(h->sha1, ce->sha1, 20))
-		return NULL;
-	*size = h->size;
-	return h->buf;
+	return promised_object(ce->sha1, size);
 }
 
 /*
  * The old content of ce for the patch library, without inflating its
- * blob: held in memory when a commit since the checkpoint wrote it,
+ * blob: held in memory when a commit since the checkpoint made it,
  * else the work-tree file (which lags only for touched paths) when its
  * stat data match the entry's (racy ones are hashed), as apply --index
  * trusts it.
@@ -241,11 +224,10 @@ static const char *held_content(const struct cache_entry *ce, size_t *size)
 static int old_content(const struct cache_entry *ce, char **buf,
 		       size_t *size)
 {
-	struct held_file *h = find_touched(ce->name);
 	const char *held;
 	struct stat s;
 
-	if (h) {
+	if (find_touched(ce->name)) {
 		held = held_content(ce, size);
 		if (!held)
 			return 0;
@@ -317,7 +299,6 @@ static int compare_paths(const void *a, const void *b)
  */
 static void checkpoint(int next)
 {
-	char **paths;
 	size_t i;
 
 	if (!commits_since && !touched_nr)
@@ -328,13 +309,10 @@ static void checkpoint(int next)
 				disk_has_head ? disk_head : NULL) < 0)
 		exit(128);
 	test_kill("journal");
-	paths = xcalloc(touched_nr + 1, sizeof(*paths));
-	for (i = 0; i < touched_nr; i++)
-		paths[i] = touched[i].path;
-	qsort(paths, touched_nr, sizeof(*paths), compare_paths);
-	if (checkout_index_paths(paths, touched_nr, held_content) < 0)
+	if (touched_nr)
+		qsort(touched, touched_nr, sizeof(*touched), compare_paths);
+	if (checkout_index_paths(touched, touched_nr, held_content) < 0)
 		die("unable to write the work tree");
-	free(paths);
 	test_kill("worktree");
 	if (hold_index_lock() < 0 || commit_index() < 0)
 		die("unable to write the index");
@@ -347,10 +325,9 @@ static void checkpoint(int next)
 	    am_remove_file("checkpoint") < 0)
 		exit(128);
 	note_disk_head();
-	for (i = 0; i < touched_nr; i++) {
-		drop_held(&touched[i]);
-		free(touched[i].path);
-	}
+	drop_promises();
+	for (i = 0; i < touched_nr; i++)
+		free(touched[i]);
 	touched_nr = 0;
 	commits_since = 0;
 }
@@ -415,32 +392,16 @@ static int check_untracked(const struct patch_set *set,
 	return 0;
 }
 
-/*
- * Note the paths the set changed, with the content each now has in
- * the index (the last patch of the set to write a path gives it).
- */
+/* Note the paths the set changed. */
 static void touch_set(const struct patch_set *set)
 {
 	const struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
-		struct held_file *h;
-		int pos;
-
 		if (p->old_name)
-			drop_held(touch(p->old_name));
-		if (!p->new_name)
-			continue;
-		h = touch(p->new_name);
-		drop_held(h);
-		pos = cache_name_pos(p->new_name, strlen(p->new_name));
-		if (pos < 0 || !p->result)
-			continue;
-		h->buf = xmalloc(p->result_size + 1);
-		memcpy(h->buf, p->result, p->result_size);
-		h->buf[p->result_size] = '\0';
-		h->size = p->result_size;
-		memcpy(h->sha1, active_cache[pos]->sha1, 20);
+			touch(p->old_name);
+		if (p->new_name)
+			touch(p->new_name);
 	}
 }
 
@@ -491,6 +452,7 @@ static void apply_mail(int nr)
 static void run(void)
 {
 	remember_index_trees();
+	promise_writes(1);
 	for (; st.next <= st.last; st.next++) {
 		apply_mail(st.next);
 		if (commits_since >= checkpoint_every())

@@ -13,6 +13,7 @@
  *   lockfile.c    replacing a file under <file>.lock
  *   stream.c      an object's bytes in and out of zlib, checked
  *   sha1_file.c   the object store: one reader, its sources, writing
+ *   promise.c     objects hashed now and written at the next flush
  *   (pack.h: pack files, pack.c, pack-read.c, pack-check.c; and the
  *   alternate object directories, alternates.c)
  *   patch-delta.c git's delta format
@@ -570,6 +571,9 @@ int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data);
  */
 int write_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1);
+/* write_sha1_file for content whose id sha1 the caller computed. */
+int write_hashed_object(const void *buf, size_t len, enum object_type type,
+			const unsigned char *sha1);
 /*
  * Objects whose name is known only once written (big files streamed
  * in): open_tmp_object makes dir/tmp_obj_XXXXXX (*tmp, malloc'd; -1
@@ -598,6 +602,30 @@ int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
  * DIRCACHE_NO_SYNC=1 skips both, for scratch work.
  */
 int flush_to_disk(int fd);
+
+/* ---- promise.c: objects hashed now, written at the next flush ---- */
+
+/*
+ * A run that makes many objects and syncs them only now and then
+ * (applymbox) hashes each at once and writes them together, on every
+ * core, when flush_to_disk is next called: promise_object keeps a copy
+ * of buf and gives its id (an object already stored is not kept).
+ * Until then the object is not in the store: has_sha1_file_listed
+ * counts it, promised_object gives its content (and size), and no
+ * other reader sees it; the content stays at hand after the flush,
+ * until drop_promises.  A process that exits without the flush loses
+ * them, as it loses any write not yet synced.
+ */
+int promise_object(const void *buf, size_t len, enum object_type type,
+		   unsigned char *sha1);
+/* From now on write_sha1_file promises (on) or writes (off). */
+void promise_writes(int on);
+int promising_writes(void);
+const void *promised_object(const unsigned char *sha1, size_t *len);
+/* Store what was promised since (flush_to_disk calls it first). */
+int write_promised_objects(void);
+/* Forget the promises, written or not (their content goes too). */
+void drop_promises(void);
 
 /* ---- patch-delta.c: git's delta format ---- */
 

@@ -207,25 +207,37 @@ static void remove_work_file(const char *path)
 }
 
 /*
- * Write blob sha1 to path with mode, through a temporary name; from
- * buf (size bytes, the blob's content) when it is not NULL.
+ * The directories path goes in, made where missing: none may be a
+ * symlink.  Not thread-safe (the leading-path memo of path.c).
  */
-static int write_work_file(const char *path, unsigned int mode,
-			   const unsigned char *sha1, const char *buf,
-			   size_t size)
+static int prepare_work_path(const char *path)
 {
 	size_t len = strlen(path);
-	char *tmp = xmalloc(len + 32), *lead = xstrdup(path);
+	char *lead;
+	int ret = 0;
+
+	if (has_symlink_leading_path(path, len))
+		return error("'%s' is beyond a symbolic link", path);
+	lead = xstrdup(path);
+	if (create_leading_dirs(lead) < 0)
+		ret = error_errno("create directories for '%s'", path);
+	free(lead);
+	return ret;
+}
+
+/*
+ * Write blob sha1 to path with mode, through a temporary name; from
+ * buf (size bytes, the blob's content) when it is not NULL.  Its
+ * directories are prepare_work_path's; safe on many threads at once.
+ */
+static int write_prepared_file(const char *path, unsigned int mode,
+			       const unsigned char *sha1, const char *buf,
+			       size_t size)
+{
+	size_t len = strlen(path);
+	char *tmp = xmalloc(len + 32);
 	int fd, ret = 0;
 
-	if (has_symlink_leading_path(path, len)) {
-		ret = error("'%s' is beyond a symbolic link", path);
-		goto out;
-	}
-	if (create_leading_dirs(lead) < 0) {
-		ret = error_errno("create directories for '%s'", path);
-		goto out;
-	}
 	snprintf(tmp, len + 32, "%s.reset-%ld", path, (long)getpid());
 	if (buf && S_ISLNK(mode)) {
 		char *target = xmalloc(size + 1);
@@ -273,8 +285,16 @@ static int write_work_file(const char *path, unsigned int mode,
 		unlink(tmp);
 out:
 	free(tmp);
-	free(lead);
 	return ret;
+}
+
+static int write_work_file(const char *path, unsigned int mode,
+			   const unsigned char *sha1, const char *buf,
+			   size_t size)
+{
+	if (prepare_work_path(path) < 0)
+		return -1;
+	return write_prepared_file(path, mode, sha1, buf, size);
 }
 
 /* The index entry for a target file, its work-tree file made right. */
@@ -300,26 +320,50 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	return ce;
 }
 
+struct path_write {
+	struct cache_entry *ce;
+	const char *buf;	/* the held content, or NULL: the blob */
+	size_t size;
+};
+
+static size_t write_nth_path(void *data, size_t i)
+{
+	struct path_write *w = &((struct path_write *)data)[i];
+	struct cache_entry *ce = w->ce;
+	struct stat st;
+
+	if (write_prepared_file(ce->name, ce->ce_mode, ce->sha1, w->buf,
+				w->size) < 0) {
+		w->ce = NULL;
+	} else if (lstat(ce->name, &st) < 0) {
+		error_errno("lstat '%s'", ce->name);
+		w->ce = NULL;
+	} else {
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	}
+	return 1;
+}
+
 /*
  * A removed path goes first (it may be a file in the way of a new
  * directory); then each path the index has is written from its blob
- * and its entry takes the new file's stat data.
+ * and its entry takes the new file's stat data: the directories one
+ * path after another, the files on every core.
  */
 int checkout_index_paths(char **paths, size_t nr,
 			 const char *(*held)(const struct cache_entry *ce,
 					     size_t *size))
 {
-	size_t i;
-	int pos;
+	struct path_write *w = xcalloc(nr ? nr : 1, sizeof(*w));
+	size_t i, n = 0;
+	int pos, ret = 0;
 
 	for (i = 0; i < nr; i++)
 		if (cache_name_pos(paths[i], strlen(paths[i])) < 0)
 			remove_work_file(paths[i]);
 	for (i = 0; i < nr; i++) {
 		struct cache_entry *ce;
-		struct stat st;
-		const char *buf;
-		size_t size = 0;
 
 		pos = cache_name_pos(paths[i], strlen(paths[i]));
 		if (pos < 0)
@@ -327,16 +371,21 @@ int checkout_index_paths(char **paths, size_t nr,
 		ce = active_cache[pos];
 		if (S_ISGITLINK(ce->ce_mode))
 			continue;
-		buf = held ? held(ce, &size) : NULL;
-		if (write_work_file(ce->name, ce->ce_mode, ce->sha1, buf,
-				    size) < 0)
-			return -1;
-		if (lstat(ce->name, &st) < 0)
-			return error_errno("lstat '%s'", ce->name);
-		fill_stat_cache_info(ce, &st);
-		ce->ce_state |= CE_UPTODATE;
+		if (prepare_work_path(ce->name) < 0) {
+			ret = -1;
+			goto out;
+		}
+		w[n].ce = ce;
+		w[n].buf = held ? held(ce, &w[n].size) : NULL;
+		n++;
 	}
-	return 0;
+	run_parallel(0, n, write_nth_path, w, NULL, 0);
+	for (i = 0; i < n; i++)
+		if (!w[i].ce)
+			ret = -1;
+out:
+	free(w);
+	return ret;
 }
 
 int reset_to_tree(const unsigned char *tree)

@@ -169,6 +169,8 @@ int has_sha1_file_listed(const unsigned char *sha1)
 
 	if (l->nr && bsearch(sha1 + 1, l->names, l->nr, 19, compare_suffix))
 		return 1;
+	if (promised_object(sha1, NULL))
+		return 1;
 	return has_sha1_file(sha1);	/* it may have come since, or be packed */
 }
 
@@ -850,7 +852,15 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
 			     len);
+	if (promising_writes())
+		return promise_object(buf, len, type, sha1);
 	hash_sha1_file(buf, len, type, sha1);
+	return write_hashed_object(buf, len, type, sha1);
+}
+
+int write_hashed_object(const void *buf, size_t len, enum object_type type,
+			const unsigned char *sha1)
+{
 	if (!sha1_file_name(sha1))
 		return error("object directory name too long: '%s'",
 			     get_object_directory());
@@ -868,6 +878,8 @@ int flush_to_disk(int fd)
 {
 	const char *env = getenv(NO_SYNC_ENVIRONMENT);
 
+	if (write_promised_objects() < 0)
+		return -1;
 	if (env && *env && strcmp(env, "0"))
 		return 0;
 	if (objects_written) {

@@ -1,0 +1,147 @@
+/*
+ * promise.c: objects hashed now and written at the next flush_to_disk.
+ *
+ * applymbox stores some 20 blobs a patch and makes them durable only
+ * at its checkpoints; deflating each as it comes is most of its time
+ * on one core.  Kept here until the flush, they are deflated and
+ * written by every core at once (run_parallel), and the syncfs that
+ * follows covers them as it covers any loose object.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+static struct promise {
+	unsigned char sha1[20];
+	enum object_type type;
+	void *buf;
+	size_t len;
+} *promises;
+static size_t nr_promises, alloc_promises;
+static size_t nr_written;	/* promises[0..nr_written) are stored */
+static int failed_promises;
+static int promising;
+
+void promise_writes(int on)
+{
+	promising = on;
+}
+
+int promising_writes(void)
+{
+	return promising;
+}
+
+/* Open addressing over promises (index + 1; 0 is empty). */
+static size_t *slots;
+static size_t nr_slots;		/* a power of two, at least 2 * nr */
+
+static size_t first_slot(const unsigned char *sha1)
+{
+	size_t h;
+
+	memcpy(&h, sha1, sizeof(h));
+	return h & (nr_slots - 1);
+}
+
+static void add_slot(size_t i)
+{
+	size_t s = first_slot(promises[i].sha1);
+
+	while (slots[s])
+		s = (s + 1) & (nr_slots - 1);
+	slots[s] = i + 1;
+}
+
+static void grow_slots(void)
+{
+	size_t i;
+
+	if (2 * (nr_promises + 1) <= nr_slots)
+		return;
+	free(slots);
+	nr_slots = nr_slots ? 2 * nr_slots : 256;
+	slots = xcalloc(nr_slots, sizeof(*slots));
+	for (i = 0; i < nr_promises; i++)
+		add_slot(i);
+}
+
+const void *promised_object(const unsigned char *sha1, size_t *len)
+{
+	size_t s;
+
+	if (!nr_promises)
+		return NULL;
+	for (s = first_slot(sha1); slots[s]; s = (s + 1) & (nr_slots - 1)) {
+		struct promise *p = &promises[slots[s] - 1];
+
+		if (!memcmp(p->sha1, sha1, 20)) {
+			if (len)
+				*len = p->len;
+			return p->buf;
+		}
+	}
+	return NULL;
+}
+
+int promise_object(const void *buf, size_t len, enum object_type type,
+		   unsigned char *sha1)
+{
+	struct promise *p;
+
+	if (len > UINT_MAX - MAX_HEADER_LEN)
+		return error("object of %zu bytes is too large (4 GiB at most)",
+			     len);
+	hash_sha1_file(buf, len, type, sha1);
+	if (promised_object(sha1, NULL))
+		return 0;
+	if (has_sha1_file(sha1))	/* stored: checked as write_sha1_file does */
+		return write_hashed_object(buf, len, type, sha1);
+	grow_slots();
+	ALLOC_GROW(promises, nr_promises + 1, alloc_promises);
+	p = &promises[nr_promises];
+	memcpy(p->sha1, sha1, 20);
+	p->type = type;
+	p->buf = xmalloc(len ? len : 1);
+	memcpy(p->buf, buf, len);
+	p->len = len;
+	add_slot(nr_promises++);
+	return 0;
+}
+
+static size_t write_nth_promise(void *data, size_t i)
+{
+	struct promise *p = &((struct promise *)data)[i];
+
+	if (write_hashed_object(p->buf, p->len, p->type, p->sha1) < 0)
+		__atomic_store_n(&failed_promises, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+int write_promised_objects(void)
+{
+	size_t start = nr_written;
+
+	if (nr_written == nr_promises)
+		return 0;
+	nr_written = nr_promises;
+	run_parallel(start, nr_promises, write_nth_promise, promises, NULL, 0);
+	if (failed_promises) {
+		failed_promises = 0;
+		return error("unable to write the objects made since the last "
+			     "flush");
+	}
+	return 0;
+}
+
+void drop_promises(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_promises; i++)
+		free(promises[i].buf);
+	nr_promises = nr_written = 0;
+	if (slots)
+		memset(slots, 0, nr_slots * sizeof(*slots));
+}
