@@ -5,13 +5,7 @@ test_description='ls-files: git exclude rules and globs, compared with git'
 GIT_DIR=$TRASH_DIRECTORY/store
 export GIT_DIR
 
-same_as_git() {
-	ls-files "$@" >../ours 2>&1
-	echo "exit $?" >>../ours
-	git ls-files "$@" >../theirs 2>&1
-	echo "exit $?" >>../theirs
-	test_cmp ../theirs ../ours
-}
+. "$TEST_DIRECTORY/lib-ls-files.sh"
 
 # Every listing that exclusion changes, for one set of exclude options.
 all_same_as_git() {

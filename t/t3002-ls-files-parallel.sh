@@ -5,13 +5,7 @@ test_description='ls-files -o: the walk cut into tasks on every core, as git lis
 GIT_DIR=$TRASH_DIRECTORY/store
 export GIT_DIR
 
-same_as_git() {
-	ls-files "$@" >../ours 2>&1
-	echo "exit $?" >>../ours
-	git ls-files "$@" >../theirs 2>&1
-	echo "exit $?" >>../theirs
-	test_cmp ../theirs ../ours
-}
+. "$TEST_DIRECTORY/lib-ls-files.sh"
 
 # 120 small top directories (each its own task: the walk goes parallel
 # past 64 tasks) and one big one, cut again into its subdirectories;
