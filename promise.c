@@ -6,7 +6,12 @@
  * on one core.  Kept here until the flush, they are deflated and
  * written by every core at once (run_parallel), and the syncfs that
  * follows covers them as it covers any loose object.
+ *
+ * Promises are made from many threads at once (write-tree stores its
+ * trees on every core), so the table is behind a lock: two threads
+ * filling one slot gave an id one tree's name and another's bytes.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +27,7 @@ static size_t nr_promises, alloc_promises;
 static size_t nr_written;	/* promises[0..nr_written) are stored */
 static int failed_promises;
 static int promising;
+static pthread_mutex_t promise_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void promise_writes(int on)
 {
@@ -67,7 +73,8 @@ static void grow_slots(void)
 		add_slot(i);
 }
 
-const void *promised_object(const unsigned char *sha1, size_t *len)
+/* The promise of sha1, or NULL; the caller holds promise_lock. */
+static struct promise *find_promise(const unsigned char *sha1)
 {
 	size_t s;
 
@@ -76,19 +83,56 @@ const void *promised_object(const unsigned char *sha1, size_t *len)
 	for (s = first_slot(sha1); slots[s]; s = (s + 1) & (nr_slots - 1)) {
 		struct promise *p = &promises[slots[s] - 1];
 
-		if (!memcmp(p->sha1, sha1, 20)) {
-			if (len)
-				*len = p->len;
-			return p->buf;
-		}
+		if (!memcmp(p->sha1, sha1, 20))
+			return p;
 	}
 	return NULL;
+}
+
+/* The content stays put until drop_promises: it outlives the lock. */
+const void *promised_object(const unsigned char *sha1, size_t *len)
+{
+	struct promise *p;
+	const void *buf = NULL;
+
+	pthread_mutex_lock(&promise_lock);
+	p = find_promise(sha1);
+	if (p) {
+		buf = p->buf;
+		if (len)
+			*len = p->len;
+	}
+	pthread_mutex_unlock(&promise_lock);
+	return buf;
+}
+
+/* Keep copy (len bytes, made by the caller) as sha1's, unless kept. */
+static void add_promise(const unsigned char *sha1, enum object_type type,
+			void *copy, size_t len)
+{
+	struct promise *p;
+
+	pthread_mutex_lock(&promise_lock);
+	if (find_promise(sha1)) {
+		pthread_mutex_unlock(&promise_lock);
+		free(copy);
+		return;
+	}
+	grow_slots();
+	ALLOC_GROW(promises, nr_promises + 1, alloc_promises);
+	p = &promises[nr_promises];
+	memcpy(p->sha1, sha1, 20);
+	p->type = type;
+	p->buf = copy;
+	p->len = len;
+	add_slot(nr_promises++);
+	pthread_mutex_unlock(&promise_lock);
 }
 
 int promise_object(const void *buf, size_t len, enum object_type type,
 		   unsigned char *sha1)
 {
-	struct promise *p;
+	void *copy;
 
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
@@ -98,15 +142,9 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 		return 0;
 	if (has_sha1_file(sha1))	/* stored: checked as write_sha1_file does */
 		return write_hashed_object(buf, len, type, sha1);
-	grow_slots();
-	ALLOC_GROW(promises, nr_promises + 1, alloc_promises);
-	p = &promises[nr_promises];
-	memcpy(p->sha1, sha1, 20);
-	p->type = type;
-	p->buf = xmalloc(len ? len : 1);
-	memcpy(p->buf, buf, len);
-	p->len = len;
-	add_slot(nr_promises++);
+	copy = xmalloc(len ? len : 1);
+	memcpy(copy, buf, len);
+	add_promise(sha1, type, copy, len);
 	return 0;
 }
 

@@ -84,4 +84,14 @@ test_expect_success 'killed inside a checkpoint after its journal: the objects w
 	test ! -s fsck.out
 '
 
+test_expect_success 'promises made on every core at once: each stored under its own id' '
+	rm -rf par && mkdir par && (cd par && init-db) &&
+	(cd par && "$TEST_DIRECTORY/helper/test-tool" promise-parallel 20000) &&
+	test $(loose par | wc -l) = 20001 &&
+	GIT_DIR=par/.dircache git fsck --strict --no-dangling >fsck.out 2>&1 &&
+	! grep -v "^notice:" fsck.out &&
+	echo shared | git hash-object --stdin >shared.id &&
+	loose par | grep -x -f shared.id
+'
+
 test_done

@@ -291,6 +291,34 @@ static int cmd_apply_sets(int argc, char **argv)
 	return ret;
 }
 
+/* One promise per item, and one shared by all, from every thread. */
+static size_t promise_nth(void *data, size_t i)
+{
+	unsigned char sha1[20];
+	char buf[64];
+	int len = snprintf(buf, sizeof(buf), "object %zu\n", i);
+
+	if (write_sha1_file(buf, len, OBJ_BLOB, sha1) < 0 ||
+	    write_sha1_file("shared\n", 7, OBJ_BLOB, sha1) < 0)
+		__atomic_store_n((int *)data, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* promise-parallel N: N + 1 blobs promised on every core, then stored. */
+static int cmd_promise_parallel(char **argv)
+{
+	int failed = 0;
+
+	if (!argv[0] || setup_repository() < 0)
+		return 128;
+	promise_writes(1);
+	run_parallel(0, strtoul(argv[0], NULL, 10), promise_nth, &failed,
+		     NULL, 0);
+	if (failed || flush_to_disk(-1) < 0)
+		return 1;
+	return 0;
+}
+
 static int cmd_read_ids(void)
 {
 	char line[128];
@@ -352,6 +380,8 @@ int main(int argc, char **argv)
 		ret = cmd_delta_roundtrip(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "apply-sets"))
 		ret = cmd_apply_sets(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "promise-parallel"))
+		ret = cmd_promise_parallel(argv + 2);
 	else
 		die("unknown command '%s'", argv[1]);
 	finish_stdout();
