@@ -140,5 +140,8 @@ int main(int argc, char **argv)
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	/* No shell waits on the command to say so: a crash is silent. */
+	fprintf(stderr, "timeit: %s: killed by signal %d (%s)\n", argv[2],
+		WTERMSIG(status), strsignal(WTERMSIG(status)));
 	return 128 + WTERMSIG(status);
 }
