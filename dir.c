@@ -1,6 +1,6 @@
 /*
  * dir.c: the files of the work tree that the index does not know, as
- * git ls-files -o finds them.  One readdir per directory, the type
+ * git ls-files -o finds them.  One read per directory, the type
  * from d_type (lstat only where the file system does not say), one
  * binary search of the index per name; directories the index has
  * files in, or that are merely untracked, are entered, excluded ones
@@ -10,7 +10,9 @@
  * with names of its own, and the names are sorted at the end.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,12 +100,93 @@ static void add_name(struct dir_walk *w, const char *name, size_t len)
 	w->names[w->nr++] = copy;
 }
 
-static int get_dtype(struct dirent *de, const char *path)
+/*
+ * Reading a directory.  On Linux with getdents64 straight into a
+ * buffer of our own: opendir() fstat()s each directory to size its
+ * buffer, a fifth of the system calls of ls-files -o on a kernel tree
+ * (5,100 of 25,500).  Elsewhere opendir and readdir.
+ */
+#if defined(__linux__) && defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+#define DIR_BUF (32 * 1024)
+
+struct dir_reader {
+	int fd;
+	long pos, len;
+	char *buf;
+};
+
+static int dir_open(struct dir_reader *r, const char *path)
+{
+	r->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0)
+		return -1;
+	r->pos = r->len = 0;
+	r->buf = xmalloc(DIR_BUF);
+	return 0;
+}
+
+/* The next entry's name and type (DT_UNKNOWN if not known); NULL at the end. */
+static const char *dir_next(struct dir_reader *r, int *dtype)
+{
+	struct dirent64 *de;
+
+	if (r->pos >= r->len) {
+		ssize_t n = getdents64(r->fd, r->buf, DIR_BUF);
+
+		if (n <= 0)
+			return NULL;	/* the end, or an error: as readdir */
+		r->len = n;
+		r->pos = 0;
+	}
+	de = (struct dirent64 *)(r->buf + r->pos);
+	r->pos += de->d_reclen;
+	*dtype = de->d_type;
+	return de->d_name;
+}
+
+static void dir_close(struct dir_reader *r)
+{
+	close(r->fd);
+	free(r->buf);
+}
+#else
+struct dir_reader {
+	DIR *d;
+};
+
+static int dir_open(struct dir_reader *r, const char *path)
+{
+	r->d = opendir(path);
+	return r->d ? 0 : -1;
+}
+
+static const char *dir_next(struct dir_reader *r, int *dtype)
+{
+	struct dirent *de = readdir(r->d);
+
+	if (!de)
+		return NULL;
+#ifdef DT_UNKNOWN
+	*dtype = de->d_type;
+#else
+	*dtype = DT_UNKNOWN;
+#endif
+	return de->d_name;
+}
+
+static void dir_close(struct dir_reader *r)
+{
+	closedir(r->d);
+}
+#endif
+
+static int get_dtype(int dtype, const char *path)
 {
 	struct stat st;
 
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type;
+	if (dtype != DT_UNKNOWN)
+		return dtype;
 	if (lstat(path, &st))
 		return DT_UNKNOWN;
 	if (S_ISREG(st.st_mode))
@@ -222,9 +305,9 @@ static int treat_entry(struct dir_walk *w, struct walk_path *p, int dtype)
 static int walk_dir(struct dir_walk *w, struct walk_path *p)
 {
 	size_t base = p->len;
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	struct dir_reader d;
+	const char *n;
+	int ret = 0, dtype;
 
 	if (base) {
 		ALLOC_GROW(p->buf, base + 2, p->alloc);
@@ -232,15 +315,13 @@ static int walk_dir(struct dir_walk *w, struct walk_path *p)
 		p->buf[base] = '\0';
 	}
 	p->base = base;
-	d = opendir(base ? p->buf : ".");
-	if (!d) {
+	if (dir_open(&d, base ? p->buf : ".") < 0) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES)
 			return 0;	/* gone meanwhile, or closed to us */
 		return error_errno("cannot open directory '%s'",
 				   base ? p->buf : ".");
 	}
-	while (!ret && (de = readdir(d)) != NULL) {
-		const char *n = de->d_name;
+	while (!ret && (n = dir_next(&d, &dtype)) != NULL) {
 		size_t nlen = strlen(n);
 
 		if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, ".git") ||
@@ -249,9 +330,9 @@ static int walk_dir(struct dir_walk *w, struct walk_path *p)
 		ALLOC_GROW(p->buf, base + nlen + 2, p->alloc);
 		memcpy(p->buf + base, n, nlen + 1);
 		p->len = base + nlen;
-		ret = treat_entry(w, p, get_dtype(de, p->buf));
+		ret = treat_entry(w, p, get_dtype(dtype, p->buf));
 	}
-	closedir(d);
+	dir_close(&d);
 	return ret;
 }
 

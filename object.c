@@ -17,14 +17,36 @@ void init_tree_desc(struct tree_desc *desc, const void *buf, size_t size)
 	desc->size = size;
 }
 
+/*
+ * The two modes nearly every entry has, "100644 " and "40000 ", read
+ * at once: digit by digit they were a fifth of parsing a tree.  *p
+ * moves past the space; 0 for any other mode.
+ */
+static unsigned int common_mode(const unsigned char **p,
+				const unsigned char *end)
+{
+	if (end - *p >= 7 && !memcmp(*p, "100644 ", 7)) {
+		*p += 7;
+		return 0100644;
+	}
+	if (end - *p >= 6 && !memcmp(*p, "40000 ", 6)) {
+		*p += 6;
+		return 040000;
+	}
+	return 0;
+}
+
 int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry)
 {
 	const unsigned char *p = desc->buf, *end = p + desc->size;
 	const unsigned char *nul;
-	unsigned int mode = 0;
+	unsigned int mode;
 
 	if (!desc->size)
 		return 0;
+	mode = common_mode(&p, end);
+	if (mode)
+		goto name;
 	for (; p < end && *p != ' '; p++) {
 		if (*p < '0' || *p > '7' || mode > 0177777)
 			return -1;
@@ -33,6 +55,7 @@ int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry)
 	if (p == desc->buf || p == end)
 		return -1;
 	p++;
+name:
 	nul = memchr(p, '\0', end - p);
 	if (!nul || nul == p || (size_t)(end - nul - 1) < 20)
 		return -1;
