@@ -384,6 +384,21 @@ int hold_lock_file(struct lock_file *lk, const char *target);
 int commit_lock_file(struct lock_file *lk);
 void rollback_lock_file(struct lock_file *lk);
 
+/* ---- nameless.c: files that get their name only once whole ---- */
+
+/*
+ * open_nameless makes a file with no name (O_TMPFILE) in the directory
+ * of path (its first dirlen bytes, '/' included; 0 for the current
+ * directory): the fd, or -1 (errno).  link_nameless gives it the name
+ * path, never replacing one: 0, or -1 (errno EEXIST when the name is
+ * taken).  Once either fails for want of support (no O_TMPFILE, no way
+ * to link), nameless_files_work() is false for the rest of the process
+ * and the caller writes under a temporary name instead.  Thread-safe.
+ */
+int open_nameless(const char *path, size_t dirlen, unsigned int mode);
+int link_nameless(int fd, const char *path);
+int nameless_files_work(void);
+
 /* ---- stream.c: an object's bytes, in and out of zlib ---- */
 
 /* Header "<type> <size>\0": type <= 6 bytes, size <= 20 digits. */
@@ -515,6 +530,12 @@ int has_sha1_file(const unsigned char *sha1);
  */
 int has_sha1_file_listed(const unsigned char *sha1);
 /*
+ * 1 when the listings say sha1 is new to the store: not a listed loose
+ * object, not packed, not promised, and no alternate to ask (so
+ * write_new_object may store it without a lookup).  Not thread-safe.
+ */
+int sha1_file_unlisted(const unsigned char *sha1);
+/*
  * How many hex digits name sha1 (stored or not) without naming another
  * object (loose, packed or in an alternate), at least min: git's
  * abbreviation, one digit past what its nearest neighbours share.
@@ -574,6 +595,14 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 /* write_sha1_file for content whose id sha1 the caller computed. */
 int write_hashed_object(const void *buf, size_t len, enum object_type type,
 			const unsigned char *sha1);
+/*
+ * write_hashed_object for an object sha1_file_unlisted said is new: no
+ * lookup first.  Its file is made nameless and linked, which never
+ * replaces, so one that came meanwhile is found then and checked as
+ * write_sha1_file checks.  Thread-safe.
+ */
+int write_new_object(const void *buf, size_t len, enum object_type type,
+		     const unsigned char *sha1);
 /*
  * Objects whose name is known only once written (big files streamed
  * in): open_tmp_object makes dir/tmp_obj_XXXXXX (*tmp, malloc'd; -1

@@ -284,63 +284,6 @@ static int write_and_rename(const struct cache_entry *ce, const char *target,
 }
 
 /*
- * How a nameless file (O_TMPFILE) gets its name: linkat with
- * AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, through /proc/self/fd it
- * needs /proc.  Without either, or without O_TMPFILE on the file
- * system, every file goes the temporary way.  Threads read and set it
- * at once: each value is a safe answer.
- */
-enum { LINK_EMPTY_PATH, LINK_PROC_FD, LINK_NONE };
-static int link_way;
-
-static int get_link_way(void)
-{
-	return __atomic_load_n(&link_way, __ATOMIC_RELAXED);
-}
-
-static void set_link_way(int way)
-{
-	__atomic_store_n(&link_way, way, __ATOMIC_RELAXED);
-}
-
-/* A nameless file in the directory of full (len bytes), or -1 (errno). */
-static int open_nameless(const char *full, size_t len, unsigned int mode)
-{
-	const char *slash = memrchr(full, '/', len);
-	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
-	char *dir;
-	int fd;
-
-	if (!dirlen)
-		return open(".", O_WRONLY | O_TMPFILE, mode);
-	dir = xmalloc(dirlen + 1);
-	memcpy(dir, full, dirlen);	/* with its '/': "/" stays the root */
-	dir[dirlen] = '\0';
-	fd = open(dir, O_WRONLY | O_TMPFILE, mode);
-	free(dir);
-	return fd;
-}
-
-/* Name the nameless file fd full: 0, or -1 (errno); never replaces. */
-static int link_nameless(int fd, const char *full)
-{
-	char proc[48];
-
-	if (get_link_way() == LINK_EMPTY_PATH) {
-		if (!linkat(fd, "", AT_FDCWD, full, AT_EMPTY_PATH))
-			return 0;
-		/* ENOENT too when the capability is missing */
-		if (errno != ENOENT && errno != EPERM)
-			return -1;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (linkat(AT_FDCWD, proc, AT_FDCWD, full, AT_SYMLINK_FOLLOW) < 0)
-		return -1;
-	set_link_way(LINK_PROC_FD);
-	return 0;
-}
-
-/*
  * Write ce's blob to a nameless file and link it as full, which was
  * free: 0 when done, 1 when full is taken after all, 2 when it cannot
  * be done this way here (write it the temporary way), -1 after
@@ -350,28 +293,21 @@ static int write_nameless(const struct cache_entry *ce, const char *full,
 			  size_t len)
 {
 	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
+	const char *slash = memrchr(full, '/', len);
 	int fd, ret = 0;
 
-	if (get_link_way() == LINK_NONE)
-		return 2;
-	fd = open_nameless(full, len, mode);
+	fd = open_nameless(full, slash ? (size_t)(slash - full) + 1 : 0, mode);
 	if (fd < 0) {
-		if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		if (nameless_files_work())
 			return error_errno("create a file beside '%s'", full);
-		set_link_way(LINK_NONE);
 		return 2;
 	}
 	if (stream_blob_to_fd(fd, full, ce->sha1) < 0) {
 		close(fd);
 		return -1;
 	}
-	if (link_nameless(fd, full) < 0) {
-		ret = 1;
-		if (errno != EEXIST) {
-			set_link_way(LINK_NONE);
-			ret = 2;
-		}
-	}
+	if (link_nameless(fd, full) < 0)
+		ret = errno == EEXIST ? 1 : 2;
 	if (close(fd) < 0 && !ret) {
 		error_errno("close '%s'", full);
 		unlink(full);

@@ -226,6 +226,7 @@ struct pending_tree {
 	size_t len;
 	const char *base;	/* the directory, in an index entry's name */
 	size_t baselen;
+	int unlisted;		/* new to the store: written without a lookup */
 	int failed;
 };
 
@@ -254,7 +255,12 @@ static size_t write_one_tree(void *data, size_t i)
 	struct pending_tree *p = (struct pending_tree *)data + i;
 	unsigned char sha1[20];
 
-	p->failed = write_sha1_file(p->buf, p->len, OBJ_TREE, sha1) < 0;
+	if (p->unlisted)
+		p->failed = write_new_object(p->buf, p->len, OBJ_TREE,
+					     p->sha1) < 0;
+	else
+		p->failed = write_sha1_file(p->buf, p->len, OBJ_TREE,
+					    sha1) < 0;
 	return 1;
 }
 
@@ -280,6 +286,10 @@ static int write_pending_trees(void)
 	size_t i;
 	int ret = 0;
 
+	/* The listings are made here, before the threads. */
+	for (i = 0; i < pending_nr; i++)
+		pending_trees[i].unlisted =
+			sha1_file_unlisted(pending_trees[i].sha1);
 	run_parallel(0, pending_nr, write_one_tree, pending_trees, NULL, 0);
 	for (i = 0; i < pending_nr; i++) {
 		struct pending_tree *p = &pending_trees[i];
