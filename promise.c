@@ -12,13 +12,13 @@
 
 #include "cache.h"
 
-static struct promise {
-	unsigned char sha1[20];
-	enum object_type type;
-	void *buf;
-	size_t len;
-} *promises;
+static struct pack_object *promises;
 static size_t nr_promises, alloc_promises;
+/*
+ * Fewer objects than this are written loose: a pack per handful of
+ * objects would leave many small packs for every lookup to search.
+ */
+#define PACK_AT_LEAST 16
 static size_t nr_written;	/* promises[0..nr_written) are stored */
 static int failed_promises;
 static int promising;
@@ -74,7 +74,7 @@ const void *promised_object(const unsigned char *sha1, size_t *len)
 	if (!nr_promises)
 		return NULL;
 	for (s = first_slot(sha1); slots[s]; s = (s + 1) & (nr_slots - 1)) {
-		struct promise *p = &promises[slots[s] - 1];
+		struct pack_object *p = &promises[slots[s] - 1];
 
 		if (!memcmp(p->sha1, sha1, 20)) {
 			if (len)
@@ -88,7 +88,7 @@ const void *promised_object(const unsigned char *sha1, size_t *len)
 int promise_object(const void *buf, size_t len, enum object_type type,
 		   unsigned char *sha1)
 {
-	struct promise *p;
+	struct pack_object *p;
 
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
@@ -112,7 +112,7 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 
 static size_t write_nth_promise(void *data, size_t i)
 {
-	struct promise *p = &((struct promise *)data)[i];
+	struct pack_object *p = &((struct pack_object *)data)[i];
 
 	if (write_hashed_object(p->buf, p->len, p->type, p->sha1) < 0)
 		__atomic_store_n(&failed_promises, 1, __ATOMIC_RELAXED);
@@ -126,6 +126,9 @@ int write_promised_objects(void)
 	if (nr_written == nr_promises)
 		return 0;
 	nr_written = nr_promises;
+	if (nr_promises - start >= PACK_AT_LEAST)
+		return write_pack_objects(promises + start,
+					  nr_promises - start);
 	run_parallel(start, nr_promises, write_nth_promise, promises, NULL, 0);
 	if (failed_promises) {
 		failed_promises = 0;
