@@ -267,7 +267,8 @@ static int open_tmp(const char *dir, const char *prefix, char **tmp)
 	*tmp = path_join(dir, name);
 	free(name);
 	fd = mkstemp(*tmp);
-	if (fd < 0 && errno == ENOENT && (!mkdir(dir, 0777) || errno == EEXIST)) {
+	if (fd < 0 && errno == ENOENT &&
+	    (!mkdir(dir, 0777) || errno == EEXIST)) {
 		sprintf(*tmp + strlen(*tmp) - 6, "XXXXXX");
 		fd = mkstemp(*tmp);
 	}
