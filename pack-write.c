@@ -27,8 +27,8 @@
 #include "pack.h"
 
 /* One batch: this many objects, or this much content, at most. */
-#define BATCH_OBJECTS 128
-#define BATCH_BYTES (4 << 20)
+#define BATCH_OBJECTS 64
+#define BATCH_BYTES (1 << 20)
 
 struct idx_entry {
 	unsigned char sha1[20];
