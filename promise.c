@@ -4,8 +4,10 @@
  * applymbox stores some 20 blobs a patch and makes them durable only
  * at its checkpoints; deflating each as it comes is most of its time
  * on one core.  Kept here until the flush, they are deflated and
- * written by every core at once (run_parallel), and the syncfs that
- * follows covers them as it covers any loose object.
+ * written by every core at once: as one pack when they are many
+ * (pack-write.c: two files rather than hundreds, each synced), else
+ * as loose objects (run_parallel), which the syncfs that follows
+ * covers.
  */
 #include <stdlib.h>
 #include <string.h>
