@@ -31,7 +31,8 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 PROGRAMS += merge-cache merge-one-file
 PROGRAMS += verify-pack unpack-objects
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o nameless.o \
-	stream.o sha1_file.o promise.o patch-delta.o worktree.o object.o fsck.o refs.o sha1_name.o \
+	stream.o sha1_file.o pack-write.o promise.o patch-delta.o worktree.o \
+	object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
 # The porcelain (issue 13): the gate and ref tools it needs, and the

@@ -13,6 +13,7 @@
  *   lockfile.c    replacing a file under <file>.lock
  *   stream.c      an object's bytes in and out of zlib, checked
  *   sha1_file.c   the object store: one reader, its sources, writing
+ *   pack-write.c  new objects as one pack file and its idx
  *   promise.c     objects hashed now and written at the next flush
  *   (pack.h: pack files, pack.c, pack-read.c, pack-check.c; and the
  *   alternate object directories, alternates.c)
@@ -511,6 +512,12 @@ void deflate_writer_end(struct deflate_writer *w);
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len);
 
+/*
+ * zlib level 1 of len bytes into a buffer of its own (malloc'd, *zlen
+ * bytes used): a pack's entry.  NULL with errno on failure.
+ */
+unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
+
 /* ---- sha1_file.c: the object store ---- */
 
 /*
@@ -631,6 +638,27 @@ int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
  * DIRCACHE_NO_SYNC=1 skips both, for scratch work.
  */
 int flush_to_disk(int fd);
+/* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
+int sync_wanted(void);
+
+/* ---- pack-write.c: new objects as one pack ---- */
+
+/* An object to store: its id (computed by the caller) and content. */
+struct pack_object {
+	unsigned char sha1[20];
+	enum object_type type;
+	void *buf;
+	size_t len;
+};
+/*
+ * Store the nr objects (none twice) as one new pack, objects/pack/
+ * pack-<id>.pack, whole objects deflated on every core, and its idx
+ * v2.  Each file is written under a temporary name, synced (unless
+ * DIRCACHE_NO_SYNC) and renamed, the pack first and the idx last, then
+ * the directory is synced: no reader and no crash sees an idx without
+ * its whole pack.  0, or -1 after error() (no idx left behind).
+ */
+int write_pack_objects(const struct pack_object *objs, size_t nr);
 
 /* ---- promise.c: objects hashed now, written at the next flush ---- */
 

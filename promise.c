@@ -4,8 +4,10 @@
  * applymbox stores some 20 blobs a patch and makes them durable only
  * at its checkpoints; deflating each as it comes is most of its time
  * on one core.  Kept here until the flush, they are deflated and
- * written by every core at once (run_parallel), and the syncfs that
- * follows covers them as it covers any loose object.
+ * written by every core at once: as one pack when they are many
+ * (pack-write.c: two files rather than hundreds, each synced), else
+ * as loose objects (run_parallel), which the syncfs that follows
+ * covers.
  *
  * Promises are made from many threads at once (write-tree stores its
  * trees on every core), so the table is behind a lock: two threads
@@ -17,13 +19,13 @@
 
 #include "cache.h"
 
-static struct promise {
-	unsigned char sha1[20];
-	enum object_type type;
-	void *buf;
-	size_t len;
-} *promises;
+static struct pack_object *promises;
 static size_t nr_promises, alloc_promises;
+/*
+ * Fewer objects than this are written loose: a pack per handful of
+ * objects would leave many small packs for every lookup to search.
+ */
+#define PACK_AT_LEAST 16
 static size_t nr_written;	/* promises[0..nr_written) are stored */
 static int failed_promises;
 static int promising;
@@ -74,14 +76,14 @@ static void grow_slots(void)
 }
 
 /* The promise of sha1, or NULL; the caller holds promise_lock. */
-static struct promise *find_promise(const unsigned char *sha1)
+static struct pack_object *find_promise(const unsigned char *sha1)
 {
 	size_t s;
 
 	if (!nr_promises)
 		return NULL;
 	for (s = first_slot(sha1); slots[s]; s = (s + 1) & (nr_slots - 1)) {
-		struct promise *p = &promises[slots[s] - 1];
+		struct pack_object *p = &promises[slots[s] - 1];
 
 		if (!memcmp(p->sha1, sha1, 20))
 			return p;
@@ -92,7 +94,7 @@ static struct promise *find_promise(const unsigned char *sha1)
 /* The content stays put until drop_promises: it outlives the lock. */
 const void *promised_object(const unsigned char *sha1, size_t *len)
 {
-	struct promise *p;
+	struct pack_object *p;
 	const void *buf = NULL;
 
 	pthread_mutex_lock(&promise_lock);
@@ -110,7 +112,7 @@ const void *promised_object(const unsigned char *sha1, size_t *len)
 static void add_promise(const unsigned char *sha1, enum object_type type,
 			void *copy, size_t len)
 {
-	struct promise *p;
+	struct pack_object *p;
 
 	pthread_mutex_lock(&promise_lock);
 	if (find_promise(sha1)) {
@@ -150,7 +152,7 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 
 static size_t write_nth_promise(void *data, size_t i)
 {
-	struct promise *p = &((struct promise *)data)[i];
+	struct pack_object *p = &((struct pack_object *)data)[i];
 
 	if (write_hashed_object(p->buf, p->len, p->type, p->sha1) < 0)
 		__atomic_store_n(&failed_promises, 1, __ATOMIC_RELAXED);
@@ -164,6 +166,9 @@ int write_promised_objects(void)
 	if (nr_written == nr_promises)
 		return 0;
 	nr_written = nr_promises;
+	if (nr_promises - start >= PACK_AT_LEAST)
+		return write_pack_objects(promises + start,
+					  nr_promises - start);
 	run_parallel(start, nr_promises, write_nth_promise, promises, NULL, 0);
 	if (failed_promises) {
 		failed_promises = 0;

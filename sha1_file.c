@@ -985,13 +985,18 @@ int write_new_object(const void *buf, size_t len, enum object_type type,
 	return write_loose_object(sha1, type, buf, len, 0);
 }
 
-int flush_to_disk(int fd)
+int sync_wanted(void)
 {
 	const char *env = getenv(NO_SYNC_ENVIRONMENT);
 
+	return !env || !*env || !strcmp(env, "0");
+}
+
+int flush_to_disk(int fd)
+{
 	if (write_promised_objects() < 0)
 		return -1;
-	if (env && *env && strcmp(env, "0"))
+	if (!sync_wanted())
 		return 0;
 	if (objects_written) {
 		int dfd = open(get_object_directory(), O_RDONLY | O_DIRECTORY);

@@ -457,6 +457,44 @@ static void put_object_writer(struct deflate_writer *w)
 	free(w);
 }
 
+/*
+ * One zlib stream of len bytes in memory, for an entry of a pack
+ * (content alone, no header): zlib's bound is allocated, so the whole
+ * input goes in with one Z_FINISH.  Objects are under 4 GiB (what
+ * write_sha1_file takes), so avail_in holds len.
+ */
+unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
+{
+	struct deflate_writer *w;
+	unsigned char *out;
+	size_t bound;
+	int ret;
+
+	*zlen = 0;
+	if (len > UINT_MAX - MAX_HEADER_LEN) {
+		errno = EFBIG;
+		return NULL;
+	}
+	w = get_object_writer(-1);
+	if (!w)
+		return NULL;
+	bound = deflateBound(&w->z, len);
+	out = xmalloc(bound);
+	w->z.next_in = (unsigned char *)buf;
+	w->z.avail_in = len;
+	w->z.next_out = out;
+	w->z.avail_out = bound > UINT_MAX ? UINT_MAX : bound;
+	ret = deflate(&w->z, Z_FINISH);
+	*zlen = w->z.total_out;
+	put_object_writer(w);
+	if (ret != Z_STREAM_END) {
+		free(out);
+		errno = EIO;
+		return NULL;
+	}
+	return out;
+}
+
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len)
 {

@@ -3,8 +3,8 @@ test_description='applymbox: objects written at the checkpoints only
 
 The blobs, trees and commits a run makes are promised (promise.c): held
 in memory and written, on every core, when a checkpoint makes them
-durable.  Between checkpoints the store holds nothing of the commits
-made since; after each checkpoint it holds every object they reach,
+durable (as one pack when they are many: pack-write.c).  Between
+checkpoints the store holds nothing of the commits made since; after each checkpoint it holds every object they reach,
 intermediate versions of a file changed twice between two checkpoints
 included, and git fsck --strict finds the store whole.'
 . "$(dirname "$0")/test-lib.sh"
@@ -13,10 +13,11 @@ included, and git fsck --strict finds the store whole.'
 DIRCACHE_AM_CHECKPOINT=5
 export DIRCACHE_AM_CHECKPOINT
 
-# loose DIR: the ids of the loose objects of DIR's store, sorted.
+# loose DIR: the ids of the objects of DIR's store, loose or packed
+# (a checkpoint of many objects writes them as one pack), sorted.
 loose() {
-	(cd "$1/.dircache/objects" && find . -type f -name "??????*" |
-		sed "s|^\./||; s|/||" | sort)
+	git --git-dir="$1/.dircache" cat-file --batch-all-objects \
+		--batch-check="%(objectname)" | sort
 }
 
 test_expect_success 'setup: a series of 24 (files changed again and again), applied by git am' '

@@ -27,6 +27,8 @@
  *                                     as its own set, in one process,
  *                                     the index written once at the end;
  *                                     stops at the first failure (exit 1)
+ *   write-pack (<type> <file>)...     the files as objects of those
+ *                                     types in one new pack; their ids
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +351,29 @@ static int cmd_read_ids(void)
 	return 0;
 }
 
+static int cmd_write_pack(int argc, char **argv)
+{
+	struct pack_object *objs = xcalloc(argc / 2 + 1, sizeof(*objs));
+	int i, nr = 0, ret;
+
+	if (argc % 2)
+		die("usage: write-pack (<type> <file>)...");
+	for (i = 0; i < argc; i += 2, nr++) {
+		objs[nr].type = type_from_string(argv[i], strlen(argv[i]));
+		if (objs[nr].type <= OBJ_NONE)
+			die("write-pack: no type %s", argv[i]);
+		objs[nr].buf = read_whole(argv[i + 1], &objs[nr].len);
+		hash_sha1_file(objs[nr].buf, objs[nr].len, objs[nr].type,
+			       objs[nr].sha1);
+		printf("%s\n", sha1_to_hex(objs[nr].sha1));
+	}
+	ret = write_pack_objects(objs, nr) < 0;
+	for (i = 0; i < nr; i++)
+		free(objs[i].buf);
+	free(objs);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -382,6 +407,8 @@ int main(int argc, char **argv)
 		ret = cmd_apply_sets(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "promise-parallel"))
 		ret = cmd_promise_parallel(argv + 2);
+	else if (!strcmp(argv[1], "write-pack"))
+		ret = cmd_write_pack(argc - 2, argv + 2);
 	else
 		die("unknown command '%s'", argv[1]);
 	finish_stdout();

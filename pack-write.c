@@ -1,0 +1,382 @@
+/*
+ * pack-write.c: many new objects as one pack file and its idx (v2).
+ *
+ * applymbox's checkpoint stores some 800 objects at once; as loose
+ * objects each is a file of its own to create, write, chmod, close
+ * and rename, and a fan-out directory entry for the sync to flush.
+ * As one pack they are two files.  The entries are whole objects (no
+ * deltas), deflated at level 1 on every core, a batch at a time so
+ * that only one batch of zlib output is held; the pack is written in
+ * the objects' order, then its idx.
+ *
+ * A reader takes a pack by its idx, and only when the pack is there
+ * too (pack.c), so the pack is renamed into place first and the idx
+ * last, each complete and synced before: neither a crash nor a reader
+ * ever sees an idx whose pack is missing or short.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "pack.h"
+
+/* One batch: this many objects, or this much content, at most. */
+#define BATCH_OBJECTS 64
+#define BATCH_BYTES (1 << 20)
+
+struct idx_entry {
+	unsigned char sha1[20];
+	uint32_t crc;
+	uint64_t offset;
+};
+
+struct deflated {
+	unsigned char hdr[16];
+	int hdr_len;
+	unsigned char *data;
+	size_t len;
+	uint32_t crc;
+};
+
+struct pack_out {
+	int fd;
+	SHA_CTX ctx;
+	uint64_t offset;
+	size_t used;
+	unsigned char buf[OBJECT_CHUNK];
+	const struct pack_object *objs;
+	struct deflated *batch;	/* batch[i - first] for objs[i] */
+	size_t first;
+	int failed;
+};
+
+/* The entry header: type and size, 7 bits a byte after the first 4. */
+static int entry_header(unsigned char *hdr, enum object_type type,
+			uint64_t size)
+{
+	int n = 0;
+	unsigned char c = (type << 4) | (size & 15);
+
+	size >>= 4;
+	while (size) {
+		hdr[n++] = c | 0x80;
+		c = size & 0x7f;
+		size >>= 7;
+	}
+	hdr[n++] = c;
+	return n;
+}
+
+static size_t deflate_nth(void *data, size_t i)
+{
+	struct pack_out *out = data;
+	const struct pack_object *o = &out->objs[i];
+	struct deflated *d = &out->batch[i - out->first];
+
+	d->hdr_len = entry_header(d->hdr, o->type, o->len);
+	d->data = deflate_to_memory(o->buf, o->len, &d->len);
+	if (!d->data) {
+		__atomic_store_n(&out->failed, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	d->crc = crc32(crc32(0, d->hdr, d->hdr_len), d->data, d->len);
+	return 1;
+}
+
+static int flush_out(struct pack_out *out)
+{
+	if (write_in_full(out->fd, out->buf, out->used) < 0)
+		return -1;
+	out->used = 0;
+	return 0;
+}
+
+/* Append len bytes to the pack, hashed; -1 with errno. */
+static int put(struct pack_out *out, const void *buf, size_t len)
+{
+	SHA1_Update(&out->ctx, buf, len);
+	out->offset += len;
+	if (out->used + len > sizeof(out->buf) && flush_out(out) < 0)
+		return -1;
+	if (len >= sizeof(out->buf))
+		return write_in_full(out->fd, buf, len) < 0 ? -1 : 0;
+	memcpy(out->buf + out->used, buf, len);
+	out->used += len;
+	return 0;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+/* The objects from first on that go in one batch: their end. */
+static size_t batch_end(const struct pack_object *objs, size_t first,
+			size_t nr)
+{
+	size_t end = first, bytes = 0;
+
+	while (end < nr && end - first < BATCH_OBJECTS &&
+	       (end == first || bytes + objs[end].len <= BATCH_BYTES))
+		bytes += objs[end++].len;
+	return end;
+}
+
+/* Deflate objs[first, end) on every core and append them. */
+static int write_batch(struct pack_out *out, size_t end,
+		       struct idx_entry *ents)
+{
+	size_t i, first = out->first;
+	int ret = 0;
+
+	run_parallel(first, end, deflate_nth, out, NULL, 0);
+	for (i = first; i < end; i++) {
+		struct deflated *d = &out->batch[i - first];
+
+		memcpy(ents[i].sha1, out->objs[i].sha1, 20);
+		ents[i].crc = d->crc;
+		ents[i].offset = out->offset;
+		if (!out->failed && !ret &&
+		    (put(out, d->hdr, d->hdr_len) < 0 ||
+		     put(out, d->data, d->len) < 0))
+			ret = -1;
+		free(d->data);
+	}
+	if (out->failed) {
+		errno = EIO;
+		ret = -1;
+	}
+	return ret;
+}
+
+/* The pack's entries, then its trailer, into fd; -1 with errno. */
+static int write_pack_body(int fd, const struct pack_object *objs,
+			   size_t nr, struct idx_entry *ents,
+			   unsigned char *pack_sha1)
+{
+	struct pack_out *out = xcalloc(1, sizeof(*out));
+	unsigned char hdr[12];
+	int ret = 0;
+
+	out->fd = fd;
+	out->objs = objs;
+	out->batch = xcalloc(nr < BATCH_OBJECTS ? nr : BATCH_OBJECTS,
+			     sizeof(*out->batch));
+	SHA1_Init(&out->ctx);
+	memcpy(hdr, "PACK", 4);
+	put_be32(hdr + 4, 2);
+	put_be32(hdr + 8, nr);
+	ret = put(out, hdr, sizeof(hdr));
+	while (!ret && out->first < nr) {
+		size_t end = batch_end(objs, out->first, nr);
+
+		ret = write_batch(out, end, ents);
+		out->first = end;
+	}
+	if (!ret) {
+		SHA1_Final(pack_sha1, &out->ctx);
+		ret = flush_out(out);
+		if (!ret && write_in_full(fd, pack_sha1, 20) < 0)
+			ret = -1;
+	}
+	free(out->batch);
+	free(out);
+	return ret;
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+/*
+ * The idx v2 of the sorted entries: fan-out, ids, CRCs, offsets (the
+ * big ones in a table of their own), the pack's id, its own id.
+ */
+static unsigned char *make_idx(const struct idx_entry *ents, size_t nr,
+			       const unsigned char *pack_sha1, size_t *len)
+{
+	size_t i, nr_big = 0, big = 0;
+	unsigned char *idx, *p;
+	uint32_t fan[256] = { 0 };
+
+	for (i = 0; i < nr; i++) {
+		fan[ents[i].sha1[0]]++;
+		nr_big += ents[i].offset > 0x7fffffff;
+	}
+	*len = 8 + 256 * 4 + nr * (20 + 4 + 4) + nr_big * 8 + 40;
+	idx = p = xmalloc(*len);
+	memcpy(p, "\377tOc", 4);
+	put_be32(p + 4, 2);
+	p += 8;
+	for (i = 0; i < 256; i++, p += 4)
+		put_be32(p, (fan[i] += i ? fan[i - 1] : 0));
+	for (i = 0; i < nr; i++, p += 20)
+		memcpy(p, ents[i].sha1, 20);
+	for (i = 0; i < nr; i++, p += 4)
+		put_be32(p, ents[i].crc);
+	for (i = 0; i < nr; i++, p += 4)
+		put_be32(p, ents[i].offset > 0x7fffffff ?
+			 0x80000000 | big++ : ents[i].offset);
+	for (i = 0; i < nr; i++) {
+		if (ents[i].offset <= 0x7fffffff)
+			continue;
+		put_be32(p, ents[i].offset >> 32);
+		put_be32(p + 4, ents[i].offset);
+		p += 8;
+	}
+	memcpy(p, pack_sha1, 20);
+	hash_buffer(idx, p + 20 - idx, p + 20);
+	return idx;
+}
+
+struct pack_files {
+	char *dir;
+	char *tmp_pack, *tmp_idx;
+	int pack_fd, idx_fd;
+};
+
+static void remove_tmp(struct pack_files *f)
+{
+	if (f->pack_fd >= 0)
+		close(f->pack_fd);
+	if (f->idx_fd >= 0)
+		close(f->idx_fd);
+	if (f->tmp_pack)
+		unlink(f->tmp_pack);
+	if (f->tmp_idx)
+		unlink(f->tmp_idx);
+}
+
+/* mkstemp in the pack directory, made if need be; -1 after error(). */
+static int open_tmp(const char *dir, const char *prefix, char **tmp)
+{
+	char *name = xmalloc(strlen(prefix) + 8);
+	int fd;
+
+	sprintf(name, "%sXXXXXX", prefix);
+	*tmp = path_join(dir, name);
+	free(name);
+	fd = mkstemp(*tmp);
+	if (fd < 0 && errno == ENOENT &&
+	    (!mkdir(dir, 0777) || errno == EEXIST)) {
+		sprintf(*tmp + strlen(*tmp) - 6, "XXXXXX");
+		fd = mkstemp(*tmp);
+	}
+	if (fd < 0) {
+		error_errno("unable to create a temporary pack in '%s'", dir);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+/* Close tmp (synced when wanted) and rename it to pack-<hex><ext>. */
+static int place(const char *dir, char **tmp, int *fd,
+		 const unsigned char *pack_sha1, const char *ext)
+{
+	char name[64];
+	char *path;
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "pack-%s%s", sha1_to_hex(pack_sha1), ext);
+	path = path_join(dir, name);
+	if (fchmod(*fd, 0444) < 0 && errno != EPERM)
+		ret = error_errno("chmod '%s'", *tmp);
+	if (!ret && sync_wanted() && fsync(*fd) < 0)
+		ret = error_errno("fsync '%s'", *tmp);
+	if (close(*fd) < 0 && !ret)
+		ret = error_errno("close '%s'", *tmp);
+	*fd = -1;
+	if (!ret && rename(*tmp, path) < 0)
+		ret = error_errno("rename '%s' to '%s'", *tmp, path);
+	if (!ret) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	free(path);
+	return ret;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd, ret = 0;
+
+	if (!sync_wanted())
+		return 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || fsync(fd) < 0)
+		ret = error_errno("sync '%s'", dir);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int check_unique(const struct idx_entry *ents, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20))
+			return error("object %s twice in one pack",
+				     sha1_to_hex(ents[i].sha1));
+	return 0;
+}
+
+int write_pack_objects(const struct pack_object *objs, size_t nr)
+{
+	struct pack_files f = { NULL, NULL, NULL, -1, -1 };
+	struct idx_entry *ents;
+	unsigned char pack_sha1[20], *idx = NULL;
+	size_t idx_len;
+	int ret = -1;
+
+	if (!nr)
+		return 0;
+	if (nr > UINT32_MAX)
+		return error("%zu objects are too many for one pack", nr);
+	f.dir = path_join(get_object_directory(), "pack");
+	ents = xmalloc(nr * sizeof(*ents));
+	f.pack_fd = open_tmp(f.dir, "tmp_pack_", &f.tmp_pack);
+	if (f.pack_fd < 0)
+		goto out;
+	if (write_pack_body(f.pack_fd, objs, nr, ents, pack_sha1) < 0) {
+		error_errno("unable to write the pack '%s'", f.tmp_pack);
+		goto out;
+	}
+	qsort(ents, nr, sizeof(*ents), compare_entries);
+	if (check_unique(ents, nr) < 0)
+		goto out;
+	idx = make_idx(ents, nr, pack_sha1, &idx_len);
+	f.idx_fd = open_tmp(f.dir, "tmp_idx_", &f.tmp_idx);
+	if (f.idx_fd < 0)
+		goto out;
+	if (write_in_full(f.idx_fd, idx, idx_len) < 0) {
+		error_errno("unable to write the idx '%s'", f.tmp_idx);
+		goto out;
+	}
+	if (place(f.dir, &f.tmp_pack, &f.pack_fd, pack_sha1, ".pack") < 0 ||
+	    place(f.dir, &f.tmp_idx, &f.idx_fd, pack_sha1, ".idx") < 0 ||
+	    sync_dir(f.dir) < 0)
+		goto out;
+	/* Its objects are stored now: has_sha1_file must see them. */
+	rescan_packs();
+	ret = 0;
+out:
+	remove_tmp(&f);
+	free(f.tmp_pack);
+	free(f.tmp_idx);
+	free(f.dir);
+	free(ents);
+	free(idx);
+	return ret;
+}
