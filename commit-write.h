@@ -79,8 +79,10 @@ int reset_to_tree(const unsigned char *tree);
 /*
  * Make the work-tree files of paths (nr of them, unique) what the
  * in-memory index holds: removed when it lacks them (and the
- * directories they leave empty), else written from their blobs, the
- * entries taking the new stat data; held (may be NULL) gives the
+ * directories they leave empty), else written from their blobs (held
+ * content over a regular file of one link in place, anything else
+ * through a temporary name), the entries taking the new stat data;
+ * held (may be NULL) gives the
  * content of an entry's blob when the caller has it in memory (NULL
  * when not).  Leaves the index in memory for the caller to write.  -1
  * after error(): the work tree may then be part way.

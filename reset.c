@@ -326,14 +326,55 @@ struct path_write {
 	size_t size;
 };
 
+/*
+ * Overwrite path, a regular file of one link and of mode's executable
+ * bit, with the size bytes of buf: no new inode and no rename, so no
+ * lock on its directory (the threads writing the files of one
+ * directory waited on each other's creates and renames).  A kill part
+ * way leaves the file part written, as a kill between two files leaves
+ * the tree part way: the caller redoes the write (applymbox rolls its
+ * checkpoint forward).  A file with other links (a tree copied with cp
+ * -al) is not touched, so the other names keep their content.  0 when
+ * done, st the file's new stat data; 1 when the file is not one to
+ * overwrite; -1 after error().
+ */
+static int overwrite_file(const char *path, unsigned int mode,
+			  const char *buf, size_t size, struct stat *st)
+{
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_nlink != 1 || (st->st_mode & 0100) != (mode & 0100)) {
+		close(fd);
+		return 1;
+	}
+	if (write_in_full(fd, buf, size) < 0 || ftruncate(fd, size) < 0 ||
+	    fstat(fd, st) < 0)
+		ret = error_errno("write '%s'", path);
+	if (close(fd) < 0 && !ret)
+		ret = error_errno("close '%s'", path);
+	return ret;
+}
+
 static size_t write_nth_path(void *data, size_t i)
 {
 	struct path_write *w = &((struct path_write *)data)[i];
 	struct cache_entry *ce = w->ce;
 	struct stat st;
+	int r = 1;
 
-	if (write_prepared_file(ce->name, ce->ce_mode, ce->sha1, w->buf,
-				w->size) < 0) {
+	if (w->buf && S_ISREG(ce->ce_mode))
+		r = overwrite_file(ce->name, ce->ce_mode, w->buf, w->size, &st);
+	if (r < 0) {
+		w->ce = NULL;
+	} else if (!r) {
+		fill_stat_cache_info(ce, &st);
+		ce->ce_state |= CE_UPTODATE;
+	} else if (write_prepared_file(ce->name, ce->ce_mode, ce->sha1, w->buf,
+				       w->size) < 0) {
 		w->ce = NULL;
 	} else if (lstat(ce->name, &st) < 0) {
 		error_errno("lstat '%s'", ce->name);

@@ -127,4 +127,25 @@ test_expect_success 'an untracked file where a patch creates one stops the run' 
 		"$(git --git-dir=u/.dircache rev-parse HEAD^{tree})"
 '
 
+test_expect_success 'files are rewritten in place, but never through a second link' '
+	rm -rf h links && cp -R start h && mkdir links &&
+	(cd h && find . -path ./.dircache -prune -o -type f -print) |
+		sed "s|^\./||" >files &&
+	while read f
+	do
+		mkdir -p "links/$(dirname "$f")" && ln "h/$f" "links/$f" ||
+			return 1
+	done <files &&
+	rm -rf links.want && mkdir links.want &&
+	git -C hist archive HEAD~18 | tar -x -C links.want &&
+	(cd h && applymbox ../series.mbox >/dev/null) &&
+	head_at h 18 &&
+	consistent h &&
+	(cd h && GIT_DIR=.dircache git diff-files --name-only) >stale &&
+	test ! -s stale &&
+	diff -r links.want links &&
+	f=$(grep "^+++ b/src/f" series.mbox | head -n 1 | sed "s|^+++ b/||") &&
+	! cmp -s "h/$f" "links/$f"
+'
+
 test_done
