@@ -209,9 +209,9 @@ static void touch(const char *path)
 }
 
 /* The content of ce when a commit since the checkpoint made it. */
-static const char *held_content(const struct cache_entry *ce, size_t *size)
+static char *held_content(const struct cache_entry *ce, size_t *size)
 {
-	return promised_object(ce->sha1, size);
+	return read_promised_object(ce->sha1, size);
 }
 
 /*
@@ -224,17 +224,11 @@ static const char *held_content(const struct cache_entry *ce, size_t *size)
 static int old_content(const struct cache_entry *ce, char **buf,
 		       size_t *size)
 {
-	const char *held;
 	struct stat s;
 
 	if (find_touched(ce->name)) {
-		held = held_content(ce, size);
-		if (!held)
-			return 0;
-		*buf = xmalloc(*size + 1);
-		memcpy(*buf, held, *size);
-		(*buf)[*size] = '\0';
-		return 1;
+		*buf = held_content(ce, size);
+		return *buf != NULL;
 	}
 	if (!S_ISREG(ce->ce_mode) || lstat_work_path(ce->name, &s) < 0 ||
 	    ce_mode_from_stat(s.st_mode) != ce->ce_mode ||

@@ -111,6 +111,10 @@ void *grow_array(void *ptr, size_t nr, size_t *alloc, size_t elem);
 int write_in_full(int fd, const void *buf, size_t len);
 /* read(2) until len bytes or EOF; returns bytes read or -1. */
 ssize_t read_in_full(int fd, void *buf, size_t len);
+/* pwrite(2) all of buf at offset: 0, or -1 with errno. */
+int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t offset);
+/* pread(2) all len bytes at offset: 0, or -1 with errno (EIO: EOF). */
+int pread_in_full(int fd, void *buf, size_t len, uint64_t offset);
 /*
  * Progress on stderr for work on at least PROGRESS_MIN items, only
  * when stderr is a terminal ("Adding files:  45% (34000/75000)").
@@ -399,6 +403,12 @@ void rollback_lock_file(struct lock_file *lk);
 int open_nameless(const char *path, size_t dirlen, unsigned int mode);
 int link_nameless(int fd, const char *path);
 int nameless_files_work(void);
+/*
+ * A file in dir for reading and writing that never gets a name, gone
+ * when closed (O_TMPFILE, else a name unlinked at once): the fd, or -1
+ * (errno).
+ */
+int open_scratch_file(const char *dir);
 
 /* ---- stream.c: an object's bytes, in and out of zlib ---- */
 
@@ -643,13 +653,25 @@ int sync_wanted(void);
 
 /* ---- pack-write.c: new objects as one pack ---- */
 
-/* An object to store: its id (computed by the caller) and content. */
+/*
+ * An object to store: its id (computed by the caller) and its len
+ * bytes of content, in buf, or when buf is NULL at offset in file fd.
+ */
 struct pack_object {
 	unsigned char sha1[20];
 	enum object_type type;
 	void *buf;
 	size_t len;
+	int fd;
+	uint64_t offset;
 };
+/*
+ * The content of o: o->buf itself (*to_free NULL), or read from its
+ * file into a NUL-terminated buffer the caller frees (*to_free).  NULL
+ * after error().
+ */
+const void *pack_object_content(const struct pack_object *o,
+				void **to_free);
 /*
  * Store the nr objects (none twice) as one new pack, objects/pack/
  * pack-<id>.pack, whole objects deflated on every core, and its idx
@@ -666,19 +688,30 @@ int write_pack_objects(const struct pack_object *objs, size_t nr);
  * A run that makes many objects and syncs them only now and then
  * (applymbox) hashes each at once and writes them together, on every
  * core, when flush_to_disk is next called: promise_object keeps a copy
- * of buf and gives its id (an object already stored is not kept).
+ * of buf and gives its id (an object already stored is not kept).  The
+ * copies go to a nameless scratch file in the object directory, not
+ * to memory: a run holds tens of megabytes between flushes, which the
+ * kernel may then write back rather than the process keep.
  * Until then the object is not in the store: has_sha1_file_listed
- * counts it, promised_object gives its content (and size), and no
- * other reader sees it; the content stays at hand after the flush,
- * until drop_promises.  A process that exits without the flush loses
- * them, as it loses any write not yet synced.
+ * counts it, promised_object says so (and its size),
+ * read_promised_object gives its content, and no other reader sees
+ * it; the content stays at hand after the flush, until drop_promises.
+ * A process that exits without the flush loses them, as it loses any
+ * write not yet synced.  -1 after error() (the scratch file full).
  */
 int promise_object(const void *buf, size_t len, enum object_type type,
 		   unsigned char *sha1);
 /* From now on write_sha1_file promises (on) or writes (off). */
 void promise_writes(int on);
 int promising_writes(void);
-const void *promised_object(const unsigned char *sha1, size_t *len);
+/* 1 when sha1 is promised (its size in *len if len), else 0. */
+int promised_object(const unsigned char *sha1, size_t *len);
+/*
+ * The content of a promised object, NUL-terminated, in a buffer the
+ * caller frees, its size in *len; NULL when sha1 is not promised or
+ * after error().  Safe on many threads at once.
+ */
+void *read_promised_object(const unsigned char *sha1, size_t *len);
 /* Store what was promised since (flush_to_disk calls it first). */
 int write_promised_objects(void);
 /* Forget the promises, written or not (their content goes too). */

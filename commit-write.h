@@ -81,16 +81,17 @@ int reset_to_tree(const unsigned char *tree);
  * in-memory index holds: removed when it lacks them (and the
  * directories they leave empty), else written from their blobs (held
  * content over a regular file of one link in place, anything else
- * through a temporary name), the entries taking the new stat data;
- * held (may be NULL) gives the
- * content of an entry's blob when the caller has it in memory (NULL
- * when not).  Leaves the index in memory for the caller to write.  -1
- * after error(): the work tree may then be part way.
+ * through a temporary name), the entries taking the new stat data.
+ * held (may be NULL; called on many threads at once) gives the content
+ * of an entry's blob when the caller has it at hand, in a buffer
+ * checkout frees, or NULL when not.  Leaves the index in memory for the
+ * caller to write.  -1 after error(): the work tree may then be part
+ * way.
  */
 struct cache_entry;
 int checkout_index_paths(char **paths, size_t nr,
-			 const char *(*held)(const struct cache_entry *ce,
-					     size_t *size));
+			 char *(*held)(const struct cache_entry *ce,
+				       size_t *size));
 
 /*
  * The differences between the index and tree, then between the work

@@ -83,3 +83,20 @@ fail:
 		set_link_way(LINK_NONE);
 	return -1;
 }
+
+int open_scratch_file(const char *dir)
+{
+	char *tmp;
+	int fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	/* no O_TMPFILE here: a name, gone at once */
+	tmp = xmalloc(strlen(dir) + 32);
+	sprintf(tmp, "%s/scratch-XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	return fd;
+}

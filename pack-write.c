@@ -73,14 +73,36 @@ static int entry_header(unsigned char *hdr, enum object_type type,
 	return n;
 }
 
+const void *pack_object_content(const struct pack_object *o,
+				void **to_free)
+{
+	char *buf;
+
+	*to_free = NULL;
+	if (o->buf)
+		return o->buf;
+	buf = xmalloc(o->len + 1);
+	if (pread_in_full(o->fd, buf, o->len, o->offset) < 0) {
+		error_errno("read object %s back", sha1_to_hex(o->sha1));
+		free(buf);
+		return NULL;
+	}
+	buf[o->len] = '\0';
+	*to_free = buf;
+	return buf;
+}
+
 static size_t deflate_nth(void *data, size_t i)
 {
 	struct pack_out *out = data;
 	const struct pack_object *o = &out->objs[i];
 	struct deflated *d = &out->batch[i - out->first];
+	void *to_free;
+	const void *buf = pack_object_content(o, &to_free);
 
 	d->hdr_len = entry_header(d->hdr, o->type, o->len);
-	d->data = deflate_to_memory(o->buf, o->len, &d->len);
+	d->data = buf ? deflate_to_memory(buf, o->len, &d->len) : NULL;
+	free(to_free);
 	if (!d->data) {
 		__atomic_store_n(&out->failed, 1, __ATOMIC_RELAXED);
 		return 1;

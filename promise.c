@@ -12,10 +12,20 @@
  * Promises are made from many threads at once (write-tree stores its
  * trees on every core), so the table is behind a lock: two threads
  * filling one slot gave an id one tree's name and another's bytes.
+ *
+ * What is kept goes to a scratch file with no name in the object
+ * directory (the spool), each object at its own offset, not to the
+ * heap: a kernel series kept 32 MB between two checkpoints, more than
+ * the rest of applymbox's memory.  Between checkpoints the spool lives
+ * in the page cache, which the kernel may write back under pressure;
+ * drop_promises empties it before that is due, so it rarely reaches
+ * the disk, and a kill leaves nothing behind.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cache.h"
 
@@ -30,6 +40,8 @@ static size_t nr_written;	/* promises[0..nr_written) are stored */
 static int failed_promises;
 static int promising;
 static pthread_mutex_t promise_lock = PTHREAD_MUTEX_INITIALIZER;
+static int spool_fd = -1;
+static uint64_t spool_end;	/* the next object's offset */
 
 void promise_writes(int on)
 {
@@ -91,33 +103,70 @@ static struct pack_object *find_promise(const unsigned char *sha1)
 	return NULL;
 }
 
-/* The content stays put until drop_promises: it outlives the lock. */
-const void *promised_object(const unsigned char *sha1, size_t *len)
+int promised_object(const unsigned char *sha1, size_t *len)
 {
 	struct pack_object *p;
-	const void *buf = NULL;
 
 	pthread_mutex_lock(&promise_lock);
 	p = find_promise(sha1);
-	if (p) {
-		buf = p->buf;
-		if (len)
-			*len = p->len;
-	}
+	if (p && len)
+		*len = p->len;
 	pthread_mutex_unlock(&promise_lock);
+	return p != NULL;
+}
+
+/* The spot is written once, before the promise is made: read unlocked. */
+void *read_promised_object(const unsigned char *sha1, size_t *len)
+{
+	struct pack_object *p, copy;
+	void *buf;
+
+	pthread_mutex_lock(&promise_lock);
+	p = find_promise(sha1);
+	if (p)
+		copy = *p;
+	pthread_mutex_unlock(&promise_lock);
+	if (!p || !pack_object_content(&copy, &buf))
+		return NULL;
+	*len = copy.len;
 	return buf;
 }
 
-/* Keep copy (len bytes, made by the caller) as sha1's, unless kept. */
+/* The spool, opened on first use under promise_lock; -1 after error(). */
+static int open_spool(void)
+{
+	const char *dir = get_object_directory();
+
+	if (spool_fd < 0)
+		spool_fd = open_scratch_file(dir);
+	if (spool_fd < 0)
+		return error_errno("create a scratch file in '%s'", dir);
+	return 0;
+}
+
+/* A spot of len bytes in the spool: its offset, or -1 after error(). */
+static int64_t spool_spot(size_t len)
+{
+	int64_t at = -1;
+
+	pthread_mutex_lock(&promise_lock);
+	if (!open_spool()) {
+		at = spool_end;
+		spool_end += len;
+	}
+	pthread_mutex_unlock(&promise_lock);
+	return at;
+}
+
+/* Promise sha1, its len bytes at offset at in the spool, unless kept. */
 static void add_promise(const unsigned char *sha1, enum object_type type,
-			void *copy, size_t len)
+			uint64_t at, size_t len)
 {
 	struct pack_object *p;
 
 	pthread_mutex_lock(&promise_lock);
 	if (find_promise(sha1)) {
 		pthread_mutex_unlock(&promise_lock);
-		free(copy);
 		return;
 	}
 	grow_slots();
@@ -125,8 +174,10 @@ static void add_promise(const unsigned char *sha1, enum object_type type,
 	p = &promises[nr_promises];
 	memcpy(p->sha1, sha1, 20);
 	p->type = type;
-	p->buf = copy;
+	p->buf = NULL;
 	p->len = len;
+	p->fd = spool_fd;
+	p->offset = at;
 	add_slot(nr_promises++);
 	pthread_mutex_unlock(&promise_lock);
 }
@@ -134,7 +185,7 @@ static void add_promise(const unsigned char *sha1, enum object_type type,
 int promise_object(const void *buf, size_t len, enum object_type type,
 		   unsigned char *sha1)
 {
-	void *copy;
+	int64_t at;
 
 	if (len > UINT_MAX - MAX_HEADER_LEN)
 		return error("object of %zu bytes is too large (4 GiB at most)",
@@ -144,18 +195,25 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 		return 0;
 	if (has_sha1_file(sha1))	/* stored: checked as write_sha1_file does */
 		return write_hashed_object(buf, len, type, sha1);
-	copy = xmalloc(len ? len : 1);
-	memcpy(copy, buf, len);
-	add_promise(sha1, type, copy, len);
+	at = spool_spot(len);
+	if (at < 0)
+		return -1;
+	if (pwrite_in_full(spool_fd, buf, len, at) < 0)
+		return error_errno("keep object %s for the next flush",
+				   sha1_to_hex(sha1));
+	add_promise(sha1, type, at, len);
 	return 0;
 }
 
 static size_t write_nth_promise(void *data, size_t i)
 {
 	struct pack_object *p = &((struct pack_object *)data)[i];
+	void *to_free;
+	const void *buf = pack_object_content(p, &to_free);
 
-	if (write_hashed_object(p->buf, p->len, p->type, p->sha1) < 0)
+	if (!buf || write_hashed_object(buf, p->len, p->type, p->sha1) < 0)
 		__atomic_store_n(&failed_promises, 1, __ATOMIC_RELAXED);
+	free(to_free);
 	return 1;
 }
 
@@ -178,13 +236,14 @@ int write_promised_objects(void)
 	return 0;
 }
 
+/* Emptied, the spool's pages go without being written back. */
 void drop_promises(void)
 {
-	size_t i;
-
-	for (i = 0; i < nr_promises; i++)
-		free(promises[i].buf);
 	nr_promises = nr_written = 0;
 	if (slots)
 		memset(slots, 0, nr_slots * sizeof(*slots));
+	if (spool_fd >= 0 && ftruncate(spool_fd, 0) < 0)
+		warning("empty the scratch file of kept objects: %s",
+			strerror(errno));
+	spool_end = 0;
 }

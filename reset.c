@@ -322,8 +322,7 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 
 struct path_write {
 	struct cache_entry *ce;
-	const char *buf;	/* the held content, or NULL: the blob */
-	size_t size;
+	char *(*held)(const struct cache_entry *ce, size_t *size);
 };
 
 /*
@@ -364,18 +363,21 @@ static size_t write_nth_path(void *data, size_t i)
 	struct path_write *w = &((struct path_write *)data)[i];
 	struct cache_entry *ce = w->ce;
 	struct stat st;
+	size_t size = 0;
+	char *buf = w->held ? w->held(ce, &size) : NULL;
 	int r = 1;
 
-	if (w->buf && S_ISREG(ce->ce_mode))
-		r = overwrite_file(ce->name, ce->ce_mode, w->buf, w->size, &st);
+	if (buf && S_ISREG(ce->ce_mode))
+		r = overwrite_file(ce->name, ce->ce_mode, buf, size, &st);
+	if (r > 0 && write_prepared_file(ce->name, ce->ce_mode, ce->sha1, buf,
+					 size) < 0)
+		r = -1;
+	free(buf);
 	if (r < 0) {
 		w->ce = NULL;
 	} else if (!r) {
 		fill_stat_cache_info(ce, &st);
 		ce->ce_state |= CE_UPTODATE;
-	} else if (write_prepared_file(ce->name, ce->ce_mode, ce->sha1, w->buf,
-				       w->size) < 0) {
-		w->ce = NULL;
 	} else if (lstat(ce->name, &st) < 0) {
 		error_errno("lstat '%s'", ce->name);
 		w->ce = NULL;
@@ -393,8 +395,8 @@ static size_t write_nth_path(void *data, size_t i)
  * path after another, the files on every core.
  */
 int checkout_index_paths(char **paths, size_t nr,
-			 const char *(*held)(const struct cache_entry *ce,
-					     size_t *size))
+			 char *(*held)(const struct cache_entry *ce,
+				       size_t *size))
 {
 	struct path_write *w = xcalloc(nr ? nr : 1, sizeof(*w));
 	size_t i, n = 0;
@@ -417,7 +419,7 @@ int checkout_index_paths(char **paths, size_t nr,
 			goto out;
 		}
 		w[n].ce = ce;
-		w[n].buf = held ? held(ce, &w[n].size) : NULL;
+		w[n].held = held;
 		n++;
 	}
 	run_parallel(0, n, write_nth_path, w, NULL, 0);

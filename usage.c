@@ -210,6 +210,52 @@ int write_in_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t offset)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, offset);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!n) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= n;
+		offset += n;
+	}
+	return 0;
+}
+
+int pread_in_full(int fd, void *buf, size_t len, uint64_t offset)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, offset);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!n) {
+			errno = EIO;	/* the file is shorter than promised */
+			return -1;
+		}
+		p += n;
+		len -= n;
+		offset += n;
+	}
+	return 0;
+}
+
 ssize_t read_in_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;

@@ -1,12 +1,14 @@
 #!/bin/sh
 test_description='applymbox: objects written at the checkpoints only
 
-The blobs, trees and commits a run makes are promised (promise.c): held
-in memory and written, on every core, when a checkpoint makes them
-durable (as one pack when they are many: pack-write.c).  Between
-checkpoints the store holds nothing of the commits made since; after each checkpoint it holds every object they reach,
-intermediate versions of a file changed twice between two checkpoints
-included, and git fsck --strict finds the store whole.'
+The blobs, trees and commits a run makes are promised (promise.c): kept
+in a scratch file with no name and written, on every core, when a
+checkpoint makes them durable (as one pack when they are many:
+pack-write.c).  Between checkpoints the store holds nothing of the
+commits made since, and no file but objects; after each checkpoint it
+holds every object they reach, intermediate versions of a file changed
+twice between two checkpoints included, and git fsck --strict finds the
+store whole.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-am.sh"
 
@@ -18,6 +20,14 @@ export DIRCACHE_AM_CHECKPOINT
 loose() {
 	git --git-dir="$1/.dircache" cat-file --batch-all-objects \
 		--batch-check="%(objectname)" | sort
+}
+
+# stray DIR: the files of DIR's object directory that are neither
+# loose objects nor packs (a scratch file left behind would be one).
+stray() {
+	(cd "$1/.dircache/objects" && find . -type f) |
+		grep -v "^\./[0-9a-f][0-9a-f]/[0-9a-f]\{38\}\$" |
+		grep -v "^\./pack/pack-[0-9a-f]\{40\}\.\(pack\|idx\)\$"
 }
 
 test_expect_success 'setup: a series of 24 (files changed again and again), applied by git am' '
@@ -43,7 +53,8 @@ test_expect_success 'a whole run: every object of every commit stored, fsck --st
 		(cd w && cat-file -e $id) || { echo "missing $id"; exit 1; }
 	done <reached &&
 	GIT_DIR=w/.dircache git fsck --strict --no-dangling >fsck.out 2>&1 &&
-	test ! -s fsck.out
+	test ! -s fsck.out &&
+	! stray w
 '
 
 test_expect_success 'the intermediate versions of a file changed twice between checkpoints are stored' '
@@ -70,7 +81,8 @@ test_expect_success 'killed between checkpoints: nothing of the commits since is
 	loose k >k.objects &&
 	cat start.objects k.reached | sort -u >expect.objects &&
 	test_cmp expect.objects k.objects &&
-	test $(git --git-dir=k/.dircache rev-list HEAD | wc -l) = 6
+	test $(git --git-dir=k/.dircache rev-list HEAD | wc -l) = 6 &&
+	! stray k
 '
 
 test_expect_success 'killed inside a checkpoint after its journal: the objects were durable, --continue finishes' '
