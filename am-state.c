@@ -200,20 +200,16 @@ static int write_start(const struct am_state *st)
 int am_create_state(struct am_state *st, int nr_mbox, char **mbox)
 {
 	struct mbox_options opt = { 0, 0, 0 };
-	struct mbuf buf = MBUF_INIT;
 	char *dir = am_state_path(NULL);
 	int i, nr = 0, ret = 0;
+	size_t bytes;
 
 	if (mkdir(dir, 0777) < 0)
 		ret = error_errno("cannot create '%s'", dir);
 	free(dir);
-	for (i = 0; !ret && i < nr_mbox; i++) {
-		ret = read_mailbox(mbox[i], &buf);
-		if (!ret && split_mbox(mbuf_str(&buf), buf.len, &opt,
-				       save_mail, &nr) < 0)
+	for (i = 0; !ret && i < nr_mbox; i++)
+		if (split_mailbox(mbox[i], &opt, save_mail, &nr, &bytes) < 0)
 			ret = error("cannot split patches from '%s'", mbox[i]);
-	}
-	mbuf_release(&buf);
 	if (!ret)
 		ret = write_start(st);
 	if (!ret)

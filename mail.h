@@ -56,6 +56,15 @@ int split_mbox(const char *buf, size_t len, const struct mbox_options *opt,
 	       void *data);
 /* All of path ("-": standard input) into out; -1 after error(). */
 int read_mailbox(const char *path, struct mbuf *out);
+/*
+ * split_mbox over the mailbox path ("-": standard input), read a
+ * megabyte at a time: the same messages, without holding the mailbox
+ * in memory.  The bytes read go in *bytes.  Returns the number of
+ * messages, or -1 after error().
+ */
+int split_mailbox(const char *path, const struct mbox_options *opt,
+		  int (*each)(void *data, const char *mail, size_t len),
+		  void *data, size_t *bytes);
 /* Whether a line (len bytes with its newline) starts a message. */
 int is_mbox_from_line(const char *line, size_t len);
 

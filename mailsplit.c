@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 {
 	struct mbox_options opt = { 0, 0, 0 };
 	struct split_state s = { NULL, 4, 0 };
-	struct mbuf buf = MBUF_INIT;
+	size_t bytes;
 	int i, first;
 
 	setup_tool(argv[0]);
@@ -93,16 +93,12 @@ int main(int argc, char **argv)
 	do {
 		const char *path = i < argc ? argv[i] : "-";
 
-		if (read_mailbox(path, &buf) < 0)
-			exit(128);
-		if (!buf.len && strcmp(path, "-"))
-			die("empty mbox: '%s'", path);
-		if (split_mbox(mbuf_str(&buf), buf.len, &opt, write_message,
-			       &s) < 0)
+		if (split_mailbox(path, &opt, write_message, &s, &bytes) < 0)
 			die("cannot split patches from '%s'", path);
+		if (!bytes && strcmp(path, "-"))
+			die("empty mbox: '%s'", path);
 	} while (++i < argc);
 	printf("%d\n", s.nr - first);
 	finish_stdout();
-	mbuf_release(&buf);
 	return 0;
 }

@@ -120,41 +120,127 @@ int split_mbox(const char *buf, size_t len, const struct mbox_options *opt,
 	return count;
 }
 
-int read_mailbox(const char *path, struct mbuf *out)
+/* path ("-": standard input) opened to read: the fd, or -1 after error(). */
+static int open_mailbox(const char *path)
 {
-	int fd = 0;
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	/*
+	 * A FIFO is read to its end, as a shell's <(...) wants; a device
+	 * could block or never end, a directory is not a mailbox.
+	 */
+	if (stat(path, &st) < 0)
+		return error_errno("cannot open mbox '%s'", path);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return error("cannot read mbox '%s': not a regular file or a "
+			     "pipe", path);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error_errno("cannot open mbox '%s'", path);
+	return fd;
+}
+
+/* Up to want more bytes of fd onto out: how many (0 at EOF), or -1. */
+static ssize_t read_more(int fd, const char *path, struct mbuf *out,
+			 size_t want)
+{
 	ssize_t n;
 
-	if (strcmp(path, "-")) {
-		struct stat st;
+	mbuf_grow(out, want);
+	n = read_in_full(fd, out->buf + out->len, want);
+	if (n < 0)
+		return error_errno("cannot read mbox '%s'", path);
+	out->len += n;
+	out->buf[out->len] = '\0';
+	return n;
+}
 
-		/*
-		 * A FIFO is read to its end, as a shell's <(...) wants;
-		 * a device could block or never end, a directory is not
-		 * a mailbox.
-		 */
-		if (stat(path, &st) < 0)
-			return error_errno("cannot open mbox '%s'", path);
-		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-			return error("cannot read mbox '%s': not a regular "
-				     "file or a pipe", path);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return error_errno("cannot open mbox '%s'", path);
-	}
+int read_mailbox(const char *path, struct mbuf *out)
+{
+	int fd = open_mailbox(path);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
 	mbuf_reset(out);
-	do {
-		mbuf_grow(out, 65536);
-		n = read_in_full(fd, out->buf + out->len,
-				 out->alloc - out->len - 1);
-		if (n < 0) {
-			error_errno("cannot read mbox '%s'", path);
-			break;
-		}
-		out->len += n;
-		out->buf[out->len] = '\0';
-	} while (n > 0);
+	do
+		n = read_more(fd, path, out, 65536);
+	while (n > 0);
 	if (fd)
 		close(fd);
 	return n < 0 ? -1 : 0;
+}
+
+/*
+ * Where the whole messages of b end, from *scan on (a line start; the
+ * scan goes on from there next time): at the start of its last
+ * complete "From " line after the first, or 0.
+ */
+static size_t whole_messages(const struct mbuf *b, size_t *scan)
+{
+	const char *p = b->buf + *scan, *end = b->buf + b->len, *nl;
+	size_t cut = 0;
+
+	while ((nl = memchr(p, '\n', end - p))) {
+		if (p != b->buf && is_mbox_from_line(p, nl + 1 - p))
+			cut = p - b->buf;
+		p = nl + 1;
+	}
+	*scan = p - b->buf;
+	return cut;
+}
+
+/*
+ * A mailbox read a megabyte at a time: each time the messages read
+ * whole go to split_mbox, so that the memory held is a message and a
+ * megabyte, not the mailbox.  A mailbox that does not start with a
+ * "From " line (a bare message) is one message and is read whole.
+ */
+#define MAILBOX_CHUNK (1 << 20)
+
+int split_mailbox(const char *path, const struct mbox_options *opt,
+		  int (*each)(void *data, const char *mail, size_t len),
+		  void *data, size_t *bytes)
+{
+	struct mbuf b = MBUF_INIT;
+	size_t scan = 0, cut, start;
+	int fd = open_mailbox(path), count = 0, r = 0;
+	ssize_t n = 1;
+	const char *nl;
+
+	*bytes = 0;
+	if (fd < 0)
+		return -1;
+	while (n > 0) {
+		n = read_more(fd, path, &b, MAILBOX_CHUNK);
+		if (n <= 0)
+			break;
+		*bytes += n;
+		for (start = 0; start < b.len && isspace((unsigned char)
+							 b.buf[start]); start++)
+			;
+		cut = whole_messages(&b, &scan);
+		nl = memchr(b.buf + start, '\n', b.len - start);
+		if (!cut || cut <= start || !nl ||
+		    !is_mbox_from_line(b.buf + start, nl + 1 - (b.buf + start)))
+			continue;
+		r = split_mbox(b.buf, cut, opt, each, data);
+		if (r < 0)
+			break;
+		count += r;
+		mbuf_remove(&b, 0, cut);
+		scan -= cut;
+	}
+	if (n == 0 && (r = split_mbox(mbuf_str(&b), b.len, opt, each,
+				      data)) >= 0)
+		count += r;
+	else
+		count = -1;
+	if (fd)
+		close(fd);
+	mbuf_release(&b);
+	return count;
 }

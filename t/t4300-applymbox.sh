@@ -81,6 +81,29 @@ test_expect_success 'a dirty index or work tree is refused, and listed' '
 	test ! -s out
 '
 
+test_expect_success 'mails of megabytes, a patch changed twice between mails' '
+	git init -q bighist &&
+	(
+		cd bighist &&
+		seq 1 200000 | sed "s/^/line /" >big.txt &&
+		git add big.txt && git commit -q -m base &&
+		seq 1 200000 | sed "s/^/LINE /" >big.txt &&
+		git commit -q -a -m "every line" &&
+		seq 1 150000 | sed "s/^/lined /" >big.txt &&
+		git commit -q -a -m "every line again"
+	) &&
+	git -C bighist format-patch -q --stdout HEAD~2 >big.mbox &&
+	test $(wc -c <big.mbox) -gt 4000000 &&
+	am_git bighist HEAD~2 biggit &&
+	(cd biggit && git am -q ../big.mbox) &&
+	am_start bighist HEAD~2 bigours &&
+	(cd bigours && applymbox ../big.mbox >/dev/null) &&
+	am_log biggit .git >big-git.log &&
+	am_log bigours .dircache >big-our.log &&
+	test_cmp big-git.log big-our.log &&
+	test_cmp biggit/big.txt bigours/big.txt
+'
+
 test_expect_success 'usage' '
 	test_expect_code 129 applymbox 2>err &&
 	test_grep "^usage: applymbox " err &&

@@ -106,6 +106,38 @@ test_expect_success 'split then mailinfo gives what git gives, CRLF too' '
 	done
 '
 
+# Mailboxes are read a megabyte at a time: messages that straddle
+# the chunks, a message larger than a chunk, a bare first message,
+# CRLF, and separator-like lines near every boundary.
+test_expect_success 'mailboxes of several megabytes, cut where git cuts them' '
+	big_mail() {
+		printf "From %s Mon Sep 17 00:00:00 2001\nSubject: m%s\n\n" $1 $1 &&
+		seq $1 $2 | sed "s/^/From the line /"
+	} &&
+	for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+	do
+		big_mail $n $((n * 9000)) || return 1
+	done >many.mbox &&
+	{ big_mail 1 400000 && cat many.mbox; } >huge.mbox &&
+	test $(wc -c <many.mbox) -gt 3000000 &&
+	test $(wc -c <huge.mbox) -gt 8000000 &&
+	compare_split many.mbox &&
+	test "$(cat count.our)" = 20 &&
+	compare_split huge.mbox &&
+	test "$(cat count.our)" = 21 &&
+	sed "s/\$/\r/" many.mbox >many-crlf.mbox &&
+	compare_split many-crlf.mbox &&
+	compare_split --keep-cr many-crlf.mbox &&
+	{ echo "Subject: bare"; echo; cat many.mbox; } >bare.mbox &&
+	compare_split -b bare.mbox &&
+	test "$(cat count.our)" = 1 &&
+	rm -rf out.std && mkdir out.std &&
+	mailsplit -oout.std <many.mbox >count.std &&
+	compare_split many.mbox &&
+	test_cmp count.git count.std &&
+	diff -r out.git out.std
+'
+
 test_expect_success 'an empty or missing mailbox' '
 	: >empty &&
 	test_expect_code 128 mailsplit -oout.our empty 2>err &&
