@@ -11,9 +11,11 @@
  * REF_DELTA whose base is not in the pack.
  *
  * The bases met on the way are kept in a cache bounded in bytes, as
- * walking a history reads the same trees' bases over and over.  The
- * cache is shared by the threads of a tool (fsck-cache reads on every
- * core), behind one lock; it hands out copies.
+ * walking a history reads the same trees' bases over and over, and
+ * the least recently used goes first.  The cache is shared by the
+ * threads of a tool (fsck-cache reads on every core), behind one
+ * lock; it hands out copies, and takes a base over without a copy once
+ * its delta is applied.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,93 +102,159 @@ int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
 
 /* ---- the delta-base cache ---- */
 
-#define CACHE_SLOTS 1024
+#define CACHE_BUCKETS 4096
 #define CACHE_LIMIT ((size_t)96 << 20)
 
+/*
+ * One object kept: found by its pack and offset through a bucket's
+ * chain, evicted from the old end of a list kept in order of use.
+ */
 struct cached_base {
+	struct cached_base *next;		/* in its bucket */
+	struct cached_base *newer, *older;	/* in the use list */
 	struct packed_git *pack;
 	uint64_t offset;
 	enum object_type type;
 	unsigned char *buf;
 	size_t size;
-	uint64_t used;
 };
 
-static struct cached_base cache[CACHE_SLOTS];
+static struct cached_base *buckets[CACHE_BUCKETS];
+static struct cached_base *newest, *oldest;
 static size_t cache_bytes;
-static uint64_t cache_tick;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct cached_base *cache_slot(struct packed_git *p, uint64_t offset)
+static struct cached_base **bucket_of(struct packed_git *p, uint64_t offset)
 {
 	uintptr_t h = (uintptr_t)p / sizeof(void *) + offset * 2654435761u;
 
-	return &cache[(h ^ (h >> 17)) % CACHE_SLOTS];
+	return &buckets[(h ^ (h >> 17)) % CACHE_BUCKETS];
 }
 
-static void drop_cached(struct cached_base *c)
+/* The link that points at the entry for p and offset (*link NULL: none). */
+static struct cached_base **find_cached(struct packed_git *p, uint64_t offset)
 {
+	struct cached_base **link = bucket_of(p, offset);
+
+	while (*link && ((*link)->pack != p || (*link)->offset != offset))
+		link = &(*link)->next;
+	return link;
+}
+
+static void unlink_use(struct cached_base *c)
+{
+	if (c->newer)
+		c->newer->older = c->older;
+	else
+		newest = c->older;
+	if (c->older)
+		c->older->newer = c->newer;
+	else
+		oldest = c->newer;
+}
+
+static void link_newest(struct cached_base *c)
+{
+	c->newer = NULL;
+	c->older = newest;
+	if (newest)
+		newest->newer = c;
+	else
+		oldest = c;
+	newest = c;
+}
+
+/* Drop the entry *link points at. */
+static void drop_cached(struct cached_base **link)
+{
+	struct cached_base *c = *link;
+
+	*link = c->next;
+	unlink_use(c);
 	cache_bytes -= c->size;
 	free(c->buf);
-	c->buf = NULL;
-	c->pack = NULL;
+	free(c);
 }
 
-/* A copy of the cached base at offset of p, or NULL. */
+/* A copy of the cached object at offset of p, or NULL. */
 static unsigned char *get_cached(struct packed_git *p, uint64_t offset,
 				 enum object_type *type, size_t *size)
 {
-	struct cached_base *c = cache_slot(p, offset);
+	struct cached_base *c;
 	unsigned char *copy = NULL;
 
 	pthread_mutex_lock(&cache_lock);
-	if (c->buf && c->pack == p && c->offset == offset) {
+	c = *find_cached(p, offset);
+	if (c) {
 		copy = malloc(c->size + 1);
 		if (copy) {
 			memcpy(copy, c->buf, c->size + 1);
 			*type = c->type;
 			*size = c->size;
-			c->used = ++cache_tick;
+			unlink_use(c);
+			link_newest(c);
 		}
 	}
 	pthread_mutex_unlock(&cache_lock);
 	return copy;
 }
 
-/* Keep a copy of buf (size bytes and a NUL), evicting the oldest first. */
-static void put_cached(struct packed_git *p, uint64_t offset,
-		       enum object_type type, const unsigned char *buf,
-		       size_t size)
+/*
+ * Keep buf (malloc'd, size bytes and a NUL) as the object at offset
+ * of p, evicting the least recently used first: the cache owns it from
+ * here, and frees it when it cannot be kept.
+ */
+static void give_cached(struct packed_git *p, uint64_t offset,
+			enum object_type type, unsigned char *buf, size_t size)
 {
-	struct cached_base *c = cache_slot(p, offset);
-	unsigned char *copy;
-	size_t i;
+	struct cached_base *c, **link;
 
-	if (size > CACHE_LIMIT / 4 || !(copy = malloc(size + 1)))
+	if (size > CACHE_LIMIT / 4 || !(c = malloc(sizeof(*c)))) {
+		free(buf);
 		return;
-	memcpy(copy, buf, size + 1);
-	pthread_mutex_lock(&cache_lock);
-	if (c->buf)
-		drop_cached(c);
-	while (cache_bytes + size > CACHE_LIMIT) {
-		struct cached_base *oldest = NULL;
-
-		for (i = 0; i < CACHE_SLOTS; i++)
-			if (cache[i].buf &&
-			    (!oldest || cache[i].used < oldest->used))
-				oldest = &cache[i];
-		if (!oldest)
-			break;
-		drop_cached(oldest);
 	}
 	c->pack = p;
 	c->offset = offset;
 	c->type = type;
-	c->buf = copy;
+	c->buf = buf;
 	c->size = size;
-	c->used = ++cache_tick;
+	pthread_mutex_lock(&cache_lock);
+	link = find_cached(p, offset);
+	if (*link)
+		drop_cached(link);
+	while (oldest && cache_bytes + size > CACHE_LIMIT)
+		drop_cached(find_cached(oldest->pack, oldest->offset));
+	c->next = *bucket_of(p, offset);
+	*bucket_of(p, offset) = c;
+	link_newest(c);
 	cache_bytes += size;
 	pthread_mutex_unlock(&cache_lock);
+}
+
+void forget_cached_pack(struct packed_git *p)
+{
+	struct cached_base *c, *older;
+
+	pthread_mutex_lock(&cache_lock);
+	for (c = newest; c; c = older) {
+		older = c->older;
+		if (c->pack == p)
+			drop_cached(find_cached(p, c->offset));
+	}
+	pthread_mutex_unlock(&cache_lock);
+}
+
+/* Keep a copy of buf (size bytes and a NUL); the caller keeps buf. */
+static void put_cached(struct packed_git *p, uint64_t offset,
+		       enum object_type type, const unsigned char *buf,
+		       size_t size)
+{
+	unsigned char *copy;
+
+	if (size > CACHE_LIMIT / 4 || !(copy = malloc(size + 1)))
+		return;
+	memcpy(copy, buf, size + 1);
+	give_cached(p, offset, type, copy, size);
 }
 
 /* ---- whole entries ---- */
@@ -307,11 +375,14 @@ static uint64_t base_of(struct packed_git *p, const struct pack_entry_info *e,
 
 /*
  * Walk down from offset, noting each delta in c, to a base: a cached
- * one or an entry stored whole.  Returns the base (malloc'd), NULL (f).
+ * one (a copy: *fresh 0) or an entry stored whole, inflated (*fresh 1:
+ * not in the cache yet), at *base_at.  Returns the base (malloc'd),
+ * NULL (f).
  */
 static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 				struct chain *c, enum object_type *type,
-				size_t *size, struct fault *f)
+				size_t *size, uint64_t *base_at, int *fresh,
+				struct fault *f)
 {
 	for (;;) {
 		struct pack_entry_info e;
@@ -321,6 +392,8 @@ static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 		size_t len;
 		int hdr, exact;
 
+		*base_at = offset;
+		*fresh = 0;
 		if (c->nr && (base = get_cached(p, offset, type, size)))
 			return base;
 		buf = use_pack_entry(p, offset, &len, &exact, &w, f);
@@ -333,8 +406,7 @@ static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 			unuse_pack(w);
 			*type = e.type;
 			*size = e.size;
-			if (base)
-				put_cached(p, offset, e.type, base, e.size);
+			*fresh = 1;
 			return base;
 		}
 		unuse_pack(w);
@@ -354,24 +426,33 @@ static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 	}
 }
 
-/* The object of the delta at offset, resolved; NULL (f). */
+/*
+ * The object of the delta at offset, resolved; NULL (f).  Each base
+ * the chain went through is left in the cache: handed over once its
+ * delta is applied (no copy), unless it came from there.  The result
+ * is copied in too: a delta of it may come next (pack order).
+ */
 static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 				    enum object_type *type, size_t *size,
 				    struct fault *f)
 {
 	struct chain c = { NULL, 0, 0 };
-	unsigned char *base = find_base(p, offset, &c, type, size, f);
+	uint64_t base_at;
+	int fresh;
+	unsigned char *base = find_base(p, offset, &c, type, size, &base_at,
+					&fresh, f);
 
 	while (base && c.nr) {
 		uint64_t at = c.offsets[--c.nr];
 		struct pack_entry_info e;
 		unsigned char *delta = read_entry_data(p, at, &e, f);
 		unsigned char *result = NULL;
+		size_t base_size = *size;
 		const char *why;
 
 		if (delta) {
-			result = apply_delta(base, *size, delta, e.size, size,
-					     &why);
+			result = apply_delta(base, base_size, delta, e.size,
+					     size, &why);
 			if (!result)
 				set_fault(f, FAULT_CORRUPT, "delta at offset "
 					  "%llu of %s: %s",
@@ -379,12 +460,16 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 					  why);
 		}
 		free(delta);
-		free(base);
+		if (fresh && result)
+			give_cached(p, base_at, *type, base, base_size);
+		else
+			free(base);
 		base = result;
-		/* The last one too: a delta of it may come next (pack order). */
-		if (base)
-			put_cached(p, at, *type, base, *size);
+		base_at = at;
+		fresh = 1;
 	}
+	if (base)
+		put_cached(p, offset, *type, base, *size);
 	free(c.offsets);
 	return base;
 }
@@ -568,11 +653,12 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		return -1;
 	hdr = parse_pack_entry(buf, len, offset, &e, f);
 	/*
-	 * A whole tree, commit or tag read before as a base (diff-tree
-	 * reads an old tree, a delta of the new one, then the new one):
-	 * copied, not inflated again.  Blobs stay streamed.
+	 * An entry stored whole that was read before as a base (diff-tree
+	 * reads an old tree, a delta of the new one, then the new one; a
+	 * checkout meets a file after a delta of it): copied, not
+	 * inflated again.
 	 */
-	if (hdr >= 0 && e.type <= OBJ_TAG && e.type != OBJ_BLOB &&
+	if (hdr >= 0 && e.type <= OBJ_TAG &&
 	    (data = get_cached(p, offset, &type, &size))) {
 		unuse_pack(w);
 		open_memory_stream(st, data, type, size);

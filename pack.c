@@ -273,6 +273,7 @@ void close_pack(struct packed_git *p)
 
 	if (!p)
 		return;
+	forget_cached_pack(p);
 	for (w = p->windows; w; w = next) {
 		next = w->next;
 		munmap(w->base, w->len);

@@ -143,6 +143,8 @@ const uint64_t *pack_order(struct packed_git *p, struct fault *f);
  * 0 for v1).  -1 (f) when they differ or cannot be read.
  */
 int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f);
+/* Drop what the delta-base cache keeps of p (it is being closed). */
+void forget_cached_pack(struct packed_git *p);
 
 /*
  * Open the pack of an idx file named on the command line (verify-pack),
