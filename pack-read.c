@@ -263,9 +263,11 @@ static void put_cached(struct packed_git *p, uint64_t offset,
  * Inflate an entry's zlib data (len bytes) into exactly size bytes
  * (malloc'd, NUL after them); the stream must end there, and use all
  * of len when len is exact (not merely a bound).  NULL (f) otherwise.
+ * *used: the bytes of data read (0 when none were).
  */
 static unsigned char *inflate_entry(const unsigned char *data, size_t len,
-				    int exact, size_t size, struct fault *f)
+				    int exact, size_t size, size_t *used,
+				    struct fault *f)
 {
 	unsigned char *buf;
 	z_stream z;
@@ -274,6 +276,7 @@ static unsigned char *inflate_entry(const unsigned char *data, size_t len,
 	/* deflate cannot shrink more than 1032 to 1: more is a lie */
 	if (!exact && len > UINT32_MAX)
 		len = UINT32_MAX;
+	*used = 0;
 	if (size / 1032 > len || size >= UINT32_MAX || len > UINT32_MAX) {
 		set_fault(f, FAULT_CORRUPT, "entry claims more bytes than its "
 			  "data can hold");
@@ -298,6 +301,7 @@ static unsigned char *inflate_entry(const unsigned char *data, size_t len,
 		ret = inflate(&z, Z_FINISH);
 	while (ret == Z_OK);
 	inflateEnd(&z);
+	*used = z.total_in;
 	if (ret != Z_STREAM_END || z.total_out != size ||
 	    (exact && z.avail_in)) {
 		free(buf);
@@ -323,14 +327,16 @@ static unsigned char *read_entry_data(struct packed_git *p, uint64_t offset,
 	int exact;
 	const unsigned char *buf = use_pack_entry(p, offset, &len, &exact, &w,
 						  f);
+	size_t used = 0;
 	int hdr;
 
 	if (!buf)
 		return NULL;
 	hdr = parse_pack_entry(buf, len, offset, e, f);
 	if (hdr >= 0)
-		data = inflate_entry(buf + hdr, len - hdr, exact, e->size, f);
-	unuse_pack(w);
+		data = inflate_entry(buf + hdr, len - hdr, exact, e->size,
+				     &used, f);
+	unuse_pack_read(w, used);
 	return data;
 }
 
@@ -401,9 +407,11 @@ static unsigned char *find_base(struct packed_git *p, uint64_t offset,
 			return NULL;
 		hdr = parse_pack_entry(buf, len, offset, &e, f);
 		if (hdr >= 0 && e.type <= OBJ_TAG) {
+			size_t used;
+
 			base = inflate_entry(buf + hdr, len - hdr, exact,
-					     e.size, f);
-			unuse_pack(w);
+					     e.size, &used, f);
+			unuse_pack_read(w, used);
 			*type = e.type;
 			*size = e.size;
 			*fresh = 1;
@@ -627,7 +635,7 @@ int packed_object_info(const unsigned char *sha1, enum object_type *type,
 
 static void release_window(struct object_stream *st)
 {
-	unuse_pack(st->source);
+	unuse_pack_read(st->source, st->z.total_in);
 }
 
 static void release_buffer(struct object_stream *st)

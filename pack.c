@@ -35,6 +35,20 @@ void set_pack_mapped_limit(size_t bytes)
 	mapped_limit = bytes < 2 * WINDOW_SIZE ? 2 * WINDOW_SIZE : bytes;
 }
 
+/*
+ * A reader going through a whole pack (a checkout, fsck-cache) touches
+ * every page of it, and every page it keeps mapped counts in its
+ * memory: each time it has read this much, the windows' pages are
+ * given back (they stay in the page cache; a page read again is mapped
+ * again).
+ */
+static size_t trim_bytes = (size_t)32 << 20;
+
+void set_pack_trim_bytes(size_t bytes)
+{
+	trim_bytes = bytes;
+}
+
 /* A pack up to this size (and the limit above) is one window. */
 #define WHOLE_MAX ((uint64_t)512 << 20)
 
@@ -814,7 +828,21 @@ const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
 	return w->base + (offset - w->offset);
 }
 
-void unuse_pack(struct pack_window *w)
+/*
+ * Drop the pages of p's windows from the process.  Safe while others
+ * read through them: the mappings stay, the pages are read in again
+ * from the page cache on the next touch (read-only, nothing is lost).
+ */
+static void trim_windows(struct packed_git *p)
+{
+	struct pack_window *w;
+
+	for (w = p->windows; w; w = w->next)
+		madvise(w->base, w->len, MADV_DONTNEED);
+	p->read_since_trim = 0;
+}
+
+void unuse_pack_read(struct pack_window *w, size_t bytes)
 {
 	struct packed_git *p;
 
@@ -823,5 +851,13 @@ void unuse_pack(struct pack_window *w)
 	p = w->pack;
 	pthread_mutex_lock(&p->lock);
 	w->inuse--;
+	p->read_since_trim += bytes;
+	if (trim_bytes && p->read_since_trim >= trim_bytes)
+		trim_windows(p);
 	pthread_mutex_unlock(&p->lock);
+}
+
+void unuse_pack(struct pack_window *w)
+{
+	unuse_pack_read(w, 0);
 }

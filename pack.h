@@ -44,6 +44,7 @@ struct packed_git {
 	size_t mapped;
 	uint64_t tick;			/* the windows' last use */
 	uint64_t *by_offset;		/* sorted: offset << 32 | idx pos */
+	size_t read_since_trim;		/* zlib bytes read since the last trim */
 };
 
 /*
@@ -64,6 +65,11 @@ struct packed_git *get_packs(void);
  * little, and every page it keeps mapped counts in its memory.
  */
 void set_pack_mapped_limit(size_t bytes);
+/*
+ * Give back the pages of a pack's windows each time this many bytes of
+ * it have been read (default 32 MiB; 0: never), for the tests.
+ */
+void set_pack_trim_bytes(size_t bytes);
 /* Look again in the pack directories; 1 when a pack came. */
 int rescan_packs(void);
 
@@ -129,6 +135,8 @@ const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
 				    size_t *len, int *exact,
 				    struct pack_window **w, struct fault *f);
 void unuse_pack(struct pack_window *w);
+/* The same, after reading bytes of the entry (see set_pack_trim_bytes). */
+void unuse_pack_read(struct pack_window *w, size_t bytes);
 /* The entry at idx position n; -1 (f) when it does not parse. */
 int pack_entry_info(struct packed_git *p, uint32_t n,
 		    struct pack_entry_info *e, struct fault *f);

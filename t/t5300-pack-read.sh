@@ -216,4 +216,19 @@ test_expect_success 'a pack that comes while a reader runs is found on a miss' '
 	test "$none" = missing
 '
 
+# 40 incompressible blobs of 256 KiB: a 10 MiB pack, read whole.
+test_expect_success 'a reader going through a pack keeps little of it mapped' '
+	test -r /proc/self/smaps || exit 0
+	git init -q big && cd big &&
+	for i in $(seq 40); do
+		head -c 262144 /dev/urandom >f$i || exit 1
+	done &&
+	git add . && git commit -q -m big && git gc -q &&
+	kept=$("$TEST_DIRECTORY/helper/test-tool" pack-rss 0) &&
+	trimmed=$("$TEST_DIRECTORY/helper/test-tool" pack-rss 1048576) &&
+	echo "resident: $kept KB untrimmed, $trimmed KB trimmed" &&
+	test "$kept" -ge 9000 &&
+	test "$trimmed" -le 2600
+'
+
 test_done

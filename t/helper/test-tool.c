@@ -27,6 +27,11 @@
  *                                     as its own set, in one process,
  *                                     the index written once at the end;
  *                                     stops at the first failure (exit 1)
+ *   pack-rss <bytes>                  read every packed object whole,
+ *                                     the pack's pages given back every
+ *                                     <bytes> read (0: never); prints
+ *                                     the most KB of the .pack mappings
+ *                                     resident after any read (Linux)
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
  */
@@ -36,6 +41,7 @@
 #include <unistd.h>
 
 #include "../../cache.h"
+#include "../../pack.h"
 #include "../../patch.h"
 
 static int split_at_dashes(int argc, char **argv)
@@ -351,6 +357,62 @@ static int cmd_read_ids(void)
 	return 0;
 }
 
+/* KB of the process's .pack mappings resident now (/proc/self/smaps). */
+static unsigned long pack_rss_kb(void)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	unsigned long kb, start, end, total = 0;
+	int in_pack = 0;
+
+	if (!fp)
+		die_errno("open /proc/self/smaps");
+	while (fgets(line, sizeof(line), fp)) {
+		size_t len = strlen(line);
+
+		if (sscanf(line, "Rss: %lu kB", &kb) == 1) {
+			if (in_pack)
+				total += kb;
+		} else if (sscanf(line, "%lx-%lx", &start, &end) == 2) {
+			/* a mapping's first line: its file, if any, last */
+			in_pack = len > 6 && !strcmp(line + len - 6, ".pack\n");
+		}
+	}
+	fclose(fp);
+	return total;
+}
+
+static int read_packed_one(const unsigned char *sha1, struct packed_git *p,
+			   uint32_t n, void *data)
+{
+	unsigned long *most = data, now;
+	enum object_type type;
+	struct fault f;
+	size_t size;
+	void *buf = read_object(sha1, &type, &size, &f);
+
+	(void)p;
+	(void)n;
+	if (!buf)
+		return report_object_fault(sha1, &f), -1;
+	free(buf);
+	now = pack_rss_kb();
+	if (now > *most)
+		*most = now;
+	return 0;
+}
+
+static int cmd_pack_rss(char **argv)
+{
+	unsigned long most = 0;
+
+	set_pack_trim_bytes(strtoul(argv[0], NULL, 10));
+	if (for_each_packed_object(read_packed_one, &most))
+		return 1;
+	printf("%lu\n", most);
+	return 0;
+}
+
 static int cmd_write_pack(int argc, char **argv)
 {
 	struct pack_object *objs = xcalloc(argc / 2 + 1, sizeof(*objs));
@@ -407,6 +469,8 @@ int main(int argc, char **argv)
 		ret = cmd_apply_sets(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "promise-parallel"))
 		ret = cmd_promise_parallel(argv + 2);
+	else if (!strcmp(argv[1], "pack-rss") && argc == 3)
+		ret = cmd_pack_rss(argv + 2);
 	else if (!strcmp(argv[1], "write-pack"))
 		ret = cmd_write_pack(argc - 2, argv + 2);
 	else
