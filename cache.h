@@ -528,6 +528,33 @@ int deflate_object(int fd, enum object_type type, const void *buf,
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
 
+/* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
+
+/* Bytes past size that inflate_whole may write into (then overwrite). */
+#define INFLATE_SLACK 8
+enum {
+	INFLATE_CORRUPT = -1,	/* not a stream zlib would inflate */
+	INFLATE_TRUNCATED = -2,	/* cut short */
+	INFLATE_LONGER = -3,	/* it gives more than size bytes */
+	INFLATE_SHORTER = -4,	/* it ends before size bytes */
+	INFLATE_NOMEM = -5,
+	INFLATE_CHECKSUM = -6,	/* the Adler-32 is wrong (when checked) */
+};
+/*
+ * Inflate the zlib stream at the start of in (len bytes) into out
+ * (size + INFLATE_SLACK bytes): 0 when it gives exactly size bytes,
+ * with *used its length, trailer included (what follows it is the
+ * caller's); an INFLATE_ error otherwise, out then meaning nothing.
+ * Accepts what zlib's inflate() accepts, without checking the Adler-32
+ * unless set_inflate_checksum(1) asked for it (for the whole process):
+ * readers hash the result against its id; fsck-cache asks.
+ */
+int inflate_whole(const void *in, size_t len, unsigned char *out,
+		  size_t size, size_t *used);
+void set_inflate_checksum(int on);
+/* What an INFLATE_ error means, in the words of the other readers. */
+const char *inflate_error(int ret);
+
 /* ---- sha1_file.c: the object store ---- */
 
 /*

@@ -1,0 +1,603 @@
+/*
+ * inflate.c: a zlib stream inflated whole, in memory, to a size known
+ * before it starts (a pack entry's header gives it).
+ *
+ * zlib's inflate() is written for streams that come in pieces: it keeps
+ * its state between calls, decodes the last few hundred bytes of every
+ * buffer in a slow state machine, and allocates that state each time.
+ * A pack entry is in memory whole and its size is known, so this
+ * decoder reads the input 8 bytes at a time into a 64-bit bit buffer,
+ * writes straight into the result, and copies matches by words.  It
+ * accepts exactly the streams zlib accepts (fuzz/fuzz-inflate compares
+ * them) and does not compute the Adler-32 of the result unless asked:
+ * every reader hashes what it hands out against its id, a stronger
+ * check of the same bytes; fsck-cache asks, to report what git fsck
+ * reports.
+ *
+ * RFC 1950 (the zlib wrapper) and RFC 1951 (DEFLATE).
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "cache.h"
+
+static int check_adler32;	/* set_inflate_checksum() */
+
+void set_inflate_checksum(int on)
+{
+	check_adler32 = on;
+}
+
+#define MAX_CODE_BITS 15
+#define LITLEN_SYMS 288
+#define DIST_SYMS 32
+#define LITLEN_ROOT 10
+#define DIST_ROOT 8
+#define CODES_ROOT 7
+
+/*
+ * A table entry: bits 0-4 the code's length in bits (the whole code,
+ * in a second-level table too), 5-7 its kind, 8-12 the extra bits that
+ * follow it (for SUB: the second-level table's index bits), 16-31 its
+ * value (a byte, a base, or where the second-level table starts).
+ */
+enum { K_LIT, K_BASE, K_END, K_SUB, K_BAD };
+
+#define ENTRY(len, kind, extra, value) \
+	((uint32_t)(len) | (uint32_t)(kind) << 5 | (uint32_t)(extra) << 8 | \
+	 (uint32_t)(value) << 16)
+#define E_LEN(e) ((e) & 31)
+#define E_KIND(e) (((e) >> 5) & 7)
+#define E_EXTRA(e) (((e) >> 8) & 31)
+#define E_VALUE(e) ((e) >> 16)
+
+/* Room for the first-level table and every second-level one. */
+#define LITLEN_ENTRIES ((1 << LITLEN_ROOT) + LITLEN_SYMS * \
+			(1 << (MAX_CODE_BITS - LITLEN_ROOT)))
+#define DIST_ENTRIES ((1 << DIST_ROOT) + DIST_SYMS * \
+		      (1 << (MAX_CODE_BITS - DIST_ROOT)))
+
+static const uint16_t length_base[29] = {
+	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
+};
+static const uint8_t length_extra[29] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
+};
+static const uint16_t dist_base[30] = {
+	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+	8193, 12289, 16385, 24577
+};
+static const uint8_t dist_extra[30] = {
+	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
+};
+/* The order in which the code length code's lengths are stored. */
+static const uint8_t codes_order[19] = {
+	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
+};
+
+enum table_type { T_CODES, T_LITLEN, T_DIST };
+
+struct bits {
+	const unsigned char *p, *start, *end;
+	uint64_t buf;		/* the next bits, lowest first */
+	unsigned int count;	/* how many of them are valid */
+};
+
+struct tables {
+	uint32_t litlen[LITLEN_ENTRIES];
+	uint32_t dist[DIST_ENTRIES];
+};
+
+/* The entry for symbol sym of a table of the given type. */
+static uint32_t symbol_entry(enum table_type type, unsigned int sym,
+			     unsigned int len)
+{
+	if (type == T_CODES)
+		return ENTRY(len, K_LIT, 0, sym);
+	if (type == T_DIST)
+		return sym < 30 ? ENTRY(len, K_BASE, dist_extra[sym],
+					dist_base[sym]) :
+				  ENTRY(len, K_BAD, 0, 0);
+	if (sym < 256)
+		return ENTRY(len, K_LIT, 0, sym);
+	if (sym == 256)
+		return ENTRY(len, K_END, 0, 0);
+	if (sym < 286)
+		return ENTRY(len, K_BASE, length_extra[sym - 257],
+			     length_base[sym - 257]);
+	return ENTRY(len, K_BAD, 0, 0);
+}
+
+static unsigned int reverse_bits(unsigned int code, unsigned int len)
+{
+	unsigned int rev = 0;
+
+	while (len--) {
+		rev = rev << 1 | (code & 1);
+		code >>= 1;
+	}
+	return rev;
+}
+
+/* Fill entries i, i + step, ... below end with e. */
+static void fill(uint32_t *table, unsigned int i, unsigned int step,
+		 unsigned int end, uint32_t e)
+{
+	for (; i < end; i += step)
+		table[i] = e;
+}
+
+/*
+ * Build the decoding table of n code lengths, the first level indexed
+ * by root bits (room entries in all).  Returns 0, or -1 for lengths
+ * zlib refuses: over-subscribed, or incomplete unless they are one
+ * code of one bit (of literals/lengths or distances).  No lengths at
+ * all give a table on which every lookup fails, as zlib's does.
+ *
+ * Codes longer than root bits go to second-level tables, one for each
+ * first root bits they share, each as big as the longest code needs.
+ * Canonical codes in order of length and value have their first bits
+ * in order too, so the codes sharing them come one after another.
+ */
+static int build_table(uint32_t *table, size_t room, enum table_type type,
+		       const uint8_t *lens, unsigned int n, unsigned int root)
+{
+	unsigned int count[MAX_CODE_BITS + 1] = { 0 };
+	unsigned int offs[MAX_CODE_BITS + 2];
+	uint16_t sorted[LITLEN_SYMS];
+	unsigned int sym, len, max = 0, code = 0, i = 0;
+	unsigned int cur = ~0u, sub_bits;
+	size_t used = (size_t)1 << root, sub_at = 0;
+	int left = 1;
+
+	for (sym = 0; sym < n; sym++)
+		count[lens[sym]]++;
+	for (len = 1; len <= MAX_CODE_BITS; len++) {
+		left = left * 2 - (int)count[len];
+		if (left < 0)
+			return -1;
+		if (count[len])
+			max = len;
+	}
+	if (!max || left > 0) {
+		if (max && (type == T_CODES || max != 1))
+			return -1;
+		/* nothing, or one code of one bit: the rest is bad */
+		fill(table, 0, 1, 1u << root, ENTRY(1, K_BAD, 0, 0));
+	}
+	sub_bits = max > root ? max - root : 0;
+
+	offs[1] = 0;
+	for (len = 1; len <= MAX_CODE_BITS; len++)
+		offs[len + 1] = offs[len] + count[len];
+	for (sym = 0; sym < n; sym++)
+		if (lens[sym])
+			sorted[offs[lens[sym]]++] = sym;
+
+	for (len = 1; len <= MAX_CODE_BITS; len++, code <<= 1) {
+		unsigned int k;
+
+		for (k = 0; k < count[len]; k++, i++, code++) {
+			unsigned int rev = reverse_bits(code, len), low;
+			uint32_t e = symbol_entry(type, sorted[i], len);
+
+			if (len <= root) {
+				fill(table, rev, 1u << len, 1u << root, e);
+				continue;
+			}
+			low = rev & ((1u << root) - 1);
+			if (low != cur) {
+				if (used + ((size_t)1 << sub_bits) > room)
+					return -1;
+				cur = low;
+				sub_at = used;
+				used += (size_t)1 << sub_bits;
+				table[low] = ENTRY(root, K_SUB, sub_bits, sub_at);
+			}
+			fill(table + sub_at, rev >> root, 1u << (len - root),
+			     1u << sub_bits, e);
+		}
+	}
+	return 0;
+}
+
+/* ---- bits ---- */
+
+static uint64_t load_le64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/*
+ * At least 56 bits in the buffer.  Near the end, bytes past the input
+ * read as zeros; read_past_end() tells whether any of them was used.
+ */
+static inline void refill(struct bits *b)
+{
+	if (b->end - b->p >= 8) {
+		/* the bits above count are the next bytes': ORed again */
+		b->buf |= load_le64(b->p) << b->count;
+		b->p += (63 - b->count) >> 3;
+		b->count |= 56;
+		return;
+	}
+	while (b->count <= 56) {
+		uint64_t c = b->p < b->end ? *b->p : 0;
+
+		b->buf |= c << b->count;
+		b->p++;
+		b->count += 8;
+	}
+}
+
+static int read_past_end(const struct bits *b)
+{
+	return b->p > b->end &&
+	       (size_t)(b->p - b->start) * 8 - b->count >
+	       (size_t)(b->end - b->start) * 8;
+}
+
+static inline unsigned int take(struct bits *b, unsigned int n)
+{
+	unsigned int v = (unsigned int)(b->buf & ((1u << n) - 1));
+
+	b->buf >>= n;
+	b->count -= n;
+	return v;
+}
+
+/* The entry for the next code (nothing taken yet). */
+static inline uint32_t lookup(const struct bits *b, const uint32_t *table,
+			      unsigned int root)
+{
+	uint32_t e = table[b->buf & ((1u << root) - 1)];
+
+	if (E_KIND(e) == K_SUB)
+		e = table[E_VALUE(e) +
+			  ((b->buf >> root) & ((1u << E_EXTRA(e)) - 1))];
+	return e;
+}
+
+/* Back to a byte boundary, the bytes still in the buffer given back. */
+static void align_to_byte(struct bits *b)
+{
+	take(b, b->count & 7);
+	b->p -= b->count >> 3;
+	b->buf = 0;
+	b->count = 0;
+}
+
+/* ---- blocks ---- */
+
+struct out {
+	unsigned char *buf;
+	size_t pos, size;
+};
+
+/*
+ * Copy length bytes from dist back.  Eight at a time when the source
+ * is that far behind: up to 7 bytes past the end are written, which
+ * the caller's slack holds.
+ */
+static inline void copy_match(unsigned char *dst, unsigned int dist,
+			      unsigned int length)
+{
+	const unsigned char *src = dst - dist;
+	unsigned char *end = dst + length;
+
+	if (dist >= 8) {
+		do {
+			memcpy(dst, src, 8);
+			dst += 8;
+			src += 8;
+		} while (dst < end);
+	} else if (dist == 1) {
+		memset(dst, *src, length);
+	} else {
+		while (dst < end)
+			*dst++ = *src++;
+	}
+}
+
+static int stored_block(struct bits *b, struct out *o)
+{
+	unsigned int len, nlen;
+
+	align_to_byte(b);
+	if (b->p > b->end || b->end - b->p < 4)
+		return INFLATE_TRUNCATED;
+	len = b->p[0] | b->p[1] << 8;
+	nlen = b->p[2] | b->p[3] << 8;
+	if (len != (~nlen & 0xffff))
+		return INFLATE_CORRUPT;
+	b->p += 4;
+	if ((size_t)(b->end - b->p) < len)
+		return INFLATE_TRUNCATED;
+	if (len > o->size - o->pos)
+		return INFLATE_LONGER;
+	memcpy(o->buf + o->pos, b->p, len);
+	b->p += len;
+	o->pos += len;
+	return 0;
+}
+
+/*
+ * The bit buffer and the output in local variables for the hot loop:
+ * through the structs, every store of a byte of output would make the
+ * compiler load them again (a char may alias anything).
+ */
+#define REFILL() do { \
+	if (end - p >= 8) { \
+		buf |= load_le64(p) << count; \
+		p += (63 - count) >> 3; \
+		count |= 56; \
+	} else { \
+		while (count <= 56) { \
+			buf |= (uint64_t)(p < end ? *p : 0) << count; \
+			p++; \
+			count += 8; \
+		} \
+	} \
+} while (0)
+#define PAST_END() (p > end && (size_t)(p - start) * 8 - count > \
+		    (size_t)(end - start) * 8)
+#define TAKE(n) (v = (unsigned int)(buf & ((1u << (n)) - 1)), \
+		 buf >>= (n), count -= (n), v)
+#define DROP(n) (buf >>= (n), count -= (n))
+#define LOOKUP(table, root) \
+	(e = (table)[buf & ((1u << (root)) - 1)], \
+	 E_KIND(e) == K_SUB ? (table)[E_VALUE(e) + ((buf >> (root)) & \
+				((1u << E_EXTRA(e)) - 1))] : e)
+
+/* One literal if the next code is one: taken, written, or LONGER. */
+#define LITERAL() \
+	if (E_KIND(e) == K_LIT) { \
+		if (pos == size) { \
+			ret = INFLATE_LONGER; \
+			break; \
+		} \
+		DROP(E_LEN(e)); \
+		out[pos++] = E_VALUE(e);
+
+/* Literals and matches with the block's tables, to its end code. */
+static int huffman_block(struct bits *b, struct out *o,
+			 const uint32_t *litlen, const uint32_t *dist)
+{
+	const unsigned char *p = b->p, *start = b->start, *end = b->end;
+	uint64_t buf = b->buf;
+	unsigned int count = b->count, v;
+	unsigned char *out = o->buf;
+	size_t pos = o->pos, size = o->size;
+	int ret = 0;
+
+	for (;;) {
+		uint32_t e, d;
+		unsigned int length, back;
+
+		REFILL();
+		if (PAST_END()) {
+			ret = INFLATE_TRUNCATED;
+			break;
+		}
+		/* up to three literals (15 bits each) on one refill */
+		e = LOOKUP(litlen, LITLEN_ROOT);
+		LITERAL()
+			e = LOOKUP(litlen, LITLEN_ROOT);
+			LITERAL()
+				e = LOOKUP(litlen, LITLEN_ROOT);
+				LITERAL()
+				}
+			}
+			continue;
+		}
+		if (E_KIND(e) == K_END) {
+			DROP(E_LEN(e));
+			if (PAST_END())
+				ret = INFLATE_TRUNCATED;
+			break;
+		}
+		if (E_KIND(e) != K_BASE) {
+			ret = INFLATE_CORRUPT;
+			break;
+		}
+		/* 15 + 5 bits here, 15 + 13 below: 48 of the 56 */
+		DROP(E_LEN(e));
+		length = E_VALUE(e) + TAKE(E_EXTRA(e));
+		d = LOOKUP(dist, DIST_ROOT);
+		if (E_KIND(d) != K_BASE) {
+			ret = INFLATE_CORRUPT;
+			break;
+		}
+		DROP(E_LEN(d));
+		back = E_VALUE(d) + TAKE(E_EXTRA(d));
+		if (PAST_END()) {
+			ret = INFLATE_TRUNCATED;
+			break;
+		}
+		if (back > pos) {
+			ret = INFLATE_CORRUPT;
+			break;
+		}
+		if (length > size - pos) {
+			ret = INFLATE_LONGER;
+			break;
+		}
+		copy_match(out + pos, back, length);
+		pos += length;
+	}
+	b->p = p;
+	b->buf = buf;
+	b->count = count;
+	o->pos = pos;
+	return ret;
+}
+
+/* The code lengths of a dynamic block, and its tables from them. */
+static int read_dynamic_tables(struct bits *b, struct tables *t)
+{
+	uint32_t codes[1 << CODES_ROOT];
+	uint8_t code_lens[19] = { 0 };
+	uint8_t lens[286 + 30];
+	unsigned int nlen, ndist, ncodes, i;
+
+	refill(b);
+	nlen = take(b, 5) + 257;
+	ndist = take(b, 5) + 1;
+	ncodes = take(b, 4) + 4;
+	if (nlen > 286 || ndist > 30)
+		return INFLATE_CORRUPT;
+	for (i = 0; i < ncodes; i++) {
+		refill(b);
+		code_lens[codes_order[i]] = take(b, 3);
+	}
+	if (build_table(codes, 1 << CODES_ROOT, T_CODES, code_lens, 19,
+			CODES_ROOT) < 0)
+		return INFLATE_CORRUPT;
+	for (i = 0; i < nlen + ndist;) {
+		unsigned int sym, rep;
+		uint8_t fill_with = 0;
+		uint32_t e;
+
+		refill(b);
+		if (read_past_end(b))
+			return INFLATE_TRUNCATED;
+		e = lookup(b, codes, CODES_ROOT);
+		if (E_KIND(e) == K_BAD)
+			return INFLATE_CORRUPT;
+		take(b, E_LEN(e));
+		sym = E_VALUE(e);
+		if (sym < 16) {
+			lens[i++] = sym;
+			continue;
+		}
+		if (sym == 16) {
+			if (!i)
+				return INFLATE_CORRUPT;
+			fill_with = lens[i - 1];
+			rep = 3 + take(b, 2);
+		} else if (sym == 17) {
+			rep = 3 + take(b, 3);
+		} else {
+			rep = 11 + take(b, 7);
+		}
+		if (rep > nlen + ndist - i)
+			return INFLATE_CORRUPT;
+		memset(lens + i, fill_with, rep);
+		i += rep;
+	}
+	if (read_past_end(b))
+		return INFLATE_TRUNCATED;
+	if (!lens[256] ||
+	    build_table(t->litlen, LITLEN_ENTRIES, T_LITLEN, lens, nlen,
+			LITLEN_ROOT) < 0 ||
+	    build_table(t->dist, DIST_ENTRIES, T_DIST, lens + nlen, ndist,
+			DIST_ROOT) < 0)
+		return INFLATE_CORRUPT;
+	return 0;
+}
+
+static struct tables fixed;
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void build_fixed_tables(void)
+{
+	uint8_t lens[LITLEN_SYMS];
+
+	memset(lens, 8, 144);
+	memset(lens + 144, 9, 112);
+	memset(lens + 256, 7, 24);
+	memset(lens + 280, 8, 8);
+	build_table(fixed.litlen, LITLEN_ENTRIES, T_LITLEN, lens, LITLEN_SYMS,
+		    LITLEN_ROOT);
+	memset(lens, 5, DIST_SYMS);
+	build_table(fixed.dist, DIST_ENTRIES, T_DIST, lens, DIST_SYMS,
+		    DIST_ROOT);
+}
+
+static int zlib_header(const unsigned char *in, size_t len)
+{
+	if (len < 2)
+		return INFLATE_TRUNCATED;
+	if ((in[0] << 8 | in[1]) % 31 || (in[0] & 15) != 8 || in[0] >> 4 > 7 ||
+	    in[1] & 0x20)
+		return INFLATE_CORRUPT;
+	return 0;
+}
+
+const char *inflate_error(int ret)
+{
+	switch (ret) {
+	case INFLATE_LONGER:
+		return "longer than its header says";
+	case INFLATE_SHORTER:
+		return "shorter than its header says";
+	case INFLATE_NOMEM:
+		return "out of memory";
+	case INFLATE_CHECKSUM:
+		return "zlib checksum (adler32) mismatch";
+	default:
+		return "truncated or damaged zlib stream";
+	}
+}
+
+int inflate_whole(const void *in, size_t len, unsigned char *out,
+		  size_t size, size_t *used)
+{
+	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
+	struct out o = { out, 0, size };
+	struct tables *t = NULL;
+	int ret = zlib_header(in, len), last = 0;
+
+	*used = 0;
+	if (ret)
+		return ret;
+	b.p += 2;
+	while (!ret && !last) {
+		unsigned int type;
+
+		refill(&b);
+		last = take(&b, 1);
+		type = take(&b, 2);
+		if (type == 0) {
+			ret = stored_block(&b, &o);
+		} else if (type == 1) {
+			pthread_once(&fixed_once, build_fixed_tables);
+			ret = huffman_block(&b, &o, fixed.litlen, fixed.dist);
+		} else if (type == 2) {
+			if (!t && !(t = malloc(sizeof(*t))))
+				return INFLATE_NOMEM;
+			ret = read_dynamic_tables(&b, t);
+			if (!ret)
+				ret = huffman_block(&b, &o, t->litlen, t->dist);
+		} else {
+			ret = INFLATE_CORRUPT;
+		}
+	}
+	free(t);
+	if (ret)
+		return ret;
+	/* the Adler-32 of the result: only when asked (see the top) */
+	align_to_byte(&b);
+	if (b.p > b.end || b.end - b.p < 4)
+		return INFLATE_TRUNCATED;
+	*used = b.p + 4 - b.start;
+	if (o.pos < size)
+		return INFLATE_SHORTER;
+	if (check_adler32 && adler32(adler32(0, NULL, 0), out, size) !=
+	    ((uint32_t)b.p[0] << 24 | b.p[1] << 16 | b.p[2] << 8 | b.p[3]))
+		return INFLATE_CHECKSUM;
+	return 0;
+}
