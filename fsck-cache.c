@@ -596,6 +596,8 @@ int main(int argc, char **argv)
 		exit(128);
 	/* Packs are read in order: what lies behind is not needed again. */
 	set_pack_mapped_limit(0);
+	/* zlib's own checksum of packed entries too, as git fsck */
+	set_inflate_checksum(1);
 	if (i == argc)
 		read_index_ids();
 	list_objects();

@@ -270,46 +270,26 @@ static unsigned char *inflate_entry(const unsigned char *data, size_t len,
 				    struct fault *f)
 {
 	unsigned char *buf;
-	z_stream z;
 	int ret;
 
-	/* deflate cannot shrink more than 1032 to 1: more is a lie */
-	if (!exact && len > UINT32_MAX)
-		len = UINT32_MAX;
 	*used = 0;
-	if (size / 1032 > len || size >= UINT32_MAX || len > UINT32_MAX) {
+	/* deflate cannot shrink more than 1032 to 1: more is a lie */
+	if (size / 1032 > len || size >= UINT32_MAX) {
 		set_fault(f, FAULT_CORRUPT, "entry claims more bytes than its "
 			  "data can hold");
 		return NULL;
 	}
-	buf = malloc(size + 1);
+	buf = malloc(size + 1 + INFLATE_SLACK);
 	if (!buf) {
 		set_fault(f, FAULT_IO, "out of memory for %zu bytes", size);
 		return NULL;
 	}
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK) {
+	ret = inflate_whole(data, len, buf, size, used);
+	if (ret || (exact && *used != len)) {
 		free(buf);
-		set_fault(f, FAULT_IO, "zlib: inflateInit failed");
-		return NULL;
-	}
-	z.next_in = (unsigned char *)data;
-	z.avail_in = len;
-	z.next_out = buf;
-	z.avail_out = size + 1;		/* one more, to see a longer stream */
-	do
-		ret = inflate(&z, Z_FINISH);
-	while (ret == Z_OK);
-	inflateEnd(&z);
-	*used = z.total_in;
-	if (ret != Z_STREAM_END || z.total_out != size ||
-	    (exact && z.avail_in)) {
-		free(buf);
-		set_fault(f, FAULT_CORRUPT, "%s", z.total_out > size ?
-			  "longer than its header says" :
-			  ret != Z_STREAM_END ? "truncated or damaged zlib "
-			  "stream" : z.avail_in ? "garbage after the zlib "
-			  "stream" : "shorter than its header says");
+		set_fault(f, ret == INFLATE_NOMEM ? FAULT_IO : FAULT_CORRUPT,
+			  "%s", ret ? inflate_error(ret) :
+			  "garbage after the zlib stream");
 		return NULL;
 	}
 	buf[size] = '\0';
@@ -643,6 +623,13 @@ static void release_buffer(struct object_stream *st)
 	free(st->source);
 }
 
+/*
+ * An entry stored whole up to this size is inflated whole, by the
+ * faster inflate_whole; a bigger one is streamed through zlib, so that
+ * it never needs its size in memory.
+ */
+#define WHOLE_INFLATE_MAX ((size_t)1 << 20)
+
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f)
 {
@@ -670,6 +657,19 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	    (data = get_cached(p, offset, &type, &size))) {
 		unuse_pack(w);
 		open_memory_stream(st, data, type, size);
+		st->source = data;
+		st->release = release_buffer;
+		return 0;
+	}
+	if (hdr >= 0 && e.type <= OBJ_TAG && e.size <= WHOLE_INFLATE_MAX) {
+		size_t used;
+
+		data = inflate_entry(buf + hdr, len - hdr, exact, e.size, &used,
+				     f);
+		unuse_pack_read(w, used);
+		if (!data)
+			return -1;
+		open_memory_stream(st, data, e.type, e.size);
 		st->source = data;
 		st->release = release_buffer;
 		return 0;

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
 	}
 	if (i == argc)
 		usage(verify_pack_usage);
+	set_inflate_checksum(1);	/* zlib's checksums too, as git */
 	for (; i < argc; i++)
 		if (verify_one(argv[i]) < 0)
 			bad = 1;

@@ -88,6 +88,12 @@ def build(case):
                 ents.append((cur_id, (lambda d, b: lambda o: header(7, len(d)) + b + zlib.compress(d))(d, prev_id)))
             prev, prev_id = cur, cur_id
         target = prev_id
+    elif case == "bad_adler":
+        # both entries' zlib checksums wrong, their CRC32s made on that
+        def bad(z):
+            return z[:-1] + bytes([z[-1] ^ 1])
+        ents[0] = (base_id, lambda o: header(3, len(BASE)) + bad(zlib.compress(BASE)))
+        ents.append((target, lambda o: header(6, len(d_ok)) + ofs(o - 12) + bad(zlib.compress(d_ok))))
     elif case in ("good", "bad_crc", "truncated", "idx_past_end", "dup_idx",
                   "idx_unsorted"):
         ents.append((target, ofs_delta(d_ok)))

@@ -159,6 +159,20 @@ test_expect_success 'a bad CRC: fsck-cache and verify-pack say so, as git' '
 	test_grep "index CRC mismatch for object $id" ../gerr
 '
 
+test_expect_success 'a wrong zlib checksum: fsck-cache says so, as git fsck' '
+	git init -q adler && cd adler &&
+	id=$($MP bad_adler .git/objects/pack) &&
+	cat-file -p $id >../ours &&
+	test_must_fail git verify-pack .git/objects/pack/*.idx 2>../gerr &&
+	refuses verify-pack .git/objects/pack/*.idx &&
+	test_grep "adler32" ../err &&
+	test_must_fail git fsck 2>../gerr &&
+	refuses fsck-cache &&
+	test_grep "object $id is corrupt" ../err &&
+	test_grep "adler32" ../err &&
+	test $(grep -c "is corrupt" ../err) = 2
+'
+
 test_expect_success 'a flipped byte in a real pack: refused, never read' '
 	git init -q real && cd real &&
 	seq 1 2000 >f && git add f && git commit -q -m one &&
