@@ -243,7 +243,7 @@ static inline void refill(struct bits *b)
 	}
 }
 
-static int read_past_end(const struct bits *b)
+static inline int read_past_end(const struct bits *b)
 {
 	return b->p > b->end &&
 	       (size_t)(b->p - b->start) * 8 - b->count >
@@ -334,51 +334,24 @@ static int stored_block(struct bits *b, struct out *o)
 	return 0;
 }
 
+static inline void put_literal(struct bits *b, uint32_t e,
+			       unsigned char *out, size_t *pos)
+{
+	take(b, E_LEN(e));
+	out[(*pos)++] = E_VALUE(e);
+}
+
 /*
- * The bit buffer and the output in local variables for the hot loop:
- * through the structs, every store of a byte of output would make the
- * compiler load them again (a char may alias anything).
+ * Literals and matches with the block's tables, to its end code.  The
+ * bits and the output position are local copies: through b and o,
+ * every byte written would make the compiler load them again (a char
+ * may alias anything); a local struct whose address does not escape
+ * the inlined helpers is kept in registers.
  */
-#define REFILL() do { \
-	if (end - p >= 8) { \
-		buf |= load_le64(p) << count; \
-		p += (63 - count) >> 3; \
-		count |= 56; \
-	} else { \
-		while (count <= 56) { \
-			buf |= (uint64_t)(p < end ? *p : 0) << count; \
-			p++; \
-			count += 8; \
-		} \
-	} \
-} while (0)
-#define PAST_END() (p > end && (size_t)(p - start) * 8 - count > \
-		    (size_t)(end - start) * 8)
-#define TAKE(n) (v = (unsigned int)(buf & ((1u << (n)) - 1)), \
-		 buf >>= (n), count -= (n), v)
-#define DROP(n) (buf >>= (n), count -= (n))
-#define LOOKUP(table, root) \
-	(e = (table)[buf & ((1u << (root)) - 1)], \
-	 E_KIND(e) == K_SUB ? (table)[E_VALUE(e) + ((buf >> (root)) & \
-				((1u << E_EXTRA(e)) - 1))] : e)
-
-/* One literal if the next code is one: taken, written, or LONGER. */
-#define LITERAL() \
-	if (E_KIND(e) == K_LIT) { \
-		if (pos == size) { \
-			ret = INFLATE_LONGER; \
-			break; \
-		} \
-		DROP(E_LEN(e)); \
-		out[pos++] = E_VALUE(e);
-
-/* Literals and matches with the block's tables, to its end code. */
 static int huffman_block(struct bits *b, struct out *o,
 			 const uint32_t *litlen, const uint32_t *dist)
 {
-	const unsigned char *p = b->p, *start = b->start, *end = b->end;
-	uint64_t buf = b->buf;
-	unsigned int count = b->count, v;
+	struct bits in = *b;
 	unsigned char *out = o->buf;
 	size_t pos = o->pos, size = o->size;
 	int ret = 0;
@@ -387,25 +360,34 @@ static int huffman_block(struct bits *b, struct out *o,
 		uint32_t e, d;
 		unsigned int length, back;
 
-		REFILL();
-		if (PAST_END()) {
+		refill(&in);
+		if (read_past_end(&in)) {
 			ret = INFLATE_TRUNCATED;
 			break;
 		}
-		/* up to three literals (15 bits each) on one refill */
-		e = LOOKUP(litlen, LITLEN_ROOT);
-		LITERAL()
-			e = LOOKUP(litlen, LITLEN_ROOT);
-			LITERAL()
-				e = LOOKUP(litlen, LITLEN_ROOT);
-				LITERAL()
-				}
+		/*
+		 * Up to three literals (15 bits each) on one refill; one
+		 * that does not fit is found on the next turn.
+		 */
+		e = lookup(&in, litlen, LITLEN_ROOT);
+		if (E_KIND(e) == K_LIT) {
+			if (pos == size) {
+				ret = INFLATE_LONGER;
+				break;
+			}
+			put_literal(&in, e, out, &pos);
+			e = lookup(&in, litlen, LITLEN_ROOT);
+			if (E_KIND(e) == K_LIT && pos < size) {
+				put_literal(&in, e, out, &pos);
+				e = lookup(&in, litlen, LITLEN_ROOT);
+				if (E_KIND(e) == K_LIT && pos < size)
+					put_literal(&in, e, out, &pos);
 			}
 			continue;
 		}
 		if (E_KIND(e) == K_END) {
-			DROP(E_LEN(e));
-			if (PAST_END())
+			take(&in, E_LEN(e));
+			if (read_past_end(&in))
 				ret = INFLATE_TRUNCATED;
 			break;
 		}
@@ -414,16 +396,16 @@ static int huffman_block(struct bits *b, struct out *o,
 			break;
 		}
 		/* 15 + 5 bits here, 15 + 13 below: 48 of the 56 */
-		DROP(E_LEN(e));
-		length = E_VALUE(e) + TAKE(E_EXTRA(e));
-		d = LOOKUP(dist, DIST_ROOT);
+		take(&in, E_LEN(e));
+		length = E_VALUE(e) + take(&in, E_EXTRA(e));
+		d = lookup(&in, dist, DIST_ROOT);
 		if (E_KIND(d) != K_BASE) {
 			ret = INFLATE_CORRUPT;
 			break;
 		}
-		DROP(E_LEN(d));
-		back = E_VALUE(d) + TAKE(E_EXTRA(d));
-		if (PAST_END()) {
+		take(&in, E_LEN(d));
+		back = E_VALUE(d) + take(&in, E_EXTRA(d));
+		if (read_past_end(&in)) {
 			ret = INFLATE_TRUNCATED;
 			break;
 		}
@@ -438,9 +420,7 @@ static int huffman_block(struct bits *b, struct out *o,
 		copy_match(out + pos, back, length);
 		pos += length;
 	}
-	b->p = p;
-	b->buf = buf;
-	b->count = count;
+	*b = in;
 	o->pos = pos;
 	return ret;
 }
