@@ -453,6 +453,8 @@ struct object_stream {
 	unsigned char sha1[20];
 	void (*release)(struct object_stream *st);	/* the source's */
 	void *source;
+	int zlib_check_off;	/* set_zlib_check(st, 0) */
+	unsigned char *whole;	/* the object inflated whole, if it was */
 };
 
 /*

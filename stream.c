@@ -175,8 +175,59 @@ void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
 
 void set_zlib_check(struct object_stream *st, int on)
 {
+	st->zlib_check_off = !on;
 	if (st->inflating)
 		inflateValidate(&st->z, on);
+}
+
+/*
+ * A loose object of up to this size, all its zlib bytes in memory, is
+ * inflated whole by inflate_whole when its content is first read;
+ * bigger ones, and any inflate_whole refuses, go on through zlib.
+ */
+#define WHOLE_INFLATE_MAX (1024 * 1024)
+
+/*
+ * open_loose_prefix inflated the header (and maybe a few bytes more)
+ * with zlib, to learn the size; the rest is faster in one call of
+ * inflate_whole, from the stream's start.  Nothing is decided here:
+ * anything it does not accept exactly as zlib would (a wrong size,
+ * bytes after the stream, a bad Adler-32 when it is checked) leaves
+ * the stream to zlib, which says why.
+ */
+static void inflate_rest_whole(struct object_stream *st)
+{
+	const unsigned char *zbuf = st->z.next_in - st->z.total_in;
+	size_t hdrlen = st->early_pos, total = hdrlen + st->size, used;
+	unsigned char *out;
+	uLong adler;
+
+	/* loose streams only (a header inflated): a pack's are not whole */
+	if (!hdrlen || !st->inflating || st->ended || st->zlen_bound ||
+	    st->mem || st->left != st->size || st->size > WHOLE_INFLATE_MAX ||
+	    st->zlen > UINT_MAX || st->z.total_in + st->z.avail_in != st->zlen)
+		return;
+	out = malloc(total + INFLATE_SLACK);
+	if (!out)
+		return;
+	if (inflate_whole(zbuf, st->zlen, out, total, &used) ||
+	    used != st->zlen || memcmp(out, st->early, hdrlen))
+		goto refused;
+	if (!st->zlib_check_off) {
+		adler = adler32(adler32(0, NULL, 0), out, total);
+		if (adler != ((uLong)zbuf[used - 4] << 24 | zbuf[used - 3] << 16 |
+			      zbuf[used - 2] << 8 | zbuf[used - 1]))
+			goto refused;
+	}
+	inflateEnd(&st->z);
+	st->inflating = 0;
+	st->ended = 1;
+	st->early_len = st->early_pos;
+	st->whole = out;
+	st->mem = out + hdrlen;
+	return;
+refused:
+	free(out);
 }
 
 /*
@@ -213,8 +264,11 @@ static int inflate_into(struct object_stream *st, unsigned char *buf,
 static int fill(struct object_stream *st, unsigned char *buf, size_t n,
 		struct fault *f)
 {
-	size_t early = st->early_len - st->early_pos;
+	size_t early;
 
+	if (st->left == st->size)
+		inflate_rest_whole(st);
+	early = st->early_len - st->early_pos;
 	if (st->mem) {
 		memcpy(buf, st->mem + (st->size - st->left), n);
 		return 0;
@@ -334,6 +388,8 @@ void close_object_stream(struct object_stream *st)
 	if (st->inflating)
 		inflateEnd(&st->z);
 	st->inflating = 0;
+	free(st->whole);
+	st->whole = NULL;
 	if (st->release)
 		st->release(st);
 	st->release = NULL;

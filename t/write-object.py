@@ -9,6 +9,8 @@ usage: write-object.py [options] TYPE < data
   --append HEX      bytes to add after the zlib stream
   --truncate N      keep only the first N bytes of the file
   --raw             store the bytes without zlib
+  --level N         zlib level (default 1, as git's loose objects)
+  --flip N          flip the low bit of byte N of the stored bytes
   --tree-spec       stdin holds "mode name hexid" lines: build tree bytes
 Prints the name the object was stored under.
 """
@@ -23,6 +25,8 @@ p.add_argument('--name')
 p.add_argument('--append')
 p.add_argument('--truncate', type=int)
 p.add_argument('--raw', action='store_true')
+p.add_argument('--level', type=int, default=1)
+p.add_argument('--flip', type=int)
 p.add_argument('--tree-spec', action='store_true')
 a = p.parse_args()
 
@@ -46,7 +50,9 @@ else:
     header = a.type.encode() + b' ' + str(size).encode()
 raw = header + b'\0' + data
 name = a.name or hashlib.sha1(raw).hexdigest()
-body = raw if a.raw else zlib.compress(raw, 1)
+body = raw if a.raw else zlib.compress(raw, a.level)
+if a.flip is not None:
+    body = body[:a.flip] + bytes([body[a.flip] ^ 1]) + body[a.flip + 1:]
 if a.append:
     body += bytes.fromhex(a.append)
 if a.truncate is not None:
