@@ -547,12 +547,12 @@ enum {
  * (size + INFLATE_SLACK bytes): 0 when it gives exactly size bytes,
  * with *used its length, trailer included (what follows it is the
  * caller's); an INFLATE_ error otherwise, out then meaning nothing.
- * Accepts what zlib's inflate() accepts, without checking the Adler-32
- * unless set_inflate_checksum(1) asked for it (for the whole process):
- * readers hash the result against its id; fsck-cache asks.
+ * Accepts what zlib's inflate() accepts; checks the Adler-32 only when
+ * check is set or set_inflate_checksum(1) asked for it (for the whole
+ * process): readers hash the result against its id; fsck-cache asks.
  */
 int inflate_whole(const void *in, size_t len, unsigned char *out,
-		  size_t size, size_t *used);
+		  size_t size, size_t *used, int check);
 void set_inflate_checksum(int on);
 /* What an INFLATE_ error means, in the words of the other readers. */
 const char *inflate_error(int ret);

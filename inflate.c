@@ -534,7 +534,7 @@ const char *inflate_error(int ret)
 }
 
 int inflate_whole(const void *in, size_t len, unsigned char *out,
-		  size_t size, size_t *used)
+		  size_t size, size_t *used, int check)
 {
 	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
 	struct out o = { out, 0, size };
@@ -576,7 +576,7 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	*used = b.p + 4 - b.start;
 	if (o.pos < size)
 		return INFLATE_SHORTER;
-	if (check_adler32 && adler32(adler32(0, NULL, 0), out, size) !=
+	if ((check || check_adler32) && adler32(adler32(0, NULL, 0), out, size) !=
 	    ((uint32_t)b.p[0] << 24 | b.p[1] << 16 | b.p[2] << 8 | b.p[3]))
 		return INFLATE_CHECKSUM;
 	return 0;

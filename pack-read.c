@@ -284,7 +284,7 @@ static unsigned char *inflate_entry(const unsigned char *data, size_t len,
 		set_fault(f, FAULT_IO, "out of memory for %zu bytes", size);
 		return NULL;
 	}
-	ret = inflate_whole(data, len, buf, size, used);
+	ret = inflate_whole(data, len, buf, size, used, 0);
 	if (ret || (exact && *used != len)) {
 		free(buf);
 		set_fault(f, ret == INFLATE_NOMEM ? FAULT_IO : FAULT_CORRUPT,

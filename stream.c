@@ -200,7 +200,6 @@ static void inflate_rest_whole(struct object_stream *st)
 	const unsigned char *zbuf = st->z.next_in - st->z.total_in;
 	size_t hdrlen = st->early_pos, total = hdrlen + st->size, used;
 	unsigned char *out;
-	uLong adler;
 
 	/* loose streams only (a header inflated): a pack's are not whole */
 	if (!hdrlen || !st->inflating || st->ended || st->zlen_bound ||
@@ -210,14 +209,11 @@ static void inflate_rest_whole(struct object_stream *st)
 	out = malloc(total + INFLATE_SLACK);
 	if (!out)
 		return;
-	if (inflate_whole(zbuf, st->zlen, out, total, &used) ||
-	    used != st->zlen || memcmp(out, st->early, hdrlen))
-		goto refused;
-	if (!st->zlib_check_off) {
-		adler = adler32(adler32(0, NULL, 0), out, total);
-		if (adler != ((uLong)zbuf[used - 4] << 24 | zbuf[used - 3] << 16 |
-			      zbuf[used - 2] << 8 | zbuf[used - 1]))
-			goto refused;
+	if (inflate_whole(zbuf, st->zlen, out, total, &used,
+			  !st->zlib_check_off) ||
+	    used != st->zlen || memcmp(out, st->early, hdrlen)) {
+		free(out);
+		return;
 	}
 	inflateEnd(&st->z);
 	st->inflating = 0;
@@ -225,9 +221,6 @@ static void inflate_rest_whole(struct object_stream *st)
 	st->early_len = st->early_pos;
 	st->whole = out;
 	st->mem = out + hdrlen;
-	return;
-refused:
-	free(out);
 }
 
 /*
