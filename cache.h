@@ -534,6 +534,12 @@ unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
 
 /* Bytes past size that inflate_whole may write into (then overwrite). */
 #define INFLATE_SLACK 8
+/*
+ * Objects (pack entries, loose objects) of up to this size are inflated
+ * whole by inflate_whole; bigger ones are streamed through zlib, so that
+ * none needs its size in memory.
+ */
+#define WHOLE_INFLATE_MAX ((size_t)1 << 20)
 enum {
 	INFLATE_CORRUPT = -1,	/* not a stream zlib would inflate */
 	INFLATE_TRUNCATED = -2,	/* cut short */

@@ -623,13 +623,6 @@ static void release_buffer(struct object_stream *st)
 	free(st->source);
 }
 
-/*
- * An entry stored whole up to this size is inflated whole, by the
- * faster inflate_whole; a bigger one is streamed through zlib, so that
- * it never needs its size in memory.
- */
-#define WHOLE_INFLATE_MAX ((size_t)1 << 20)
-
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f)
 {

@@ -181,13 +181,6 @@ void set_zlib_check(struct object_stream *st, int on)
 }
 
 /*
- * A loose object of up to this size, all its zlib bytes in memory, is
- * inflated whole by inflate_whole when its content is first read;
- * bigger ones, and any inflate_whole refuses, go on through zlib.
- */
-#define WHOLE_INFLATE_MAX (1024 * 1024)
-
-/*
  * open_loose_prefix inflated the header (and maybe a few bytes more)
  * with zlib, to learn the size; the rest is faster in one call of
  * inflate_whole, from the stream's start.  Nothing is decided here:
