@@ -48,7 +48,7 @@ HDRS += checkout.h unpack.h
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
-LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o inflate.o
+LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o inflate.o deflate.o
 HDRS += pack.h
 PROGRAMS += apply
 LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
@@ -110,7 +110,7 @@ FUZZERS += fuzz/fuzz-wildmatch
 FUZZERS += fuzz/fuzz-idx
 FUZZERS += fuzz/fuzz-patch
 FUZZERS += fuzz/fuzz-mail
-FUZZERS += fuzz/fuzz-inflate
+FUZZERS += fuzz/fuzz-inflate fuzz/fuzz-deflate
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined

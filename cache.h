@@ -520,15 +520,38 @@ int deflate_writer_start(struct deflate_writer *w, int fd);
 int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
 		       int last);
 void deflate_writer_end(struct deflate_writer *w);
-/* Deflate a whole object (header, then buf) into fd; -1 with errno. */
+/*
+ * Deflate a whole object (header, then buf) into fd, with deflate.c
+ * up to WHOLE_DEFLATE_MAX, with zlib past it; -1 with errno.
+ */
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len);
 
 /*
- * zlib level 1 of len bytes into a buffer of its own (malloc'd, *zlen
- * bytes used): a pack's entry.  NULL with errno on failure.
+ * len bytes deflated as deflate_object does, into a buffer of its own
+ * (malloc'd, *zlen bytes used): a pack's entry.  NULL with errno on
+ * failure.
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
+
+/* ---- deflate.c: an object deflated whole, in memory ---- */
+
+/*
+ * Objects of up to this size are deflated whole by deflate.c (header
+ * and data in memory); bigger ones are streamed through zlib.
+ */
+#define WHOLE_DEFLATE_MAX ((size_t)256 << 20)
+/* The most bytes deflate_whole's stream of len input bytes can take. */
+size_t deflate_whole_bound(size_t len);
+/*
+ * hdr then data (hdrlen + len <= WHOLE_DEFLATE_MAX) as one zlib stream,
+ * into a buffer of its own (malloc'd, *zlen bytes).  Never fails.
+ */
+unsigned char *deflate_whole(const void *hdr, size_t hdrlen,
+			     const void *data, size_t len, size_t *zlen);
+/* The same stream written to fd: 0, or -1 with errno from write. */
+int write_deflated(int fd, const void *hdr, size_t hdrlen, const void *data,
+		   size_t len);
 
 /* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
 

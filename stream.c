@@ -501,9 +501,10 @@ static void put_object_writer(struct deflate_writer *w)
 
 /*
  * One zlib stream of len bytes in memory, for an entry of a pack
- * (content alone, no header): zlib's bound is allocated, so the whole
- * input goes in with one Z_FINISH.  Objects are under 4 GiB (what
- * write_sha1_file takes), so avail_in holds len.
+ * (content alone, no header): deflate.c's, or past WHOLE_DEFLATE_MAX
+ * zlib's, whose bound is allocated so that the whole input goes in
+ * with one Z_FINISH.  Objects are under 4 GiB (what write_sha1_file
+ * takes), so avail_in holds len.
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 {
@@ -517,6 +518,8 @@ unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 		errno = EFBIG;
 		return NULL;
 	}
+	if (len <= WHOLE_DEFLATE_MAX)
+		return deflate_whole(NULL, 0, buf, len, zlen);
 	w = get_object_writer(-1);
 	if (!w)
 		return NULL;
@@ -540,15 +543,16 @@ unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len)
 {
-	struct deflate_writer *w = get_object_writer(fd);
 	char hdr[MAX_HEADER_LEN];
-	int ret;
+	int hdrlen = format_object_header(hdr, type, len), ret;
+	struct deflate_writer *w;
 
+	if (len <= WHOLE_DEFLATE_MAX - hdrlen)
+		return write_deflated(fd, hdr, hdrlen, buf, len);
+	w = get_object_writer(fd);
 	if (!w)
 		return -1;
-	/* The header goes in on its own, as git does, so the bytes match. */
-	ret = deflate_writer_add(w, hdr, format_object_header(hdr, type, len),
-				 0);
+	ret = deflate_writer_add(w, hdr, hdrlen, 0);
 	if (!ret)
 		ret = deflate_writer_add(w, buf, len, 1);
 	put_object_writer(w);
