@@ -48,8 +48,9 @@ HDRS += checkout.h unpack.h
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
-LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o inflate.o deflate.o
-HDRS += pack.h
+LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o inflate.o deflate.o \
+	deflate-block.o
+HDRS += pack.h deflate.h
 PROGRAMS += apply
 LIB_OBJS += base85.o patch-parse.o patch-binary.o patch-apply.o \
 	patch-write.o patch-place.o patch-stat.o

@@ -507,23 +507,7 @@ int check_object_stream(struct object_stream *st, char **buf,
 			struct fault *f);
 void close_object_stream(struct object_stream *st);
 
-/* zlib level 1 (git's default for loose objects) into fd, a chunk at a time. */
-struct deflate_writer {
-	z_stream z;
-	int fd;
-	unsigned char out[OBJECT_CHUNK];
-};
-
-/* -1 with errno on failure, for every deflate_writer call. */
-int deflate_writer_start(struct deflate_writer *w, int fd);
-/* Deflate len bytes; last finishes the stream (written out then). */
-int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
-		       int last);
-void deflate_writer_end(struct deflate_writer *w);
-/*
- * Deflate a whole object (header, then buf) into fd, with deflate.c
- * up to WHOLE_DEFLATE_MAX, with zlib past it; -1 with errno.
- */
+/* Deflate a whole object (header, then buf) into fd; -1 with errno. */
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len);
 
@@ -534,24 +518,22 @@ int deflate_object(int fd, enum object_type type, const void *buf,
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
 
-/* ---- deflate.c: an object deflated whole, in memory ---- */
+/* ---- deflate.c: zlib streams written ---- */
 
 /*
- * Objects of up to this size are deflated whole by deflate.c (header
- * and data in memory); bigger ones are streamed through zlib.
+ * A zlib stream (git's loose objects, pack entries) deflated by our
+ * own compressor, a chunk at a time, into fd, or with fd -1 into
+ * memory (deflate_writer_result).  Never fails to start.
  */
-#define WHOLE_DEFLATE_MAX ((size_t)256 << 20)
-/* The most bytes deflate_whole's stream of len input bytes can take. */
-size_t deflate_whole_bound(size_t len);
-/*
- * hdr then data (hdrlen + len <= WHOLE_DEFLATE_MAX) as one zlib stream,
- * into a buffer of its own (malloc'd, *zlen bytes).  Never fails.
- */
-unsigned char *deflate_whole(const void *hdr, size_t hdrlen,
-			     const void *data, size_t len, size_t *zlen);
-/* The same stream written to fd: 0, or -1 with errno from write. */
-int write_deflated(int fd, const void *hdr, size_t hdrlen, const void *data,
-		   size_t len);
+struct deflate_writer;
+struct deflate_writer *deflate_writer_start(int fd);
+/* Deflate len bytes; last finishes the stream.  -1 with errno (write). */
+int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
+		       int last);
+/* The stream written into memory (malloc'd, the caller's), *len bytes. */
+unsigned char *deflate_writer_result(struct deflate_writer *w, size_t *len);
+/* Frees w (NULL allowed). */
+void deflate_writer_end(struct deflate_writer *w);
 
 /* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
 

@@ -383,178 +383,39 @@ void close_object_stream(struct object_stream *st)
 
 /* ---- writing ---- */
 
-int deflate_writer_start(struct deflate_writer *w, int fd)
-{
-	memset(&w->z, 0, sizeof(w->z));
-	w->fd = fd;
-	/* Level 1 is git's default for loose objects, and several times
-	 * faster than 6. */
-	if (deflateInit(&w->z, 1) != Z_OK) {
-		errno = ENOMEM;
-		return -1;
-	}
-	w->z.next_out = w->out;
-	w->z.avail_out = sizeof(w->out);
-	return 0;
-}
-
 /*
- * Deflate what is in z.next_in, writing out each time the buffer fills
- * and when the stream ends, so that a small object is a single write.
- */
-static int deflate_pending(struct deflate_writer *w, int flush)
-{
-	for (;;) {
-		int ret = deflate(&w->z, flush);
-
-		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
-			errno = EIO;
-			return -1;
-		}
-		if (!w->z.avail_out || ret == Z_STREAM_END) {
-			if (write_in_full(w->fd, w->out,
-					  sizeof(w->out) - w->z.avail_out) < 0)
-				return -1;
-			w->z.next_out = w->out;
-			w->z.avail_out = sizeof(w->out);
-		}
-		if (ret == Z_STREAM_END ||
-		    (flush != Z_FINISH && w->z.avail_out && !w->z.avail_in))
-			return 0;
-	}
-}
-
-int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
-		       int last)
-{
-	const unsigned char *p = buf;
-
-	/* Pieces of at most UINT_MAX bytes: avail_in is an unsigned int. */
-	do {
-		size_t n = len > UINT_MAX ? UINT_MAX : len;
-
-		w->z.next_in = (unsigned char *)p;
-		w->z.avail_in = n;
-		p += n;
-		len -= n;
-		if (deflate_pending(w, last && !len ? Z_FINISH : Z_NO_FLUSH))
-			return -1;
-	} while (len);
-	return 0;
-}
-
-void deflate_writer_end(struct deflate_writer *w)
-{
-	deflateEnd(&w->z);
-}
-
-/*
- * Writers kept for the next object: a deflate state is some 256 KiB,
- * which malloc gives back to the system when it is freed and takes
- * again, page faults and zeroing included, for the next object; a
- * write-tree of a kernel makes 5,000 of them.  A few slots, taken and
- * given back with atomic exchanges, serve the threads of a parallel
- * add; what is left in them at exit is still reachable.
- */
-#define SPARE_WRITERS 8
-static struct deflate_writer *spare_writers[SPARE_WRITERS];
-
-static struct deflate_writer *get_object_writer(int fd)
-{
-	struct deflate_writer *w;
-	int i;
-
-	for (i = 0; i < SPARE_WRITERS; i++) {
-		w = __atomic_exchange_n(&spare_writers[i], NULL,
-					__ATOMIC_ACQUIRE);
-		if (w) {
-			deflateReset(&w->z);
-			w->fd = fd;
-			w->z.next_out = w->out;
-			w->z.avail_out = sizeof(w->out);
-			return w;
-		}
-	}
-	w = xmalloc(sizeof(*w));
-	if (deflate_writer_start(w, fd) < 0) {
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
-static void put_object_writer(struct deflate_writer *w)
-{
-	int i;
-
-	for (i = 0; i < SPARE_WRITERS; i++) {
-		struct deflate_writer *none = NULL;
-
-		if (__atomic_compare_exchange_n(&spare_writers[i], &none, w,
-						0, __ATOMIC_RELEASE,
-						__ATOMIC_RELAXED))
-			return;
-	}
-	deflate_writer_end(w);
-	free(w);
-}
-
-/*
- * One zlib stream of len bytes in memory, for an entry of a pack
- * (content alone, no header): deflate.c's, or past WHOLE_DEFLATE_MAX
- * zlib's, whose bound is allocated so that the whole input goes in
- * with one Z_FINISH.  Objects are under 4 GiB (what write_sha1_file
- * takes), so avail_in holds len.
+ * One zlib stream of len bytes in memory (malloc'd, *zlen bytes), for
+ * an entry of a pack (content alone, no header).  Objects are under 4
+ * GiB (what write_sha1_file takes).
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 {
 	struct deflate_writer *w;
 	unsigned char *out;
-	size_t bound;
-	int ret;
 
 	*zlen = 0;
 	if (len > UINT_MAX - MAX_HEADER_LEN) {
 		errno = EFBIG;
 		return NULL;
 	}
-	if (len <= WHOLE_DEFLATE_MAX)
-		return deflate_whole(NULL, 0, buf, len, zlen);
-	w = get_object_writer(-1);
-	if (!w)
-		return NULL;
-	bound = deflateBound(&w->z, len);
-	out = xmalloc(bound);
-	w->z.next_in = (unsigned char *)buf;
-	w->z.avail_in = len;
-	w->z.next_out = out;
-	w->z.avail_out = bound > UINT_MAX ? UINT_MAX : bound;
-	ret = deflate(&w->z, Z_FINISH);
-	*zlen = w->z.total_out;
-	put_object_writer(w);
-	if (ret != Z_STREAM_END) {
-		free(out);
-		errno = EIO;
-		return NULL;
-	}
+	w = deflate_writer_start(-1);
+	deflate_writer_add(w, buf, len, 1);
+	out = deflate_writer_result(w, zlen);
+	deflate_writer_end(w);
 	return out;
 }
 
 int deflate_object(int fd, enum object_type type, const void *buf,
 		   size_t len)
 {
+	struct deflate_writer *w = deflate_writer_start(fd);
 	char hdr[MAX_HEADER_LEN];
-	int hdrlen = format_object_header(hdr, type, len), ret;
-	struct deflate_writer *w;
+	int ret;
 
-	if (len <= WHOLE_DEFLATE_MAX - hdrlen)
-		return write_deflated(fd, hdr, hdrlen, buf, len);
-	w = get_object_writer(fd);
-	if (!w)
-		return -1;
-	ret = deflate_writer_add(w, hdr, hdrlen, 0);
+	ret = deflate_writer_add(w, hdr, format_object_header(hdr, type, len),
+				 0);
 	if (!ret)
 		ret = deflate_writer_add(w, buf, len, 1);
-	put_object_writer(w);
+	deflate_writer_end(w);
 	return ret;
 }

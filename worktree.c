@@ -121,7 +121,7 @@ char *read_work_file(const char *path, const struct stat *st, size_t *size)
 
 /*
  * Hash a big file a piece at a time; with w, deflate it into w too
- * (header first, as deflate_object does, so the bytes match).
+ * (header first, as deflate_object does).
  */
 static int stream_file(int fd, const char *path, size_t size,
 		       struct deflate_writer *w, unsigned char *sha1)
@@ -163,13 +163,9 @@ static int write_big_file(int fd, const char *path, size_t size,
 
 	if (ofd < 0)
 		return -1;
-	w = xmalloc(sizeof(*w));
-	if (deflate_writer_start(w, ofd) < 0)
-		ret = error_errno("zlib: deflateInit");
-	else
-		ret = stream_file(fd, path, size, w, sha1);
+	w = deflate_writer_start(ofd);
+	ret = stream_file(fd, path, size, w, sha1);
 	deflate_writer_end(w);
-	free(w);
 	if (ret < 0) {
 		close(ofd);
 		unlink(tmp);

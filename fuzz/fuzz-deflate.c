@@ -1,10 +1,10 @@
 /*
- * libFuzzer target: deflate_whole's stream inflated by zlib and by
- * inflate_whole, Adler-32 checked, must give back the input.  The first
- * byte picks how much of the rest is the header (up to 31 bytes) and
- * how often the data repeats (repeats make long matches and blocks of
- * many symbols); states are reused from one run to the next, as the
- * threads of an add reuse them.
+ * libFuzzer target: the stream deflate_writer makes, inflated by zlib
+ * and by inflate_whole with the Adler-32 checked, must give back the
+ * input.  The first byte says how often the rest repeats (repeats make
+ * long matches, full blocks and streams of several chunks), the second
+ * the size of the pieces it is handed over in.  States are reused from
+ * one run to the next, as the threads of an add reuse them.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +12,8 @@
 #include <zlib.h>
 
 #include "../cache.h"
+
+#define INPUT_MAX (2 << 20)
 
 static void check_zlib(const unsigned char *z, size_t zlen,
 		       const unsigned char *want, size_t size)
@@ -39,28 +41,35 @@ static void check_ours(const unsigned char *z, size_t zlen,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t hdrlen, len, repeat, i, zlen;
+	size_t repeat, piece, len, i, zlen;
+	struct deflate_writer *w;
 	unsigned char *in, *z;
 
-	if (!size)
+	if (size < 2)
 		return 0;
-	hdrlen = data[0] & 31;
-	repeat = 1 + (data[0] >> 5) * (data[0] >> 5) * 40;
-	data++;
-	size--;
-	if (hdrlen > size)
-		hdrlen = size;
-	len = (size - hdrlen) * repeat;
-	in = malloc(hdrlen + len + 1);
-	memcpy(in, data, hdrlen);
+	repeat = 1 + (data[0] >> 4) * (data[0] >> 4) * 20;
+	piece = 1 + data[1] * 1031;
+	data += 2;
+	size -= 2;
+	if (size && repeat > INPUT_MAX / size)
+		repeat = INPUT_MAX / size;
+	len = size * repeat;
+	in = malloc(len + 1);
 	for (i = 0; i < repeat; i++)
-		memcpy(in + hdrlen + i * (size - hdrlen), data + hdrlen,
-		       size - hdrlen);
-	z = deflate_whole(in, hdrlen, in + hdrlen, len, &zlen);
-	if (zlen > deflate_whole_bound(hdrlen + len))
+		memcpy(in + i * size, data, size);
+	w = deflate_writer_start(-1);
+	for (i = 0; i < len || !i; i += piece) {
+		size_t n = len - i < piece ? len - i : piece;
+
+		if (deflate_writer_add(w, in + i, n, i + n == len))
+			abort();
+	}
+	z = deflate_writer_result(w, &zlen);
+	deflate_writer_end(w);
+	if (zlen > len + len / 1024 + 64)
 		abort();
-	check_zlib(z, zlen, in, hdrlen + len);
-	check_ours(z, zlen, in, hdrlen + len);
+	check_zlib(z, zlen, in, len);
+	check_ours(z, zlen, in, len);
 	free(z);
 	free(in);
 	return 0;
