@@ -10,7 +10,7 @@
 
 #define WINDOW_SIZE 32768
 #define MAX_MATCH 258
-#define HASH_BITS 15
+#define HASH_BITS 14
 #define BLOCK_ITEMS 16384	/* symbols of one block */
 #define LITLEN_SYMS 286
 #define DIST_SYMS 30
