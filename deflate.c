@@ -4,7 +4,7 @@
  * Adding a tree is bound by deflate: zlib's level 1 runs at 110-160
  * MB/s a core, against 1.4 GB/s for SHA-1 and a page cache that gives
  * every file of a kernel in about a second.  This compressor takes its
- * input a chunk of 256 KiB at a time, after the 32 KiB window of the
+ * input a chunk of 64 KiB at a time, after the 32 KiB window of the
  * chunk before: a greedy LZ77 with a one-entry hash table of 4-byte
  * sequences (positions kept from one stream to the next and told
  * apart by an offset, so the table is not cleared for each object),
@@ -147,7 +147,7 @@ static void compress_data(struct deflate_state *s, const unsigned char *data,
  * of the one before (kept in front of it in buf), so that a file of
  * any size is streamed in flat memory and positions stay 32-bit.
  */
-#define CHUNK_SIZE (256 * 1024)
+#define CHUNK_SIZE (64 * 1024)
 #define BUF_SIZE (WINDOW_SIZE + CHUNK_SIZE)
 /* A chunk's stream at worst: stored blocks, a few bytes of framing. */
 #define OUT_SIZE (BUF_SIZE + BUF_SIZE / 1024 + 64 + 8)

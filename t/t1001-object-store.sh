@@ -36,7 +36,7 @@ test_expect_success 'an existing object is not rewritten' '
 	test "$(stat -c %Y "$f")" = "$before"
 '
 
-# Objects are deflated by deflate.c, a chunk of 256 KiB at a time: not
+# Objects are deflated by deflate.c, a chunk of 64 KiB at a time: not
 # the bytes zlib would write, but a stream every inflater reads, marked
 # "fastest" as git's level 1 is, and on source code about as small;
 # random bytes are stored.  Files over 1 MiB take the streamed path.
