@@ -50,6 +50,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdarg.h>
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -536,6 +537,36 @@ unsigned char *deflate_writer_result(struct deflate_writer *w, size_t *len);
 void deflate_writer_end(struct deflate_writer *w);
 
 /* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
+
+/* RFC 1951's tables, for inflate.c and deflate-block.c alike. */
+extern const uint16_t deflate_length_base[29];	/* length codes 257-285 */
+extern const uint8_t deflate_length_extra[29];
+extern const uint16_t deflate_dist_base[30];
+extern const uint8_t deflate_dist_extra[30];
+extern const uint8_t deflate_codelen_order[19];
+
+/* Little-endian loads of unaligned bytes, as DEFLATE reads and writes. */
+static inline uint32_t load_le32(const unsigned char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	return w;
+}
+
+static inline uint64_t load_le64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
 
 /* Bytes past size that inflate_whole may write into (then overwrite). */
 #define INFLATE_SLACK 8

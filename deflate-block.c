@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cache.h"
 #include "deflate.h"
 
 #define FIXED_LITLEN_SYMS 288	/* 286 and 287 have codes, never used */
@@ -24,28 +25,6 @@ struct huffman {
 };
 
 /* ---- the code tables of RFC 1951, built once ---- */
-
-static const uint16_t length_base[29] = {
-	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
-};
-static const uint8_t length_extra[29] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
-};
-static const uint16_t dist_base[DIST_SYMS] = {
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289,
-	16385, 24577
-};
-static const uint8_t dist_extra[DIST_SYMS] = {
-	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
-};
-/* The order the code-length code's lengths are sent in. */
-static const uint8_t codelen_order[CODELEN_SYMS] = {
-	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
-};
 
 uint8_t deflate_length_sym[MAX_MATCH + 1];
 uint8_t deflate_dist_near[256];
@@ -92,14 +71,16 @@ static void build_tables(void)
 				reversed_byte[i] |= 0x80 >> bit;
 
 	for (code = 0; code < 29; code++)
-		for (i = length_base[code];
-		     i < length_base[code] + (1u << length_extra[code]) &&
-		     i <= MAX_MATCH; i++)
+		for (i = deflate_length_base[code];
+		     i < deflate_length_base[code] +
+			 (1u << deflate_length_extra[code]) && i <= MAX_MATCH;
+		     i++)
 			deflate_length_sym[i] = code;
 	deflate_length_sym[MAX_MATCH] = 28;	/* 258: a code of its own */
 	for (code = 0; code < DIST_SYMS; code++)
-		for (i = dist_base[code] - 1;
-		     i < dist_base[code] - 1 + (1u << dist_extra[code]); i++) {
+		for (i = deflate_dist_base[code] - 1;
+		     i < deflate_dist_base[code] - 1 +
+			 (1u << deflate_dist_extra[code]); i++) {
 			if (i < 256)
 				deflate_dist_near[i] = code;
 			else
@@ -308,9 +289,11 @@ static void put_symbols(struct deflate_state *s, const struct huffman *lit,
 			unsigned int ds = dist_sym(d);
 
 			put_bits(&b, lit->code[257 + ls], lit->len[257 + ls]);
-			put_bits(&b, len - length_base[ls], length_extra[ls]);
+			put_bits(&b, len - deflate_length_base[ls],
+				 deflate_length_extra[ls]);
 			put_bits(&b, dist->code[ds], dist->len[ds]);
-			put_bits(&b, d - dist_base[ds], dist_extra[ds]);
+			put_bits(&b, d - deflate_dist_base[ds],
+				 deflate_dist_extra[ds]);
 		}
 		flush_bits(&b);
 	}
@@ -385,9 +368,10 @@ static uint64_t extra_bits(const struct deflate_state *s)
 	unsigned int i;
 
 	for (i = 0; i < 29; i++)
-		bits += (uint64_t)s->litlen_freq[257 + i] * length_extra[i];
+		bits += (uint64_t)s->litlen_freq[257 + i] *
+			deflate_length_extra[i];
 	for (i = 0; i < DIST_SYMS; i++)
-		bits += (uint64_t)s->dist_freq[i] * dist_extra[i];
+		bits += (uint64_t)s->dist_freq[i] * deflate_dist_extra[i];
 	return bits;
 }
 
@@ -418,7 +402,8 @@ static uint64_t build_dynamic(struct deflate_state *s, struct dynamic_code *c)
 	build_code(&c->codelen, c->runs.freq, CODELEN_SYMS,
 		   MAX_CODELEN_BITS);
 	for (c->ncodelen = CODELEN_SYMS;
-	     c->ncodelen > 4 && !c->codelen.len[codelen_order[c->ncodelen - 1]];
+	     c->ncodelen > 4 &&
+	     !c->codelen.len[deflate_codelen_order[c->ncodelen - 1]];
 	     c->ncodelen--)
 		;
 	bits = 3 + 5 + 5 + 4 + 3 * c->ncodelen;
@@ -443,7 +428,7 @@ static void put_dynamic_header(struct deflate_state *s,
 	put_bits(b, c->ncodelen - 4, 4);
 	flush_bits(b);
 	for (i = 0; i < c->ncodelen; i++) {
-		put_bits(b, c->codelen.len[codelen_order[i]], 3);
+		put_bits(b, c->codelen.len[deflate_codelen_order[i]], 3);
 		flush_bits(b);
 	}
 	for (i = 0; i < c->runs.nr; i++) {

@@ -28,28 +28,6 @@
 
 /* ---- matches ---- */
 
-static uint32_t load_le32(const unsigned char *p)
-{
-	uint32_t w;
-
-	memcpy(&w, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap32(w);
-#endif
-	return w;
-}
-
-static uint64_t load_le64(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
 static uint32_t hash4(uint32_t seq)
 {
 	return (seq * 0x9e3779b1u) >> (32 - HASH_BITS);

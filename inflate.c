@@ -60,25 +60,25 @@ enum { K_LIT, K_BASE, K_END, K_SUB, K_BAD };
 #define DIST_ENTRIES ((1 << DIST_ROOT) + DIST_SYMS * \
 		      (1 << (MAX_CODE_BITS - DIST_ROOT)))
 
-static const uint16_t length_base[29] = {
+const uint16_t deflate_length_base[29] = {
 	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
 	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
 };
-static const uint8_t length_extra[29] = {
+const uint8_t deflate_length_extra[29] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
 	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
 };
-static const uint16_t dist_base[30] = {
+const uint16_t deflate_dist_base[30] = {
 	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
 	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
 	8193, 12289, 16385, 24577
 };
-static const uint8_t dist_extra[30] = {
+const uint8_t deflate_dist_extra[30] = {
 	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
 	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
 };
 /* The order in which the code length code's lengths are stored. */
-static const uint8_t codes_order[19] = {
+const uint8_t deflate_codelen_order[19] = {
 	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
 };
 
@@ -102,16 +102,16 @@ static uint32_t symbol_entry(enum table_type type, unsigned int sym,
 	if (type == T_CODES)
 		return ENTRY(len, K_LIT, 0, sym);
 	if (type == T_DIST)
-		return sym < 30 ? ENTRY(len, K_BASE, dist_extra[sym],
-					dist_base[sym]) :
+		return sym < 30 ? ENTRY(len, K_BASE, deflate_dist_extra[sym],
+					deflate_dist_base[sym]) :
 				  ENTRY(len, K_BAD, 0, 0);
 	if (sym < 256)
 		return ENTRY(len, K_LIT, 0, sym);
 	if (sym == 256)
 		return ENTRY(len, K_END, 0, 0);
 	if (sym < 286)
-		return ENTRY(len, K_BASE, length_extra[sym - 257],
-			     length_base[sym - 257]);
+		return ENTRY(len, K_BASE, deflate_length_extra[sym - 257],
+			     deflate_length_base[sym - 257]);
 	return ENTRY(len, K_BAD, 0, 0);
 }
 
@@ -209,17 +209,6 @@ static int build_table(uint32_t *table, size_t room, enum table_type type,
 }
 
 /* ---- bits ---- */
-
-static uint64_t load_le64(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
 
 /*
  * At least 56 bits in the buffer.  Near the end, bytes past the input
@@ -441,7 +430,7 @@ static int read_dynamic_tables(struct bits *b, struct tables *t)
 		return INFLATE_CORRUPT;
 	for (i = 0; i < ncodes; i++) {
 		refill(b);
-		code_lens[codes_order[i]] = take(b, 3);
+		code_lens[deflate_codelen_order[i]] = take(b, 3);
 	}
 	if (build_table(codes, 1 << CODES_ROOT, T_CODES, code_lens, 19,
 			CODES_ROOT) < 0)
