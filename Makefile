@@ -31,7 +31,7 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 PROGRAMS += merge-cache merge-one-file
 PROGRAMS += verify-pack unpack-objects
 LIB_OBJS = usage.o setup.o parallel.o hex.o path.o lockfile.o nameless.o \
-	stream.o sha1_file.o pack-write.o promise.o patch-delta.o worktree.o \
+	stream.o loose.o object-read.o object-write.o pack-write.o promise.o patch-delta.o worktree.o \
 	object.o fsck.o refs.o sha1_name.o \
 	date.o read-cache.o index.o diff.o diff-search.o diff-slide.o \
 	diff-print.o diff-delta.o merge.o quote.o
@@ -48,7 +48,7 @@ HDRS += checkout.h unpack.h
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 LIB_OBJS += commit.o revision.o wildmatch.o exclude.o dir.o
 HDRS += commit.h exclude.h
-LIB_OBJS += pack.o pack-read.o pack-check.o alternates.o inflate.o deflate.o \
+LIB_OBJS += pack-idx.o pack-cache.o pack-map.o pack-list.o pack-read.o pack-check.o alternates.o inflate.o deflate.o \
 	deflate-block.o
 HDRS += pack.h deflate.h
 PROGRAMS += apply

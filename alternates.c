@@ -6,7 +6,7 @@
  * more, to git's depth of 5.  GIT_ALTERNATE_OBJECT_DIRECTORIES adds
  * more, separated by ':'.  A directory that does not exist is skipped
  * with a warning, one met twice is used once.  Their loose objects are
- * a source of the store here; their packs are listed by pack.c.
+ * a source of the store here; their packs are listed by pack-list.c.
  */
 #include <dirent.h>
 #include <errno.h>

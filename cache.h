@@ -12,11 +12,14 @@
  *   path.c        path rules, leading symlinks, the pathspec matcher
  *   lockfile.c    replacing a file under <file>.lock
  *   stream.c      an object's bytes in and out of zlib, checked
- *   sha1_file.c   the object store: one reader, its sources, writing
+ *   loose.c       loose objects: names, walks, listings, their files
+ *   alternates.c  other object directories' loose objects
+ *   (pack.h: pack files, pack-idx.c, pack-cache.c, pack-map.c,
+ *   pack-list.c, pack-read.c, pack-check.c)
+ *   object-read.c the object store's one reader over its sources
+ *   object-write.c loose objects written, the collision check
  *   pack-write.c  new objects as one pack file and its idx
  *   promise.c     objects hashed now and written at the next flush
- *   (pack.h: pack files, pack.c, pack-read.c, pack-check.c; and the
- *   alternate object directories, alternates.c)
  *   patch-delta.c git's delta format
  *   base85.c      git's base-85 (binary patches)
  *   diff-delta.c  making deltas in it
@@ -188,6 +191,8 @@ int setup_repository(void);
 const char *get_git_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
+/* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
+int sync_wanted(void);
 
 /* ---- parallel.c: the thread pool ---- */
 
@@ -234,6 +239,9 @@ int get_sha1_hex(const char *hex, unsigned char *sha1);
 int hexval(int c);
 /* 1 when the len bytes at s are all lowercase hex digits. */
 int is_lower_hex(const char *s, size_t len);
+/* The hex digits the n bytes at a and b share from the start (2n: all). */
+int common_hex_digits(const unsigned char *a, const unsigned char *b,
+		      size_t n);
 /*
  * The id of the loose object file dir/file (dir "xx", file 38 digits,
  * all lowercase hex, as the store names them), or -1 for any other name.
@@ -599,65 +607,12 @@ void set_inflate_checksum(int on);
 /* What an INFLATE_ error means, in the words of the other readers. */
 const char *inflate_error(int ret);
 
-/* ---- sha1_file.c: the object store ---- */
-
-/*
- * The one reader.  Every lookup asks the sources in turn (loose
- * objects, pack files, the alternates' loose objects: pack.h), so a
- * new source changes no tool; every object handed out is verified
- * against its id.  A lookup that misses looks for new packs once.
- */
-int open_object_stream(struct object_stream *st, const unsigned char *sha1,
-		       struct fault *f);
-int has_sha1_file(const unsigned char *sha1);
-/*
- * has_sha1_file for many lookups in a row: each fan-out directory is
- * listed once and searched, instead of one stat per object (write-tree
- * checks every blob of the index).  A name not listed is looked for
- * again, as it may have come since.  Not thread-safe.
- */
-int has_sha1_file_listed(const unsigned char *sha1);
-/*
- * 1 when the listings say sha1 is new to the store: not a listed loose
- * object, not packed, not promised, and no alternate to ask (so
- * write_new_object may store it without a lookup).  Not thread-safe.
- */
-int sha1_file_unlisted(const unsigned char *sha1);
-/*
- * How many hex digits name sha1 (stored or not) without naming another
- * object (loose, packed or in an alternate), at least min: git's
- * abbreviation, one digit past what its nearest neighbours share.
- * From the same listings and the idx files; not thread-safe, unless
- * list_loose_objects was called first.
- */
-int unique_abbrev_len(const unsigned char *sha1, int min);
-/*
- * Make every fan-out listing now, on every core: after it, the two
- * above only read them, and may run on many threads at once.
- */
-void list_loose_objects(void);
-/* Type and size from the header only (cheap): -1 (f) on failure. */
-int object_info(const unsigned char *sha1, enum object_type *type,
-		size_t *size, struct fault *f);
-/* Read and verify a whole object (malloc'd, NUL after it); NULL (f). */
-void *read_object(const unsigned char *sha1, enum object_type *type,
-		  size_t *size, struct fault *f);
-/* Print the one-line error for a fault on sha1; returns -1. */
-int report_object_fault(const unsigned char *sha1, const struct fault *f);
-/* The same three, reporting their failure with report_object_fault. */
-int sha1_object_info(const unsigned char *sha1, enum object_type *type,
-		     size_t *size);
-void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
-		     size_t *size);
-/* As read_sha1_file, but also refuses an object of another type. */
-void *read_object_of_type(const unsigned char *sha1,
-			  enum object_type want, size_t *size);
+/* ---- loose.c: loose objects, their names and files ---- */
 
 /* objects/xx/yyyy... (static buffer, per thread); NULL when too long. */
 const char *sha1_file_name(const unsigned char *sha1);
-/* Open a stream on the loose object file at path (fsck, collisions). */
-int open_object_file_stream(struct object_stream *st, const char *path,
-			    struct fault *f);
+/* 1 when sha1 is a loose object of the store (one stat). */
+int has_loose_object(const unsigned char *sha1);
 /*
  * Call fn for each loose object of one fan-out directory (first byte
  * first) or of the whole store, in no set order, and garbage (when not
@@ -672,15 +627,101 @@ int for_each_loose_in_fanout(unsigned int first, loose_fn fn,
 int for_each_loose_object(loose_fn fn, loose_garbage_fn garbage, void *data);
 /* The loose objects of another object directory (an alternate). */
 int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data);
+/*
+ * The listings: each fan-out directory is listed once, sorted, the
+ * first time one of these asks about it.  list_loose_objects makes
+ * them all now, on every core: after it, the others only read them and
+ * may run on many threads at once; before it they are not thread-safe.
+ */
+void list_loose_objects(void);
+/* 1 when sha1 was in its directory's listing (made once). */
+int loose_listed(const unsigned char *sha1);
+/* len, or one digit past what sha1 shares with a listed neighbour. */
+int loose_abbrev_len(const unsigned char *sha1, int len);
+/* Open a stream on the loose object file at path (fsck, collisions). */
+int open_object_file_stream(struct object_stream *st, const char *path,
+			    struct fault *f);
+/* The loose-object source: a stream on sha1's file (FAULT_MISSING). */
+int open_loose_object(struct object_stream *st, const unsigned char *sha1,
+		      struct fault *f);
+/*
+ * Type and size of a loose object from the first bytes of its file: 0,
+ * -1 (f), or 1 when those bytes were too few (open the stream then).
+ */
+int loose_prefix_info(const unsigned char *sha1, enum object_type *type,
+		      size_t *size, struct fault *f);
+
+/* ---- alternates.c: other object directories' loose objects ---- */
 
 /*
- * Store buf as a loose object (zlib level 1) and put its name in sha1.
- * If an object of that name exists, it must hold these bytes (the
- * collision check): another content is refused, nothing overwritten.
+ * The alternate object directories: objects/info/alternates (and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), one directory per line, relative
+ * to the objects directory that names it, followed to git's depth of
+ * 5.  A NULL-terminated list, made once.
  */
-int write_sha1_file(const void *buf, size_t len, enum object_type type,
-		    unsigned char *sha1);
-/* write_sha1_file for content whose id sha1 the caller computed. */
+const char *const *alternate_object_dirs(void);
+/* The loose-object source on the alternates (FAULT_MISSING). */
+int open_alternate_loose(struct object_stream *st, const unsigned char *sha1,
+			 struct fault *f);
+/* 1 when sha1 is a loose object of an alternate. */
+int has_alternate_loose(const unsigned char *sha1);
+/* Loose ids with a hex prefix in the alternates (abbreviations). */
+int for_each_alternate_loose_prefix(const char *hex, size_t len,
+				    int (*fn)(const unsigned char *sha1,
+					      void *data), void *data);
+
+/* (pack.h: pack-idx.c, pack-cache.c, pack-map.c, pack-list.c,
+ * pack-read.c and pack-check.c, the packed source, come here.) */
+
+/* ---- object-read.c: the object store's one reader ---- */
+
+/*
+ * The one reader.  Every lookup asks the sources in turn (pack files,
+ * loose objects, the alternates' loose objects), so a new source
+ * changes no tool; every object handed out is verified against its
+ * id.  A lookup that misses looks for new packs once.
+ */
+int open_object_stream(struct object_stream *st, const unsigned char *sha1,
+		       struct fault *f);
+/* The same without the check against the id (the collision check). */
+int open_object_unverified(struct object_stream *st,
+			   const unsigned char *sha1, struct fault *f);
+/* 1 when some source has sha1 (nothing is read). */
+int has_sha1_file(const unsigned char *sha1);
+/*
+ * How many hex digits name sha1 (stored or not) without naming another
+ * object (loose, packed or in an alternate), at least min: git's
+ * abbreviation, one digit past what its nearest neighbours share.
+ * From the listings (loose.c) and the idx files; not thread-safe,
+ * unless list_loose_objects was called first.
+ */
+int unique_abbrev_len(const unsigned char *sha1, int min);
+/* Type and size from the header only (cheap): -1 (f) on failure. */
+int object_info(const unsigned char *sha1, enum object_type *type,
+		size_t *size, struct fault *f);
+/* Read and verify a whole object (malloc'd, NUL after it); NULL (f). */
+void *read_object(const unsigned char *sha1, enum object_type *type,
+		  size_t *size, struct fault *f);
+/* Print the one-line error for a fault on sha1; returns -1. */
+int report_object_fault(const unsigned char *sha1, const struct fault *f);
+/* object_info, reporting its failure with report_object_fault. */
+int sha1_object_info(const unsigned char *sha1, enum object_type *type,
+		     size_t *size);
+/* read_object, reporting its failure with report_object_fault. */
+void *read_sha1_file(const unsigned char *sha1, enum object_type *type,
+		     size_t *size);
+/* As read_sha1_file, but also refuses an object of another type. */
+void *read_object_of_type(const unsigned char *sha1,
+			  enum object_type want, size_t *size);
+
+/* ---- object-write.c: loose objects written, the collision check ---- */
+
+/*
+ * Store buf, whose id sha1 the caller computed, as a loose object.  If
+ * an object of that name exists, it must hold these bytes (the
+ * collision check): another content is refused, nothing overwritten.
+ * -1 after error().
+ */
 int write_hashed_object(const void *buf, size_t len, enum object_type type,
 			const unsigned char *sha1);
 /*
@@ -691,13 +732,6 @@ int write_hashed_object(const void *buf, size_t len, enum object_type type,
  */
 int write_new_object(const void *buf, size_t len, enum object_type type,
 		     const unsigned char *sha1);
-/*
- * Objects whose name is known only once written (big files streamed
- * in): open_tmp_object makes dir/tmp_obj_XXXXXX (*tmp, malloc'd; -1
- * after error()), a name that can never be an object's;
- * place_tmp_object renames the finished file to sha1's name, or, when
- * that exists, runs the collision check and removes the file.
- */
 /*
  * The collision check on content too big for memory (a big file): the
  * stored object sha1 against type, size and the bytes next(data, buf,
@@ -710,17 +744,27 @@ int write_new_object(const void *buf, size_t len, enum object_type type,
 typedef int (*piece_fn)(void *data, unsigned char *buf, size_t n);
 int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 			  size_t size, piece_fn next, void *data);
+/* The error for an object that exists with other bytes; returns -1. */
 int report_collision(const unsigned char *sha1);
+/*
+ * Objects whose name is known only once written (big files streamed
+ * in): open_tmp_object makes dir/tmp_obj_XXXXXX (*tmp, malloc'd; -1
+ * after error()), a name that can never be an object's.
+ */
 int open_tmp_object(const char *dir, char **tmp);
+/*
+ * Rename the finished file tmp (fd, closed here) to sha1's name, or,
+ * when that exists, run the collision check and remove it.  -1 after
+ * error().
+ */
 int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
 /*
- * Make what this process wrote durable: one syncfs(2) of the object
- * store when objects were written, then fsync(fd) when fd >= 0.
- * DIRCACHE_NO_SYNC=1 skips both, for scratch work.
+ * One syncfs(2) of the object store when this process wrote loose
+ * objects since the last, then fsync(fd) when fd >= 0; nothing when
+ * sync_wanted() says no.  -1 after error().  (flush_to_disk, promise.c,
+ * is what tools call.)
  */
-int flush_to_disk(int fd);
-/* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
-int sync_wanted(void);
+int sync_written_objects(int fd);
 
 /* ---- pack-write.c: new objects as one pack ---- */
 
@@ -753,7 +797,38 @@ const void *pack_object_content(const struct pack_object *o,
  */
 int write_pack_objects(const struct pack_object *objs, size_t nr);
 
-/* ---- promise.c: objects hashed now, written at the next flush ---- */
+/* ---- promise.c: write_sha1_file, now or at the next flush ---- */
+
+/*
+ * Store buf as a loose object and put its name in sha1, with the
+ * collision check of write_hashed_object; while promise_writes(1) is
+ * on, promise it instead (below).  -1 after error().
+ */
+int write_sha1_file(const void *buf, size_t len, enum object_type type,
+		    unsigned char *sha1);
+/*
+ * Make what this process wrote durable: the promised objects written
+ * (write_promised_objects), then sync_written_objects(fd): one
+ * syncfs(2) of the object store when objects were written, then
+ * fsync(fd) when fd >= 0.  DIRCACHE_NO_SYNC=1 skips the syncs, for
+ * scratch work.  -1 after error().
+ */
+int flush_to_disk(int fd);
+/*
+ * has_sha1_file for many lookups in a row: each fan-out directory is
+ * listed once and searched (loose.c), instead of one stat per object
+ * (write-tree checks every blob of the index); a promised object
+ * counts.  A name not listed is looked for again, as it may have come
+ * since.  Not thread-safe, unless list_loose_objects was called first.
+ */
+int has_sha1_file_listed(const unsigned char *sha1);
+/*
+ * 1 when the listings say sha1 is new to the store: not a listed loose
+ * object, not packed, not promised, and no alternate to ask (so
+ * write_new_object may store it without a lookup).  Not thread-safe.
+ */
+int sha1_file_unlisted(const unsigned char *sha1);
+
 
 /*
  * A run that makes many objects and syncs them only now and then

@@ -96,6 +96,18 @@ int is_lower_hex(const char *s, size_t len)
 	return 1;
 }
 
+int common_hex_digits(const unsigned char *a, const unsigned char *b,
+		      size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && a[i] == b[i])
+		i++;
+	if (i == n)
+		return 2 * n;
+	return 2 * i + ((a[i] >> 4) == (b[i] >> 4));
+}
+
 /* The same for lower-case digits alone, as loose objects are named. */
 #define LV(c) ((c) >= 'A' && (c) <= 'F' ? -1 : HV(c))
 #define LV4(c) LV(c), LV((c) + 1), LV((c) + 2), LV((c) + 3)

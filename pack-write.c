@@ -10,7 +10,7 @@
  * the objects' order, then its idx.
  *
  * A reader takes a pack by its idx, and only when the pack is there
- * too (pack.c), so the pack is renamed into place first and the idx
+ * too (pack-list.c), so the pack is renamed into place first and the idx
  * last, each complete and synced before: neither a crash nor a reader
  * ever sees an idx whose pack is missing or short.
  */

@@ -1,8 +1,12 @@
 /*
- * pack.h: git's pack files, read (pack.c, pack-check.c) and the
- * alternate object directories (alternates.c).  The object store
- * (sha1_file.c) asks them as sources; fsck-cache, verify-pack and
- * unpack-objects use the lower-level calls below.
+ * pack.h: git's pack files, the store's packed source, in layers:
+ * the idx (pack-idx.c), the delta-base cache (pack-cache.c), the pack
+ * file mapped (pack-map.c), the list of the store's packs
+ * (pack-list.c), objects read out of them (pack-read.c) and a pack
+ * verified whole (pack-check.c).  The one reader (object-read.c) asks
+ * them as a source; fsck-cache, verify-pack and unpack-objects use the
+ * lower-level calls below.  A file calls only the sections above its
+ * own, and those of cache.h up to the store (loose.c, alternates.c).
  */
 #ifndef PACK_H
 #define PACK_H
@@ -47,6 +51,14 @@ struct packed_git {
 	size_t read_since_trim;		/* zlib bytes read since the last trim */
 };
 
+/* A big-endian 32-bit number, as idx and pack files keep them. */
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* ---- pack-idx.c: the idx, checked and searched ---- */
+
 /*
  * Check p->idx (p->idx_size bytes) as an idx and fill the fields that
  * point into it: NULL when it may be used, else what is wrong.  The
@@ -55,10 +67,43 @@ struct packed_git {
  * check_pack_idx_order (pack_order, so verify-pack and fsck-cache).
  */
 const char *check_pack_idx(struct packed_git *p);
+/* NULL when every id is in its fan-out bucket and above the one before. */
 const char *check_pack_idx_order(const struct packed_git *p);
+/* The id, offset and CRC32 (v2; 0 for v1) of the nth object of the idx. */
+const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n);
+/* The offset; UINT64_MAX for a 64-bit one missing from its table. */
+uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n);
+uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n);
+/*
+ * The position of sha1 in p's idx, -1 when it is not there, -2 when
+ * the search met ids out of order or sha1 twice (a corrupt idx).
+ */
+int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1);
+/* A pack of this idx file, nothing read yet (free with close_pack). */
+struct packed_git *new_packed_git(const char *idx_name);
+/* Map and check p's idx: 0, or -1 after error() (p stays empty). */
+int load_pack_idx(struct packed_git *p);
 
-/* The packs of the store and of its alternates (scanned once). */
-struct packed_git *get_packs(void);
+/* ---- pack-cache.c: the delta-base cache ---- */
+
+/*
+ * A copy (malloc'd, NUL after it) of the object kept for offset of p,
+ * or NULL when none is kept.  Thread-safe, as are the three below.
+ */
+unsigned char *get_cached_base(struct packed_git *p, uint64_t offset,
+			       enum object_type *type, size_t *size);
+/* Keep buf (malloc'd, size bytes and a NUL): the cache owns it now. */
+void give_cached_base(struct packed_git *p, uint64_t offset,
+		      enum object_type type, unsigned char *buf, size_t size);
+/* Keep a copy of buf (size bytes and a NUL); the caller keeps buf. */
+void put_cached_base(struct packed_git *p, uint64_t offset,
+		     enum object_type type, const unsigned char *buf,
+		     size_t size);
+/* Drop what the cache keeps of p (it is being closed). */
+void forget_cached_pack(struct packed_git *p);
+
+/* ---- pack-map.c: the pack file, opened and mapped in windows ---- */
+
 /*
  * At most this much of one pack mapped at once (default 1 GiB, at
  * least two windows): a reader going through a pack in order needs
@@ -70,21 +115,58 @@ void set_pack_mapped_limit(size_t bytes);
  * it have been read (default 32 MiB; 0: never), for the tests.
  */
 void set_pack_trim_bytes(size_t bytes);
+/*
+ * Open the pack of an idx file named on the command line (verify-pack),
+ * outside the store's list.  NULL after error().
+ */
+struct packed_git *open_pack_index(const char *idx_name);
+/* Unmap and free p and what the cache keeps of it (NULL allowed). */
+void close_pack(struct packed_git *p);
+/*
+ * The bytes of the entry at offset, mapped until unuse_pack(*w): *len
+ * of them, from its header to the next entry when the table of
+ * offsets is built (pack_order; a pack too big to map whole), else
+ * to the pack's trailer; *exact (if not NULL) says which.  NULL (f)
+ * when offset is outside the entries, or (table built) no entry
+ * starts there, or the pack cannot be opened.
+ */
+const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
+				    size_t *len, int *exact,
+				    struct pack_window **w, struct fault *f);
+/* Let go of the window use_pack_entry gave (NULL allowed). */
+void unuse_pack(struct pack_window *w);
+/* The same, after reading bytes of the entry (see set_pack_trim_bytes). */
+void unuse_pack_read(struct pack_window *w, size_t bytes);
+/*
+ * The idx positions in pack order (static to p); NULL (f) on failure.
+ * Building it checks every offset and the order of every id.
+ */
+const uint64_t *pack_order(struct packed_git *p, struct fault *f);
+
+/* ---- pack-list.c: the packs of the store ---- */
+
+/* The packs of the store and of its alternates (scanned once). */
+struct packed_git *get_packs(void);
 /* Look again in the pack directories; 1 when a pack came. */
 int rescan_packs(void);
-
-/* The id, offset and CRC32 (v2) of the nth object of the idx. */
-const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n);
-uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n);
-uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n);
-/*
- * The position of sha1 in p's idx, -1 when it is not there, -2 when
- * the search met ids out of order or sha1 twice (a corrupt idx).
- */
-int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1);
 /* A pack holding sha1 and its position there: 0, or -1 when none does. */
 int find_packed(const unsigned char *sha1, struct packed_git **p,
 		uint32_t *pos);
+/* Call fn for every object of every pack; a non-zero return stops. */
+int for_each_packed_object(int (*fn)(const unsigned char *sha1,
+				     struct packed_git *p, uint32_t n,
+				     void *data), void *data);
+/*
+ * Abbreviations: call fn for every packed id starting with the hex
+ * prefix (len digits, lowercase); a non-zero return stops.
+ */
+int for_each_packed_prefix(const char *hex, size_t len,
+			   int (*fn)(const unsigned char *sha1, void *data),
+			   void *data);
+/* unique_abbrev_len's count of the digits sha1 shares with packed ids. */
+int packed_abbrev_len(const unsigned char *sha1, int len);
+
+/* ---- pack-read.c: objects out of packs ---- */
 
 /*
  * The source of the store: a stream on sha1 from the first pack that
@@ -123,43 +205,16 @@ struct pack_entry_info {
  */
 int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
 		     struct pack_entry_info *e, struct fault *f);
-/*
- * The bytes of the entry at offset, mapped until unuse_pack(*w): *len
- * of them, from its header to the next entry when the table of
- * offsets is built (pack_order; a pack too big to map whole), else
- * to the pack's trailer; *exact (if not NULL) says which.  NULL (f)
- * when offset is outside the entries, or (table built) no entry
- * starts there, or the pack cannot be opened.
- */
-const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
-				    size_t *len, int *exact,
-				    struct pack_window **w, struct fault *f);
-void unuse_pack(struct pack_window *w);
-/* The same, after reading bytes of the entry (see set_pack_trim_bytes). */
-void unuse_pack_read(struct pack_window *w, size_t bytes);
 /* The entry at idx position n; -1 (f) when it does not parse. */
 int pack_entry_info(struct packed_git *p, uint32_t n,
 		    struct pack_entry_info *e, struct fault *f);
-/*
- * The idx positions in pack order (static to p); NULL (f) on failure.
- * Building it checks every offset and the order of every id.
- */
-const uint64_t *pack_order(struct packed_git *p, struct fault *f);
-
 /*
  * Check the nth object's raw bytes against its CRC32 in the idx (v2;
  * 0 for v1).  -1 (f) when they differ or cannot be read.
  */
 int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f);
-/* Drop what the delta-base cache keeps of p (it is being closed). */
-void forget_cached_pack(struct packed_git *p);
 
-/*
- * Open the pack of an idx file named on the command line (verify-pack),
- * outside the store's list.  NULL after error().
- */
-struct packed_git *open_pack_index(const char *idx_name);
-void close_pack(struct packed_git *p);
+/* ---- pack-check.c: a pack verified whole ---- */
 
 /*
  * Verify a pack whole (pack-check.c): the checksums of idx and pack,
@@ -171,38 +226,5 @@ void close_pack(struct packed_git *p);
 int verify_pack_checksums(struct packed_git *p,
 			  void (*say)(void *data, const char *fmt, ...),
 			  void *data);
-
-/* Call fn for every object of every pack; a non-zero return stops. */
-int for_each_packed_object(int (*fn)(const unsigned char *sha1,
-				     struct packed_git *p, uint32_t n,
-				     void *data), void *data);
-
-/*
- * Abbreviations: call fn for every packed id starting with the hex
- * prefix (len digits, lowercase); a non-zero return stops.
- */
-int for_each_packed_prefix(const char *hex, size_t len,
-			   int (*fn)(const unsigned char *sha1, void *data),
-			   void *data);
-/* unique_abbrev_len's count of the digits sha1 shares with packed ids. */
-int packed_abbrev_len(const unsigned char *sha1, int len);
-
-/* ---- alternates.c ---- */
-
-/*
- * The alternate object directories: objects/info/alternates (and
- * GIT_ALTERNATE_OBJECT_DIRECTORIES), one directory per line, relative
- * to the objects directory that names it, followed to git's depth of
- * 5.  A NULL-terminated list, made once.
- */
-const char *const *alternate_object_dirs(void);
-/* The loose-object source on the alternates. */
-int open_alternate_loose(struct object_stream *st, const unsigned char *sha1,
-			 struct fault *f);
-int has_alternate_loose(const unsigned char *sha1);
-/* Loose ids with a hex prefix in the alternates (abbreviations). */
-int for_each_alternate_loose_prefix(const char *hex, size_t len,
-				    int (*fn)(const unsigned char *sha1,
-					      void *data), void *data);
 
 #endif

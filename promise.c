@@ -1,5 +1,9 @@
 /*
- * promise.c: objects hashed now and written at the next flush_to_disk.
+ * promise.c: the top of the store's writing.  write_sha1_file writes an
+ * object at once (object-write.c) or, while promise_writes(1) asks for
+ * it, hashes it now and writes it at the next flush_to_disk; the
+ * lookups that count what is promised (has_sha1_file_listed,
+ * sha1_file_unlisted) are here too, above the reader they ask.
  *
  * applymbox stores some 20 blobs a patch and makes them durable only
  * at its checkpoints; deflating each as it comes is most of its time
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 static struct pack_object *promises;
 static size_t nr_promises, alloc_promises;
@@ -246,4 +251,44 @@ void drop_promises(void)
 		warning("empty the scratch file of kept objects: %s",
 			strerror(errno));
 	spool_end = 0;
+}
+
+/* ---- writing, now or at the flush ---- */
+
+int write_sha1_file(const void *buf, size_t len, enum object_type type,
+		    unsigned char *sha1)
+{
+	if (len > UINT_MAX - MAX_HEADER_LEN)
+		return error("object of %zu bytes is too large (4 GiB at most)",
+			     len);
+	if (promising_writes())
+		return promise_object(buf, len, type, sha1);
+	hash_sha1_file(buf, len, type, sha1);
+	return write_hashed_object(buf, len, type, sha1);
+}
+
+int flush_to_disk(int fd)
+{
+	if (write_promised_objects() < 0)
+		return -1;
+	return sync_written_objects(fd);
+}
+
+/* ---- lookups in the listings, promises counted ---- */
+
+int has_sha1_file_listed(const unsigned char *sha1)
+{
+	if (loose_listed(sha1) || promised_object(sha1, NULL))
+		return 1;
+	return has_sha1_file(sha1);	/* it may have come since, or be packed */
+}
+
+int sha1_file_unlisted(const unsigned char *sha1)
+{
+	struct packed_git *p;
+	uint32_t pos;
+
+	return !loose_listed(sha1) && !promised_object(sha1, NULL) &&
+	       !promising_writes() && find_packed(sha1, &p, &pos) < 0 &&
+	       !*alternate_object_dirs();
 }

@@ -135,3 +135,10 @@ int setup_repository(void)
 	hint_store_above();
 	return -1;
 }
+
+int sync_wanted(void)
+{
+	const char *env = getenv(NO_SYNC_ENVIRONMENT);
+
+	return !env || !*env || !strcmp(env, "0");
+}

@@ -1,0 +1,426 @@
+/*
+ * object-write.c: loose objects written, and the collision check.
+ * Writes go to a file with no name, linked in when whole, or to a
+ * temporary name that can never look like an object, then rename(2)
+ * into place, so a reader or an rsync never sees half an object.  An
+ * object that exists already must hold exactly the bytes being
+ * written (the collision check), read through the one reader
+ * (object-read.c); nothing is ever overwritten.  write_sha1_file and
+ * flush_to_disk, which may keep objects for later, are promise.c's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+
+/* See object-read.c: the tools bench/run builds to measure the checks. */
+#ifdef BENCH_UNVERIFIED
+#define VERIFY_EXISTING 0
+#else
+#define VERIFY_EXISTING 1
+#endif
+
+/* ---- the collision check ---- */
+
+/*
+ * Do two streams hold the same object, header included?  0 yes, 1 no,
+ * -1 (f) when one cannot be read to its end.  A different type or size
+ * answers before any byte is inflated.
+ */
+static int compare_streams(struct object_stream *a, struct object_stream *b,
+			   struct fault *f)
+{
+	unsigned char *ca, *cb;
+	int ret = -1;
+
+	if (a->type != b->type || a->size != b->size)
+		return 1;
+	ca = xmalloc(OBJECT_CHUNK);
+	cb = xmalloc(OBJECT_CHUNK);
+	for (;;) {
+		ssize_t na = read_object_stream(a, ca, OBJECT_CHUNK, f);
+		ssize_t nb = na < 0 ? -1 : read_object_stream(b, cb, na ? na :
+							      OBJECT_CHUNK, f);
+
+		if (na < 0 || nb < 0)
+			break;
+		if (na != nb || memcmp(ca, cb, na)) {
+			ret = 1;
+			break;
+		}
+		if (!na) {
+			ret = 0;
+			break;
+		}
+	}
+	free(ca);
+	free(cb);
+	return ret;
+}
+
+/*
+ * What a comparison with an existing object found: an error unless the
+ * bytes were the same.
+ */
+static int refuse_different(const unsigned char *sha1, int cmp,
+			    const struct fault *f)
+{
+	if (cmp < 0)
+		return error("object %s exists but cannot be verified (%s); "
+			     "not overwriting it", sha1_to_hex(sha1), f->msg);
+	if (cmp)
+		return error("object %s exists with different content: a "
+			     "SHA-1 collision or a corrupt store; not "
+			     "overwriting it", sha1_to_hex(sha1));
+	return 0;
+}
+
+/*
+ * The collision defence: an object that already exists under this name
+ * must hold exactly the bytes of other.  If it does not, either SHA-1
+ * collided or the store is corrupt; both are refused, and nothing is
+ * overwritten.  Equal bytes hash to the name, so the stored copy is
+ * not rehashed, and its zlib checksum is not computed either: every
+ * byte it guards is compared instead.
+ */
+static int check_existing(const unsigned char *sha1, struct object_stream *other)
+{
+	struct object_stream stored;
+	struct fault f;
+	int cmp = -1;
+
+	if (!open_object_unverified(&stored, sha1, &f)) {
+		set_zlib_check(&stored, 0);
+		cmp = compare_streams(&stored, other, &f);
+		close_object_stream(&stored);
+	}
+	return refuse_different(sha1, cmp, &f);
+}
+
+/*
+ * compare_streams for content in memory: each piece inflated is
+ * compared where it lies, with no copy of ours.
+ */
+static int compare_with_buffer(struct object_stream *st, const void *buf,
+			       enum object_type type, size_t len,
+			       struct fault *f)
+{
+	size_t piece = len < OBJECT_CHUNK ? len + 1 : OBJECT_CHUNK;
+	unsigned char *chunk;
+	size_t off = 0;
+	int ret = 0;
+
+	if (st->type != type || st->size != len)
+		return 1;
+	chunk = xmalloc(piece);
+	for (;;) {
+		ssize_t n = read_object_stream(st, chunk, piece, f);
+
+		if (n <= 0) {
+			ret = n;
+			break;
+		}
+		if (memcmp(chunk, (const unsigned char *)buf + off, n)) {
+			ret = 1;
+			break;
+		}
+		off += n;
+	}
+	free(chunk);
+	return ret;
+}
+
+/*
+ * check_existing for an object in memory, or 1 when there is no object
+ * of that name: the lookup and the read are one open(2).
+ */
+static int check_existing_buffer(const unsigned char *sha1, const void *buf,
+				 size_t len, enum object_type type)
+{
+	struct object_stream stored;
+	struct fault f;
+	int cmp;
+
+	if (open_object_unverified(&stored, sha1, &f) < 0)
+		return f.code == FAULT_MISSING ? 1 :
+		       refuse_different(sha1, -1, &f);
+	set_zlib_check(&stored, 0);
+	cmp = compare_with_buffer(&stored, buf, type, len, &f);
+	close_object_stream(&stored);
+	return refuse_different(sha1, cmp, &f);
+}
+
+int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
+			  size_t size, piece_fn next, void *data)
+{
+	unsigned char *ours = xmalloc(OBJECT_CHUNK), *stored = NULL;
+	struct object_stream st;
+	struct fault f;
+	int differ = 0, open = 0, ret = -1;
+	size_t left = size;
+
+	if (VERIFY_EXISTING) {
+		if (open_object_unverified(&st, sha1, &f) < 0)
+			goto fail;
+		set_zlib_check(&st, 0);
+		open = 1;
+		differ = st.type != type || st.size != size;
+		stored = xmalloc(OBJECT_CHUNK);
+	}
+	while (left) {
+		size_t n = left < OBJECT_CHUNK ? left : OBJECT_CHUNK;
+		ssize_t got;
+
+		if (next(data, ours, n) < 0) {
+			ret = -1;
+			goto out;
+		}
+		left -= n;
+		if (differ || !open)
+			continue;
+		got = read_object_stream(&st, stored, n, &f);
+		if (got < 0)
+			goto fail;
+		differ = (size_t)got != n || memcmp(ours, stored, n);
+	}
+	/* The stream's own checks at its end (nothing after it). */
+	if (open && !differ && read_object_stream(&st, stored, 1, &f) < 0)
+		goto fail;
+	ret = differ;
+	goto out;
+fail:
+	ret = refuse_different(sha1, -1, &f);
+out:
+	if (open)
+		close_object_stream(&st);
+	free(ours);
+	free(stored);
+	return ret;
+}
+
+int report_collision(const unsigned char *sha1)
+{
+	return refuse_different(sha1, 1, NULL);
+}
+
+/* ---- writing ---- */
+
+/* Objects this process wrote and has not yet synced. */
+static unsigned int objects_written;
+
+int open_tmp_object(const char *dir, char **tmp)
+{
+	int fd;
+
+	*tmp = path_join(dir, "tmp_obj_XXXXXX");
+	fd = mkstemp(*tmp);
+	if (fd < 0 && errno == ENOENT && (!mkdir(dir, 0777) || errno == EEXIST)) {
+		/* mkstemp wrote over the X's: start from the template */
+		free(*tmp);
+		*tmp = path_join(dir, "tmp_obj_XXXXXX");
+		fd = mkstemp(*tmp);
+	}
+	if (fd < 0) {
+		error_errno("unable to create temporary object in '%s'", dir);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+/*
+ * A complete temporary object becomes read-only and takes its name (the
+ * fan-out directory is made if need be); it is counted for the sync.
+ * On failure the temporary file is removed.
+ */
+static int finish_tmp_object(const char *tmp, int fd, const unsigned char *sha1)
+{
+	const char *filename = sha1_file_name(sha1);
+	int ret = 0;
+
+	if (fchmod(fd, 0444) < 0 && errno != EPERM)
+		ret = error_errno("chmod object %s", sha1_to_hex(sha1));
+	if (close(fd) < 0 && !ret)
+		ret = error_errno("close object %s", sha1_to_hex(sha1));
+	if (!ret && rename(tmp, filename) < 0) {
+		char *dir = xstrdup(filename);
+
+		*strrchr(dir, '/') = '\0';
+		if (errno != ENOENT || (mkdir(dir, 0777) && errno != EEXIST) ||
+		    rename(tmp, filename) < 0)
+			ret = error_errno("rename object into '%s'", filename);
+		free(dir);
+	}
+	if (ret)
+		unlink(tmp);
+	else
+		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1)
+{
+	struct object_stream st;
+	struct fault f;
+	int ret = 0;
+
+	if (!has_sha1_file(sha1))
+		return finish_tmp_object(tmp, fd, sha1);
+	close(fd);
+	if (VERIFY_EXISTING) {
+		if (open_object_file_stream(&st, tmp, &f) < 0) {
+			ret = error("temporary object '%s': %s", tmp, f.msg);
+		} else {
+			ret = check_existing(sha1, &st);
+			close_object_stream(&st);
+		}
+	}
+	unlink(tmp);
+	return ret;
+}
+
+/* A nameless file in sha1's fan-out directory (made if need be), or -1. */
+static int open_nameless_object(const char *name)
+{
+	size_t dirlen = strrchr(name, '/') - name + 1;
+	int fd = open_nameless(name, dirlen, 0444);
+	char *dir;
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	dir = xstrdup(name);
+	dir[dirlen - 1] = '\0';
+	if (!mkdir(dir, 0777) || errno == EEXIST)
+		fd = open_nameless(name, dirlen, 0444);
+	free(dir);
+	return fd;
+}
+
+/*
+ * The loose object written nameless and linked under its name, so
+ * that it takes one directory entry and a crash leaves nothing: 0 when
+ * done, 1 when the name is taken (another writer was first), 2 when
+ * this way does not work here, -1 after error().
+ */
+static int write_nameless_object(const char *name, const unsigned char *sha1,
+				 enum object_type type, const void *buf,
+				 size_t len)
+{
+	int fd = open_nameless_object(name), ret = 0;
+
+	if (fd < 0 && nameless_files_work())
+		return error_errno("unable to create temporary object in "
+				   "'%.*s'", (int)(strrchr(name, '/') - name),
+				   name);
+	if (fd < 0)
+		return 2;
+	if (deflate_object(fd, type, buf, len) < 0) {
+		error_errno("write object %s", sha1_to_hex(sha1));
+		close(fd);
+		return -1;
+	}
+	if (link_nameless(fd, name) < 0)
+		ret = errno == EEXIST ? 1 : 2;
+	if (close(fd) < 0 && !ret) {
+		error_errno("close object %s", sha1_to_hex(sha1));
+		unlink(name);
+		return -1;
+	}
+	if (!ret)
+		__atomic_fetch_add(&objects_written, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+/*
+ * checked: the caller looked for the object just before.  When it did
+ * not, the temporary way, whose rename would replace an object, looks
+ * first.
+ */
+static int write_loose_object(const unsigned char *sha1, enum object_type type,
+			      const void *buf, size_t len, int checked)
+{
+	char *dir = xstrdup(sha1_file_name(sha1)), *tmp;
+	int fd, ret;
+
+	/*
+	 * The collision check on an object that came meanwhile; one that
+	 * went again (1: missing) is written the temporary way.
+	 */
+	ret = write_nameless_object(dir, sha1, type, buf, len);
+	if (ret == 1 || (ret == 2 && !checked && VERIFY_EXISTING))
+		ret = check_existing_buffer(sha1, buf, len, type);
+	if (ret <= 0) {
+		free(dir);
+		return ret;
+	}
+
+	*strrchr(dir, '/') = '\0';
+	fd = open_tmp_object(dir, &tmp);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	if (deflate_object(fd, type, buf, len) < 0) {
+		error_errno("write object %s", sha1_to_hex(sha1));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	ret = finish_tmp_object(tmp, fd, sha1);
+	free(tmp);
+	return ret;
+}
+
+int write_hashed_object(const void *buf, size_t len, enum object_type type,
+			const unsigned char *sha1)
+{
+	if (!sha1_file_name(sha1))
+		return error("object directory name too long: '%s'",
+			     get_object_directory());
+	if (VERIFY_EXISTING) {
+		int ret = check_existing_buffer(sha1, buf, len, type);
+
+		return ret > 0 ? write_loose_object(sha1, type, buf, len, 1) :
+		       ret;
+	}
+	if (!has_sha1_file(sha1))
+		return write_loose_object(sha1, type, buf, len, 1);
+	return 0;
+}
+
+int write_new_object(const void *buf, size_t len, enum object_type type,
+		     const unsigned char *sha1)
+{
+	if (!sha1_file_name(sha1))
+		return error("object directory name too long: '%s'",
+			     get_object_directory());
+	return write_loose_object(sha1, type, buf, len, 0);
+}
+
+int sync_written_objects(int fd)
+{
+	if (!sync_wanted())
+		return 0;
+	if (objects_written) {
+		int dfd = open(get_object_directory(), O_RDONLY | O_DIRECTORY);
+
+		if (dfd < 0 || syncfs(dfd) < 0) {
+			error_errno("sync object directory '%s'",
+				    get_object_directory());
+			if (dfd >= 0)
+				close(dfd);
+			return -1;
+		}
+		close(dfd);
+		objects_written = 0;
+	}
+	if (fd >= 0 && fsync(fd) < 0)
+		return error_errno("fsync");
+	return 0;
+}

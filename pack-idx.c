@@ -1,0 +1,220 @@
+/*
+ * pack-idx.c: a pack's idx file, checked and searched.  pack-<hex>.idx
+ * holds the sorted ids with a fan-out table (256 counts by first byte)
+ * and each object's offset in the pack (version 1: 4-byte offsets;
+ * version 2: CRC32s and a table of 64-bit offsets as well).  The idx
+ * is mapped whole and its sizes and fan-out are checked when it is
+ * mapped; the order of the ids by each search on its path, or whole by
+ * check_pack_idx_order.  The pack file itself is pack-map.c's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pack.h"
+
+const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n)
+{
+	if (p->idx_version == 1)
+		return p->names + 24 * (size_t)n + 4;
+	return p->names + 20 * (size_t)n;
+}
+
+/* UINT64_MAX for a 64-bit offset that is not in the table. */
+uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n)
+{
+	uint32_t off;
+	const unsigned char *big;
+
+	if (p->idx_version == 1)
+		return get_be32(p->names + 24 * (size_t)n);
+	off = get_be32(p->offsets + 4 * (size_t)n);
+	if (!(off & 0x80000000))
+		return off;
+	off &= 0x7fffffff;
+	if (off >= p->nr_offsets64)
+		return UINT64_MAX;
+	big = p->offsets64 + 8 * (size_t)off;
+	return (uint64_t)get_be32(big) << 32 | get_be32(big + 4);
+}
+
+uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n)
+{
+	return p->crcs ? get_be32(p->crcs + 4 * (size_t)n) : 0;
+}
+
+/*
+ * Binary search in the fan-out's bucket.  The order of the ids is not
+ * checked when the idx is mapped (a walk over every id, a cost a tool
+ * reading a few objects would pay in full): the search checks the ids
+ * on its own path.  Each one it meets must have the
+ * bucket's first byte and lie strictly between those met before on
+ * either side, and the one found must not be listed twice; else -2,
+ * a corrupt idx.  verify-pack and fsck-cache check every id
+ * (check_pack_idx_order).
+ */
+/*
+ * memcmp of two ids, the first eight bytes as one big-endian number:
+ * they nearly always differ there, and the search below makes three
+ * comparisons a step.
+ */
+static inline int cmp_id(const unsigned char *a, const unsigned char *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		x = __builtin_bswap64(x);
+		y = __builtin_bswap64(y);
+#endif
+		return x < y ? -1 : 1;
+	}
+	return memcmp(a + 8, b + 8, 12);
+}
+
+int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
+{
+	const unsigned char *fanout = p->idx + (p->idx_version == 1 ? 0 : 8);
+	const unsigned char *below = NULL, *above = NULL;
+	uint32_t lo = sha1[0] ? get_be32(fanout + 4 * (sha1[0] - 1)) : 0;
+	uint32_t hi = get_be32(fanout + 4 * sha1[0]);
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const unsigned char *s = nth_packed_sha1(p, mid);
+		int cmp = cmp_id(sha1, s);
+
+		if (s[0] != sha1[0] || (below && cmp_id(s, below) <= 0) ||
+		    (above && cmp_id(s, above) >= 0))
+			return -2;
+		if (!cmp) {
+			if ((mid && !cmp_id(nth_packed_sha1(p, mid - 1), s)) ||
+			    (mid + 1 < p->nr &&
+			     !cmp_id(nth_packed_sha1(p, mid + 1), s)))
+				return -2;
+			return mid;
+		}
+		if (cmp < 0) {
+			hi = mid;
+			above = s;
+		} else {
+			lo = mid + 1;
+			below = s;
+		}
+	}
+	return -1;
+}
+
+/* Every id in its fan-out bucket and above the one before it. */
+const char *check_pack_idx_order(const struct packed_git *p)
+{
+	const unsigned char *fanout = p->idx + (p->idx_version == 1 ? 0 : 8);
+	uint32_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const unsigned char *s = nth_packed_sha1(p, i);
+		uint32_t below = s[0] ? get_be32(fanout + 4 * (s[0] - 1)) : 0;
+
+		if (i < below || i >= get_be32(fanout + 4 * s[0]))
+			return "fan-out table does not match the ids";
+		if (i && memcmp(nth_packed_sha1(p, i - 1), s, 20) >= 0)
+			return "ids are duplicated or out of order";
+	}
+	return NULL;
+}
+
+/* Sizes and the fan-out table; NULL when good. */
+const char *check_pack_idx(struct packed_git *p)
+{
+	const unsigned char *fanout = p->idx;
+	size_t size = p->idx_size, min;
+	uint32_t prev = 0, i;
+
+	if (size >= 8 && !memcmp(p->idx, "\377tOc", 4)) {
+		if (get_be32(p->idx + 4) != 2)
+			return "unsupported index version";
+		p->idx_version = 2;
+		fanout += 8;
+	} else {
+		p->idx_version = 1;
+	}
+	if (size < (p->idx_version == 1 ? 0 : 8) + 1024 + 40)
+		return "index file is too small";
+	for (i = 0; i < 256; i++) {
+		uint32_t n = get_be32(fanout + 4 * i);
+
+		if (n < prev)
+			return "non-monotonic fan-out table";
+		prev = n;
+	}
+	p->nr = prev;
+	p->names = fanout + 1024;
+	if (p->idx_version == 1) {
+		if (size != 1024 + 24 * (size_t)p->nr + 40)
+			return "index file has the wrong size";
+	} else {
+		min = 8 + 1024 + 28 * (size_t)p->nr + 40;
+		if (size < min || (size - min) % 8 ||
+		    (size - min) / 8 > (p->nr ? p->nr - 1 : 0))
+			return "index file has the wrong size";
+		p->crcs = p->names + 20 * (size_t)p->nr;
+		p->offsets = p->crcs + 4 * (size_t)p->nr;
+		p->offsets64 = p->offsets + 4 * (size_t)p->nr;
+		p->nr_offsets64 = (size - min) / 8;
+	}
+	return NULL;
+}
+
+struct packed_git *new_packed_git(const char *idx_name)
+{
+	struct packed_git *p = xcalloc(1, sizeof(*p));
+	size_t len = strlen(idx_name);
+
+	p->idx_name = xstrdup(idx_name);
+	p->pack_name = xmalloc(len + 6);
+	if (len > 4 && !strcmp(idx_name + len - 4, ".idx"))
+		len -= 4;
+	memcpy(p->pack_name, idx_name, len);
+	strcpy(p->pack_name + len, ".pack");
+	p->fd = -1;
+	pthread_mutex_init(&p->lock, NULL);
+	return p;
+}
+
+/* Map and check the idx; -1 after error(). */
+int load_pack_idx(struct packed_git *p)
+{
+	struct stat st;
+	const char *bad;
+	void *map;
+	int fd = open(p->idx_name, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return error_errno("open '%s'", p->idx_name);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size) {
+		close(fd);
+		return error("index file %s is not a regular file or is empty",
+			     p->idx_name);
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return error_errno("mmap '%s'", p->idx_name);
+	p->idx = map;
+	p->idx_size = st.st_size;
+	bad = check_pack_idx(p);
+	if (bad) {
+		munmap(map, st.st_size);
+		p->idx = NULL;
+		p->nr = 0;
+		return error("index file %s is corrupt: %s", p->idx_name, bad);
+	}
+	return 0;
+}
