@@ -54,7 +54,7 @@ LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 # The index, and what the work tree holds beside it.
 LIB_OBJS += read-cache.o index.o exclude.o dir.o
 # Trees into the index and the work tree; read-tree's merges; history.
-LIB_OBJS += checkout.o tree-list.o unpack.o commit.o revision.o
+LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files.
 LIB_OBJS += diff-slide.o diff.o diff-search.o diff-print.o merge.o
 # Patches: parsed, placed, applied, written, counted.
@@ -70,10 +70,10 @@ SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
-HDRS += checkout.h unpack.h
+HDRS += checkout.h tree-merge.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
-HDRS += commit.h exclude.h
+HDRS += history.h exclude.h
 HDRS += pack.h deflate.h
 PROGRAMS += apply
 HDRS += patch.h patch-internal.h

@@ -1,5 +1,5 @@
 /*
- * commit.c: the pieces of a commit, for every tool that makes one.
+ * commit-write.c: the pieces of a commit, for every tool that makes one.
  *
  * Trees: the index is sorted by the bytes of full paths, so the
  * entries under one directory form one contiguous run, and that order

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "history.h"
 
 static const char merge_base_usage[] =
 	"merge-base [--all] <commit> <commit>...";

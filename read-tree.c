@@ -7,11 +7,11 @@
  * every full path passes verify_path), and every blob and subtree
  * must exist (a gitlink names a commit in another repository and is
  * not looked for).  A merge looks only for the blobs it brings into
- * the index (unpack.c's check_blob): what the index keeps is there.  One bad tree or missing object refuses the whole tree and
+ * the index (tree-merge.c's check_blob): what the index keeps is there.  One bad tree or missing object refuses the whole tree and
  * leaves the index byte for byte as it was.  A commit id means its
  * tree.
  *
- * -m merges, with git's rules (unpack.c): one tree is git's one-way
+ * -m merges, with git's rules (tree-merge.c): one tree is git's one-way
  * merge (an entry whose path, mode and id are unchanged keeps its stat
  * data, so show-diff stays clean without a rehash); two trees <old>
  * <new> move the index from old to new, carrying local changes; three
@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "unpack.h"
+#include "tree-merge.h"
 
 static const char read_tree_usage[] =
 	"read-tree [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]]";
@@ -48,7 +48,7 @@ static void install_list(struct entry_list *l)
 
 /*
  * Without -m every blob is looked for as the trees are read; a merge
- * looks only for the blobs it brings into the index (unpack.c).
+ * looks only for the blobs it brings into the index (tree-merge.c).
  */
 static void read_trees(int n, char **names, struct entry_list *lists,
 		       int merge)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "history.h"
 
 static const char rev_list_usage[] =
 	"rev-list [--max-count=<n>] [--max-age=<t>] [--min-age=<t>] "

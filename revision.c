@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "history.h"
 
 /* Commits git walks on after the last interesting one, in case of skew. */
 #define SLOP 5

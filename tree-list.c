@@ -1,12 +1,12 @@
 /*
  * tree-list.c: trees read whole into lists of entries in index order,
- * and the lookups read-tree's merges make in them (unpack.h).
+ * and the lookups read-tree's merges make in them (tree-merge.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unpack.h"
+#include "tree-merge.h"
 
 /* Longest full path accepted; also bounds the depth of the walk. */
 #define MAX_PATH_LEN 4096

@@ -1,10 +1,10 @@
 /*
- * unpack.h: read-tree's merges of one, two and three trees with the
- * index (unpack.c), as git's read-tree -m decides them, on trees read
+ * tree-merge.h: read-tree's merges of one, two and three trees with the
+ * index (tree-merge.c), as git's read-tree -m decides them, on trees read
  * whole into lists (tree-list.c).
  */
-#ifndef UNPACK_H
-#define UNPACK_H
+#ifndef TREE_MERGE_H
+#define TREE_MERGE_H
 
 #include "cache.h"
 
@@ -57,7 +57,7 @@ int list_has_file_above(const struct entry_list *l, const char *name,
 #define CE_WT_UPDATE 0x0100
 /*
  * In ce_state of an entry of a read list that no result holds yet:
- * the merge may take it as it is rather than copy it (unpack.c).
+ * the merge may take it as it is rather than copy it (tree-merge.c).
  */
 #define CE_LISTED 0x0200
 

@@ -1,5 +1,5 @@
 /*
- * commit.h: history in memory (commit.c) and walking it as git
+ * history.h: history in memory (history.c) and walking it as git
  * rev-list walks it (revision.c), for rev-list, merge-base and the
  * porcelain (log, pull).
  *
@@ -9,8 +9,8 @@
  * Commit parsing reuses parse_commit_buffer (object.c) for the tree
  * and parents; the committer date is read here.
  */
-#ifndef COMMIT_H
-#define COMMIT_H
+#ifndef HISTORY_H
+#define HISTORY_H
 
 #include <stdint.h>
 
@@ -43,7 +43,7 @@ struct commit {
 	int indegree;			/* topological sort's scratch */
 };
 
-/* ---- commit.c: objects, commits, merge bases ---- */
+/* ---- history.c: objects, commits, merge bases ---- */
 
 /*
  * The one object of this id (created, flags 0, when first asked for),

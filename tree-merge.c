@@ -1,5 +1,5 @@
 /*
- * unpack.c: the merges of read-tree -m.  Each tree is read whole into
+ * tree-merge.c: the merges of read-tree -m.  Each tree is read whole into
  * a list in index order, then the lists and the index are walked in
  * step, one path at a time; for each path a rule of git's one-, two-
  * or three-way merge decides what the new index holds (the index's
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "checkout.h"
-#include "unpack.h"
+#include "tree-merge.h"
 
 /* ---- the rules ---- */
 

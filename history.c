@@ -1,5 +1,5 @@
 /*
- * commit.c: the objects a history walk meets, commits parsed once,
+ * history.c: the objects a history walk meets, commits parsed once,
  * lists of commits by date and the merge bases of commits, computed
  * as git merge-base does (so that scripts get git's answer even on a
  * criss-cross history, where there are several).
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "commit.h"
+#include "history.h"
 
 /* ---- the object table: open addressing on the id ---- */
 
