@@ -36,9 +36,8 @@ PROGRAMS += verify-pack unpack-objects
 # check-layers` checks on the objects.
 #
 # The base: messages and memory, ids as text, path rules, setup, the
-# thread pool, lock files, nameless files, dates, quoting, globs.
-LIB_OBJS = usage.o hex.o path.o setup.o parallel.o lockfile.o nameless.o \
-	date.o quote.o wildmatch.o
+# thread pool, lock files, nameless files, dates.
+LIB_OBJS = usage.o hex.o path.o setup.o parallel.o lockfile.o nameless.o date.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.
 LIB_OBJS += inflate.o deflate-block.o deflate.o stream.o patch-delta.o \
@@ -51,12 +50,12 @@ LIB_OBJS += loose.o alternates.o pack-idx.o pack-cache.o pack-map.o \
 	pack-write.o promise.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
-# The index, and what the work tree holds beside it.
-LIB_OBJS += read-cache.o index.o exclude.o dir.o
+# The index, and what the work tree holds beside it (globs, excludes).
+LIB_OBJS += read-cache.o index.o wildmatch.o exclude.o dir.o
 # Trees into the index and the work tree; read-tree's merges; history.
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
-# Diffs and merges of files.
-LIB_OBJS += diff-slide.o diff.o diff-search.o diff-print.o merge.o
+# Diffs and merges of files, and quoted paths in them.
+LIB_OBJS += diff-slide.o diff.o diff-search.o quote.o diff-print.o merge.o
 # Patches: parsed, placed, applied, written, counted.
 LIB_OBJS += patch-place.o patch-parse.o patch-binary.o patch-apply.o \
 	patch-stat.o patch-write.o
@@ -74,7 +73,7 @@ HDRS += checkout.h tree-merge.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 HDRS += history.h exclude.h
-HDRS += pack.h deflate.h
+HDRS += pack.h deflate.h rfc1951.h
 PROGRAMS += apply
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox

@@ -1,44 +1,73 @@
 /*
  * cache.h: the map of the library every dircache tool links.
  *
- * One section per library file, lowest layer first; a file calls only
- * the sections above its own (the store does not parse commits, the
- * thread pool does not know the store):
+ * One section per library file, lowest layer first, as the Makefile
+ * lists them; a file calls only the sections above its own (the store
+ * does not parse commits, the thread pool does not know the store).
+ * `make check-layers` checks it on the objects (t/check-layers.py).
+ * Files whose prototypes are in a side header are named here, with it:
  *
+ * The base
  *   usage.c       messages, exits, memory, plain I/O, the fault model
- *   setup.c       what main() does first: environment, fds, the store
- *   parallel.c    the thread pool
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
+ *   setup.c       what main() does first: environment, fds, the store
+ *   parallel.c    the thread pool
  *   lockfile.c    replacing a file under <file>.lock
+ *   nameless.c    files that get their name only once whole
+ *   date.c        dates
+ * git's formats
+ *   inflate.c     a zlib stream inflated whole (rfc1951.h: the tables
+ *                 it shares with deflate.c and deflate-block.c)
+ *   deflate.c     zlib streams written (deflate.h: deflate-block.c)
  *   stream.c      an object's bytes in and out of zlib, checked
- *   loose.c       loose objects: names, walks, listings, their files
- *   alternates.c  other object directories' loose objects
- *   (pack.h: pack files, pack-idx.c, pack-cache.c, pack-map.c,
- *   pack-list.c, pack-read.c, pack-check.c)
- *   object-read.c the object store's one reader over its sources
- *   object-write.c loose objects written, the collision check
- *   pack-write.c  new objects as one pack file and its idx
- *   promise.c     objects hashed now and written at the next flush
  *   patch-delta.c git's delta format
  *   base85.c      git's base-85 (binary patches)
  *   diff-delta.c  making deltas in it
- *   worktree.c    work-tree files in and out of the store
+ * The object store
+ *   loose.c       loose objects: names, walks, listings, their files
+ *   alternates.c  other object directories' loose objects
+ *   pack.h        pack files: the idx (pack-idx.c), the delta-base
+ *                 cache (pack-cache.c), the pack mapped (pack-map.c),
+ *                 the store's packs (pack-list.c), objects out of
+ *                 packs (pack-read.c), a pack verified (pack-check.c)
+ *   object-read.c the one reader over its sources
+ *   object-write.c loose objects written, the collision check
+ *   pack-write.c  new objects as one pack file and its idx
+ *   promise.c     write_sha1_file: now, or at the next flush
+ * Objects, refs, the work tree
  *   object.c      trees, commits and tags; walking n trees in step
- *   fsck.c        checking objects as git fsck does
  *   refs.c        reading and writing refs
+ *   fsck.c        checking objects as git fsck does
  *   sha1_name.c   ids from the command line
- *   date.c        dates
+ *   worktree.c    work-tree files in and out of the store
+ * The index
  *   read-cache.c  the index file: reading, checking, writing it
  *   index.c       the index in memory: lookup, insertion, stat data
- *   (diff.h: the diff engine, diff.c, diff-search.c and diff-slide.c;
- *   git's patches, diff-print.c; the three-way merge, merge.c; and
- *   path quoting, quote.c)
- *   (checkout.h: writing index entries into the work tree, checkout.c)
- *   (mail.h: mailboxes and mails, mbox.c, mail.c, mail-decode.c and
- *   mail-message.c; commit-write.h: trees from the index, identities and
- *   commits, commit-write.c, and resetting to a tree, reset.c;
- *   am-state.h: the state files of an applymbox run, am-state.c)
+ *   exclude.h     git's globs (wildmatch.c), exclude patterns
+ *                 (exclude.c), the files the index does not know (dir.c)
+ * Trees, merges and history
+ *   checkout.h    index entries written into the work tree (checkout.c)
+ *   tree-merge.h  trees read whole into lists (tree-list.c), and
+ *                 read-tree's merges on them (tree-merge.c)
+ *   history.h     commits in memory, merge bases (history.c), and the
+ *                 walk in rev-list's order (revision.c)
+ * Diffs, patches, mails
+ *   diff.h        the diff engine (diff-slide.c, diff.c, diff-search.c;
+ *                 diff-internal.h), path quoting (quote.c), git's
+ *                 patches (diff-print.c), the three-way merge (merge.c)
+ *   patch.h       patches read and applied (patch-place.c,
+ *                 patch-parse.c, patch-binary.c, patch-apply.c,
+ *                 patch-stat.c, patch-write.c; patch-internal.h)
+ *   mail.h        mailboxes and mails (mail-decode.c, mbox.c, mail.c,
+ *                 mail-message.c)
+ *   commit-write.h trees from the index, identities and commits
+ *                 (commit-write.c), resetting to a tree (reset.c)
+ *   am-state.h    the state files of an applymbox run (am-state.c)
+ *
+ * Three pairs still call each other, tolerated by the Makefile's
+ * LAYER_CYCLES_ALLOWED until their fixes land: read-cache.c and
+ * index.c, diff.c and diff-search.c, patch-parse.c and patch-binary.c.
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
@@ -102,6 +131,7 @@ void usage(const char *usage_line) __attribute__((noreturn));
 /* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
 void handle_help(int argc, char **argv, const char *usage_line);
 
+/* malloc, calloc, realloc, strdup that die when memory runs out. */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
@@ -161,52 +191,6 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
 
-/* ---- setup.c: what every tool does first ---- */
-
-#define DEFAULT_GIT_DIR ".dircache"
-
-/* Environment variables; the 2005 name comes first where there is one. */
-#define DB_ENVIRONMENT "SHA1_FILE_DIRECTORY"
-#define OBJECT_DIR_ENVIRONMENT "GIT_OBJECT_DIRECTORY"
-#define INDEX_ENVIRONMENT "GIT_INDEX_FILE"
-#define GIT_DIR_ENVIRONMENT "GIT_DIR"
-#define NO_SYNC_ENVIRONMENT "DIRCACHE_NO_SYNC"
-
-/*
- * The first call of every main(): makes sure fds 0, 1 and 2 are open
- * (on /dev/null if not, so that no file we open takes their number and
- * receives our messages), sets the program name and reads the
- * environment.
- */
-void setup_tool(const char *argv0);
-/* Read GIT_DIR and the rest again (setup_tool does it once). */
-void setup_environment(void);
-/*
- * For tools that need a store: 0 when the object directory exists,
- * else -1 after "not a dircache repository (or GIT_DIR): <dir>" (and,
- * from inside a work tree, where its top is: the tools run there).
- */
-int setup_repository(void);
-/* $GIT_DIR, its object directory and its index, as read at setup. */
-const char *get_git_dir(void);
-const char *get_object_directory(void);
-const char *get_index_file(void);
-/* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
-int sync_wanted(void);
-
-/* ---- parallel.c: the thread pool ---- */
-
-/*
- * Call fn(data, i) for every i in [start, end) on every core (up to 8
- * threads; only the caller's when there are few items), so fn must be
- * safe to run on many threads at once.  fn returns the units of work it
- * did (files, say, for an item that is a group of them): progress (may
- * be NULL) moves on by them from done.  Returns done plus all units.
- */
-size_t run_parallel(size_t start, size_t end,
-		    size_t (*fn)(void *data, size_t i), void *data,
-		    struct progress *progress, size_t done);
-
 /* ---- hex.c: ids and type names ---- */
 
 /*
@@ -225,6 +209,7 @@ enum object_type {
 	OBJ_TAG = 4,
 };
 
+/* "commit", "tree", "blob", "tag", or "bad" for any other value. */
 const char *type_name(enum object_type type);
 /* Exact match of a type name of len bytes; OBJ_BAD when unknown. */
 enum object_type type_from_string(const char *name, size_t len);
@@ -311,6 +296,7 @@ struct work_dirs {
 	size_t end[WORK_DIRS_DEPTH];	/* bytes of path each one names */
 	char path[4096];
 };
+/* Start wd empty; lstat path through it; close what it holds open. */
 void init_work_dirs(struct work_dirs *wd);
 int lstat_in_work_dirs(struct work_dirs *wd, const char *path, size_t len,
 		       struct stat *st);
@@ -375,6 +361,52 @@ enum interest pathspec_interest(const struct pathspec *ps, const char *path,
 /* 1 when ps selects the file path (len bytes). */
 int match_pathspec(const struct pathspec *ps, const char *path, size_t len);
 
+/* ---- setup.c: what every tool does first ---- */
+
+#define DEFAULT_GIT_DIR ".dircache"
+
+/* Environment variables; the 2005 name comes first where there is one. */
+#define DB_ENVIRONMENT "SHA1_FILE_DIRECTORY"
+#define OBJECT_DIR_ENVIRONMENT "GIT_OBJECT_DIRECTORY"
+#define INDEX_ENVIRONMENT "GIT_INDEX_FILE"
+#define GIT_DIR_ENVIRONMENT "GIT_DIR"
+#define NO_SYNC_ENVIRONMENT "DIRCACHE_NO_SYNC"
+
+/*
+ * The first call of every main(): makes sure fds 0, 1 and 2 are open
+ * (on /dev/null if not, so that no file we open takes their number and
+ * receives our messages), sets the program name and reads the
+ * environment.
+ */
+void setup_tool(const char *argv0);
+/* Read GIT_DIR and the rest again (setup_tool does it once). */
+void setup_environment(void);
+/*
+ * For tools that need a store: 0 when the object directory exists,
+ * else -1 after "not a dircache repository (or GIT_DIR): <dir>" (and,
+ * from inside a work tree, where its top is: the tools run there).
+ */
+int setup_repository(void);
+/* $GIT_DIR, its object directory and its index, as read at setup. */
+const char *get_git_dir(void);
+const char *get_object_directory(void);
+const char *get_index_file(void);
+/* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
+int sync_wanted(void);
+
+/* ---- parallel.c: the thread pool ---- */
+
+/*
+ * Call fn(data, i) for every i in [start, end) on every core (up to 8
+ * threads; only the caller's when there are few items), so fn must be
+ * safe to run on many threads at once.  fn returns the units of work it
+ * did (files, say, for an item that is a group of them): progress (may
+ * be NULL) moves on by them from done.  Returns done plus all units.
+ */
+size_t run_parallel(size_t start, size_t end,
+		    size_t (*fn)(void *data, size_t i), void *data,
+		    struct progress *progress, size_t done);
+
 /* ---- lockfile.c: replacing a file ---- */
 
 /*
@@ -418,6 +450,67 @@ int nameless_files_work(void);
  * (errno).
  */
 int open_scratch_file(const char *dir);
+
+/* ---- date.c: dates ---- */
+
+/*
+ * Parse a user-supplied date into "<epoch> <+hhmm>" (static buffer).
+ * Accepts "<epoch> <+hhmm>", "@<epoch> <+hhmm>", RFC 2822 and ISO 8601.
+ * Returns NULL when the text is none of those.
+ */
+const char *parse_date(const char *date);
+/* The current time and local zone as "<epoch> <+hhmm>" (static). */
+const char *now_date(void);
+
+/* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
+
+/* Bytes past size that inflate_whole may write into (then overwrite). */
+#define INFLATE_SLACK 8
+/*
+ * Objects (pack entries, loose objects) of up to this size are inflated
+ * whole by inflate_whole; bigger ones are streamed through zlib, so that
+ * none needs its size in memory.
+ */
+#define WHOLE_INFLATE_MAX ((size_t)1 << 20)
+enum {
+	INFLATE_CORRUPT = -1,	/* not a stream zlib would inflate */
+	INFLATE_TRUNCATED = -2,	/* cut short */
+	INFLATE_LONGER = -3,	/* it gives more than size bytes */
+	INFLATE_SHORTER = -4,	/* it ends before size bytes */
+	INFLATE_NOMEM = -5,
+	INFLATE_CHECKSUM = -6,	/* the Adler-32 is wrong (when checked) */
+};
+/*
+ * Inflate the zlib stream at the start of in (len bytes) into out
+ * (size + INFLATE_SLACK bytes): 0 when it gives exactly size bytes,
+ * with *used its length, trailer included (what follows it is the
+ * caller's); an INFLATE_ error otherwise, out then meaning nothing.
+ * Accepts what zlib's inflate() accepts; checks the Adler-32 only when
+ * check is set or set_inflate_checksum(1) asked for it (for the whole
+ * process): readers hash the result against its id; fsck-cache asks.
+ */
+int inflate_whole(const void *in, size_t len, unsigned char *out,
+		  size_t size, size_t *used, int check);
+void set_inflate_checksum(int on);
+/* What an INFLATE_ error means, in the words of the other readers. */
+const char *inflate_error(int ret);
+
+/* ---- deflate.c: zlib streams written ---- */
+
+/*
+ * A zlib stream (git's loose objects, pack entries) deflated by our
+ * own compressor, a chunk at a time, into fd, or with fd -1 into
+ * memory (deflate_writer_result).  Never fails to start.
+ */
+struct deflate_writer;
+struct deflate_writer *deflate_writer_start(int fd);
+/* Deflate len bytes; last finishes the stream.  -1 with errno (write). */
+int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
+		       int last);
+/* The stream written into memory (malloc'd, the caller's), *len bytes. */
+unsigned char *deflate_writer_result(struct deflate_writer *w, size_t *len);
+/* Frees w (NULL allowed). */
+void deflate_writer_end(struct deflate_writer *w);
 
 /* ---- stream.c: an object's bytes, in and out of zlib ---- */
 
@@ -527,85 +620,45 @@ int deflate_object(int fd, enum object_type type, const void *buf,
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen);
 
-/* ---- deflate.c: zlib streams written ---- */
+/* ---- patch-delta.c: git's delta format ---- */
 
 /*
- * A zlib stream (git's loose objects, pack entries) deflated by our
- * own compressor, a chunk at a time, into fd, or with fd -1 into
- * memory (deflate_writer_result).  Never fails to start.
+ * The base and result sizes a delta starts with; returns the bytes
+ * they take, or -1 when the header is cut short.
  */
-struct deflate_writer;
-struct deflate_writer *deflate_writer_start(int fd);
-/* Deflate len bytes; last finishes the stream.  -1 with errno (write). */
-int deflate_writer_add(struct deflate_writer *w, const void *buf, size_t len,
-		       int last);
-/* The stream written into memory (malloc'd, the caller's), *len bytes. */
-unsigned char *deflate_writer_result(struct deflate_writer *w, size_t *len);
-/* Frees w (NULL allowed). */
-void deflate_writer_end(struct deflate_writer *w);
-
-/* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
-
-/* RFC 1951's tables, for inflate.c and deflate-block.c alike. */
-extern const uint16_t deflate_length_base[29];	/* length codes 257-285 */
-extern const uint8_t deflate_length_extra[29];
-extern const uint16_t deflate_dist_base[30];
-extern const uint8_t deflate_dist_extra[30];
-extern const uint8_t deflate_codelen_order[19];
-
-/* Little-endian loads of unaligned bytes, as DEFLATE reads and writes. */
-static inline uint32_t load_le32(const unsigned char *p)
-{
-	uint32_t w;
-
-	memcpy(&w, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap32(w);
-#endif
-	return w;
-}
-
-static inline uint64_t load_le64(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
-/* Bytes past size that inflate_whole may write into (then overwrite). */
-#define INFLATE_SLACK 8
+int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
+		    size_t *result_size);
 /*
- * Objects (pack entries, loose objects) of up to this size are inflated
- * whole by inflate_whole; bigger ones are streamed through zlib, so that
- * none needs its size in memory.
+ * Apply delta (delta_len bytes) to base.  Returns the result
+ * (malloc'd, with a NUL after it) and its length, or NULL with *why
+ * (static text) when the delta is malformed: a size that does not
+ * match, a copy beyond the base, a write beyond the result, a cut
+ * instruction, the reserved opcode 0, or a short result.
  */
-#define WHOLE_INFLATE_MAX ((size_t)1 << 20)
-enum {
-	INFLATE_CORRUPT = -1,	/* not a stream zlib would inflate */
-	INFLATE_TRUNCATED = -2,	/* cut short */
-	INFLATE_LONGER = -3,	/* it gives more than size bytes */
-	INFLATE_SHORTER = -4,	/* it ends before size bytes */
-	INFLATE_NOMEM = -5,
-	INFLATE_CHECKSUM = -6,	/* the Adler-32 is wrong (when checked) */
-};
+void *apply_delta(const void *base, size_t base_len, const void *delta,
+		  size_t delta_len, size_t *result_len, const char **why);
+
+/* ---- base85.c: git's base-85, for binary patches ---- */
+
+/* len bytes as (len + 3) / 4 * 5 digits at out (no NUL). */
+void encode_85(char *out, const unsigned char *data, size_t len);
 /*
- * Inflate the zlib stream at the start of in (len bytes) into out
- * (size + INFLATE_SLACK bytes): 0 when it gives exactly size bytes,
- * with *used its length, trailer included (what follows it is the
- * caller's); an INFLATE_ error otherwise, out then meaning nothing.
- * Accepts what zlib's inflate() accepts; checks the Adler-32 only when
- * check is set or set_inflate_checksum(1) asked for it (for the whole
- * process): readers hash the result against its id; fsck-cache asks.
+ * The (len + 3) / 4 * 5 digits at text into len bytes at out; -1 when
+ * a digit is not one or a group is past 2^32.
  */
-int inflate_whole(const void *in, size_t len, unsigned char *out,
-		  size_t size, size_t *used, int check);
-void set_inflate_checksum(int on);
-/* What an INFLATE_ error means, in the words of the other readers. */
-const char *inflate_error(int ret);
+int decode_85(unsigned char *out, const char *text, size_t len);
+
+/* ---- diff-delta.c: making git's deltas ---- */
+
+/*
+ * A delta in git's format that turns base into target (apply_delta()
+ * undoes it): copies of base runs found through an index of its
+ * blocks, literal bytes between.  Returns it (malloc'd) and its size,
+ * or NULL when it would pass max_size bytes (0: no limit) or the base
+ * is 4 GiB or more.
+ */
+void *create_delta(const void *base, size_t base_size, const void *target,
+		   size_t target_size, size_t max_size, size_t *delta_size);
 
 /* ---- loose.c: loose objects, their names and files ---- */
 
@@ -670,8 +723,10 @@ int for_each_alternate_loose_prefix(const char *hex, size_t len,
 				    int (*fn)(const unsigned char *sha1,
 					      void *data), void *data);
 
-/* (pack.h: pack-idx.c, pack-cache.c, pack-map.c, pack-list.c,
- * pack-read.c and pack-check.c, the packed source, come here.) */
+/*
+ * pack.h: pack-idx.c, pack-cache.c, pack-map.c, pack-list.c,
+ * pack-read.c and pack-check.c, the packed source, come here.
+ */
 
 /* ---- object-read.c: the object store's one reader ---- */
 
@@ -863,80 +918,6 @@ int write_promised_objects(void);
 /* Forget the promises, written or not (their content goes too). */
 void drop_promises(void);
 
-/* ---- patch-delta.c: git's delta format ---- */
-
-/*
- * The base and result sizes a delta starts with; returns the bytes
- * they take, or -1 when the header is cut short.
- */
-int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
-		    size_t *result_size);
-/*
- * Apply delta (delta_len bytes) to base.  Returns the result
- * (malloc'd, with a NUL after it) and its length, or NULL with *why
- * (static text) when the delta is malformed: a size that does not
- * match, a copy beyond the base, a write beyond the result, a cut
- * instruction, the reserved opcode 0, or a short result.
- */
-void *apply_delta(const void *base, size_t base_len, const void *delta,
-		  size_t delta_len, size_t *result_len, const char **why);
-
-/* ---- base85.c: git's base-85, for binary patches ---- */
-
-/* len bytes as (len + 3) / 4 * 5 digits at out (no NUL). */
-void encode_85(char *out, const unsigned char *data, size_t len);
-/*
- * The (len + 3) / 4 * 5 digits at text into len bytes at out; -1 when
- * a digit is not one or a group is past 2^32.
- */
-int decode_85(unsigned char *out, const char *text, size_t len);
-
-/* ---- diff-delta.c: making git's deltas ---- */
-
-/*
- * A delta in git's format that turns base into target (apply_delta()
- * undoes it): copies of base runs found through an index of its
- * blocks, literal bytes between.  Returns it (malloc'd) and its size,
- * or NULL when it would pass max_size bytes (0: no limit) or the base
- * is 4 GiB or more.
- */
-void *create_delta(const void *base, size_t base_size, const void *target,
-		   size_t target_size, size_t max_size, size_t *delta_size);
-
-/* ---- worktree.c: work-tree files in and out of the store ---- */
-
-/* 0 for a regular file or a symlink; else -1 after "unsupported file type". */
-int check_work_file_type(const char *path, const struct stat *st);
-/*
- * The content of a work-tree path that lstat described as st: a
- * regular file's bytes or a symlink's target (malloc'd, NUL after it).
- * NULL after error() for any other type and for a file that changes
- * size or type while it is read.
- */
-char *read_work_file(const char *path, const struct stat *st, size_t *size);
-/* Hash a file or symlink the way update-cache stores it (write_object: store it). */
-int index_path(const char *path, const struct stat *st, int write_object,
-	       unsigned char *sha1);
-/*
- * index_path that hands back the bytes it read and hashed in *keep
- * (malloc'd, *size bytes; NULL for a big file, which is hashed a piece
- * at a time), for a caller that needs them next (show-diff's patch).
- */
-int index_path_keep(const char *path, const struct stat *st,
-		    int write_object, unsigned char *sha1, char **keep,
-		    size_t *size);
-/* Is path's content the blob sha1?  1 yes, 0 no, -1 error. */
-int path_matches_sha1(const char *path, const struct stat *st,
-		      const unsigned char *sha1);
-/*
- * Write blob sha1 into fd (path names it in messages) a piece at a
- * time, so memory stays flat whatever the blob's size.  Every check of
- * the reader is made, the hash when the stream ends: on -1 (reported)
- * the bytes already written are not the blob and the caller must throw
- * them away.
- */
-int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
-
 /* ---- object.c: trees, commits and tags ---- */
 
 #define S_IFGITLINK 0160000
@@ -954,6 +935,7 @@ struct name_entry {
 	const unsigned char *sha1;
 };
 
+/* Start reading the size bytes of a tree at buf (they must outlive desc). */
 void init_tree_desc(struct tree_desc *desc, const void *buf, size_t size);
 /*
  * Take the next entry: 1 when one was taken, 0 at the end, -1 when the
@@ -1039,6 +1021,37 @@ typedef int (*traverse_fn)(int n, const struct name_entry **entries,
 			   void *data);
 int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data);
 
+/* ---- refs.c: reading and writing refs ---- */
+
+/*
+ * 0 when name may be a ref: "HEAD" or "refs/..." without "..", "//",
+ * a component starting with ".", control or special characters, "@{",
+ * or a ".lock" or "/" or "." at the end; else -1.
+ */
+int check_ref_name(const char *name);
+/*
+ * The id a ref names, following "ref: <name>" (at most 5 deep), loose
+ * files first, then packed-refs.  0, or -1 when it names nothing.
+ * With resolved (may be NULL), the name of the last ref followed
+ * (malloc'd), also for a symbolic ref to a branch not yet born.
+ */
+int resolve_ref(const char *name, unsigned char *sha1, char **resolved);
+int read_ref(const char *name, unsigned char *sha1);
+/*
+ * Call fn for every ref under refs/ (loose and packed, a loose one
+ * hiding its packed copy) in name order; a non-zero return stops the
+ * walk and is returned.  Directories are walked without recursion.
+ */
+int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
+			   void *data), void *data);
+/*
+ * Point ref name (not HEAD) at sha1 under <ref>.lock, after syncing
+ * the objects.  With old_sha1, only if the ref still holds it (all
+ * zeros: only if it does not exist).  -1 after error().
+ */
+int update_ref(const char *name, const unsigned char *sha1,
+	       const unsigned char *old_sha1);
+
 /* ---- fsck.c: checking objects as git fsck does ---- */
 
 /* Info is printed as a warning; a warning is an error under --strict. */
@@ -1078,37 +1091,6 @@ int fsck_tag(const void *buf, size_t size, struct fsck_options *o,
  */
 const char *check_tree(const void *buf, size_t size);
 
-/* ---- refs.c: reading and writing refs ---- */
-
-/*
- * 0 when name may be a ref: "HEAD" or "refs/..." without "..", "//",
- * a component starting with ".", control or special characters, "@{",
- * or a ".lock" or "/" or "." at the end; else -1.
- */
-int check_ref_name(const char *name);
-/*
- * The id a ref names, following "ref: <name>" (at most 5 deep), loose
- * files first, then packed-refs.  0, or -1 when it names nothing.
- * With resolved (may be NULL), the name of the last ref followed
- * (malloc'd), also for a symbolic ref to a branch not yet born.
- */
-int resolve_ref(const char *name, unsigned char *sha1, char **resolved);
-int read_ref(const char *name, unsigned char *sha1);
-/*
- * Call fn for every ref under refs/ (loose and packed, a loose one
- * hiding its packed copy) in name order; a non-zero return stops the
- * walk and is returned.  Directories are walked without recursion.
- */
-int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
-			   void *data), void *data);
-/*
- * Point ref name (not HEAD) at sha1 under <ref>.lock, after syncing
- * the objects.  With old_sha1, only if the ref still holds it (all
- * zeros: only if it does not exist).  -1 after error().
- */
-int update_ref(const char *name, const unsigned char *sha1,
-	       const unsigned char *old_sha1);
-
 /* ---- sha1_name.c: ids from the command line ---- */
 
 /*
@@ -1118,16 +1100,39 @@ int update_ref(const char *name, const unsigned char *sha1,
  */
 int get_sha1(const char *name, unsigned char *sha1);
 
-/* ---- date.c: dates ---- */
+/* ---- worktree.c: work-tree files in and out of the store ---- */
 
+/* 0 for a regular file or a symlink; else -1 after "unsupported file type". */
+int check_work_file_type(const char *path, const struct stat *st);
 /*
- * Parse a user-supplied date into "<epoch> <+hhmm>" (static buffer).
- * Accepts "<epoch> <+hhmm>", "@<epoch> <+hhmm>", RFC 2822 and ISO 8601.
- * Returns NULL when the text is none of those.
+ * The content of a work-tree path that lstat described as st: a
+ * regular file's bytes or a symlink's target (malloc'd, NUL after it).
+ * NULL after error() for any other type and for a file that changes
+ * size or type while it is read.
  */
-const char *parse_date(const char *date);
-/* The current time and local zone as "<epoch> <+hhmm>" (static). */
-const char *now_date(void);
+char *read_work_file(const char *path, const struct stat *st, size_t *size);
+/* Hash a file or symlink the way update-cache stores it (write_object: store it). */
+int index_path(const char *path, const struct stat *st, int write_object,
+	       unsigned char *sha1);
+/*
+ * index_path that hands back the bytes it read and hashed in *keep
+ * (malloc'd, *size bytes; NULL for a big file, which is hashed a piece
+ * at a time), for a caller that needs them next (show-diff's patch).
+ */
+int index_path_keep(const char *path, const struct stat *st,
+		    int write_object, unsigned char *sha1, char **keep,
+		    size_t *size);
+/* Is path's content the blob sha1?  1 yes, 0 no, -1 error. */
+int path_matches_sha1(const char *path, const struct stat *st,
+		      const unsigned char *sha1);
+/*
+ * Write blob sha1 into fd (path names it in messages) a piece at a
+ * time, so memory stays flat whatever the blob's size.  Every check of
+ * the reader is made, the hash when the stream ends: on -1 (reported)
+ * the bytes already written are not the blob and the caller must throw
+ * them away.
+ */
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
 
 /* ---- read-cache.c: the index file ---- */
 

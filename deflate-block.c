@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "rfc1951.h"
 #include "deflate.h"
 
 #define FIXED_LITLEN_SYMS 288	/* 286 and 287 have codes, never used */

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "cache.h"
+#include "rfc1951.h"
 #include "deflate.h"
 
 #define MIN_MATCH 4		/* what the table finds; deflate allows 3 */

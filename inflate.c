@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #include "cache.h"
+#include "rfc1951.h"
 
 static int check_adler32;	/* set_inflate_checksum() */
 
