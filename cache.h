@@ -390,6 +390,48 @@ int hold_lock_file(struct lock_file *lk, const char *target);
 int commit_lock_file(struct lock_file *lk);
 void rollback_lock_file(struct lock_file *lk);
 
+/* ---- csum-file.c: files that end in the SHA-1 of their bytes ---- */
+
+/* The big-endian bytes of v at p (4 or 8 of them). */
+void put_be32(unsigned char *p, uint32_t v);
+void put_be64(unsigned char *p, uint64_t v);
+
+/*
+ * A file written through a buffer and hashed as it goes (the index, a
+ * pack, an idx): hashfd starts one on fd (the caller still owns fd),
+ * hashwrite appends bytes, hashfile_finish appends the SHA-1 of them
+ * all and frees f.  total is the bytes appended so far.
+ */
+struct hashfile {
+	int fd;
+	int failed;		/* a write failed: all later calls fail */
+	SHA_CTX ctx;
+	uint64_t total;
+	size_t used;
+	unsigned char buf[128 * 1024];
+};
+
+/* A new writer on fd (freed by hashfile_finish). */
+struct hashfile *hashfd(int fd);
+/* hashwrite for what does not fit in the buffer, or after a failure. */
+int hashwrite_slow(struct hashfile *f, const void *buf, size_t len);
+/* Append len bytes: 0, or -1 with errno (and every later call fails). */
+static inline int hashwrite(struct hashfile *f, const void *buf, size_t len)
+{
+	if (len < sizeof(f->buf) - f->used) {
+		memcpy(f->buf + f->used, buf, len);
+		f->used += len;
+		f->total += len;
+		return 0;
+	}
+	return hashwrite_slow(f, buf, len);
+}
+/*
+ * Flush, append the SHA-1 (also stored in sha1 unless NULL) and free
+ * f, which is freed on failure too: 0, or -1 with errno.
+ */
+int hashfile_finish(struct hashfile *f, unsigned char *sha1);
+
 /* ---- nameless.c: files that get their name only once whole ---- */
 
 /*
