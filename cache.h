@@ -1153,6 +1153,23 @@ void free_cache_entry(struct cache_entry *ce);
  */
 int ce_is_racy(const struct cache_entry *ce);
 void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st);
+/* Differences between an entry and what lstat saw. */
+#define MTIME_CHANGED 0x0001
+#define CTIME_CHANGED 0x0002
+#define OWNER_CHANGED 0x0004
+#define MODE_CHANGED 0x0008
+#define INODE_CHANGED 0x0010
+#define DATA_CHANGED 0x0020
+#define TYPE_CHANGED 0x0040
+/* Compare stat data only. */
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st);
+/*
+ * Stat data, and for a "racily clean" entry (modified in the second
+ * the index was written) the content too.  0 means unchanged.
+ */
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st);
 
 /*
  * Load the index (no file means an empty index): versions 2, 3 and 4.
@@ -1224,23 +1241,6 @@ void remove_cache_entry_at(unsigned int pos);
 /* Remove every stage of path; returns 1 when something was removed. */
 int remove_file_from_cache(const char *path);
 
-/* Differences between an entry and what lstat saw. */
-#define MTIME_CHANGED 0x0001
-#define CTIME_CHANGED 0x0002
-#define OWNER_CHANGED 0x0004
-#define MODE_CHANGED 0x0008
-#define INODE_CHANGED 0x0010
-#define DATA_CHANGED 0x0020
-#define TYPE_CHANGED 0x0040
-/* Compare stat data only. */
-unsigned int ce_match_stat_basic(const struct cache_entry *ce,
-				 const struct stat *st);
-/*
- * Stat data, and for a "racily clean" entry (modified in the second
- * the index was written) the content too.  0 means unchanged.
- */
-unsigned int ce_match_stat(const struct cache_entry *ce,
-			   const struct stat *st);
 /*
  * lstat the stage-0 entries that wanted() accepts (every one when it
  * is NULL) on every core, and mark CE_UPTODATE those whose stat data

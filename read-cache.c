@@ -132,6 +132,46 @@ int ce_is_racy(const struct cache_entry *ce)
 	return index_mtime.sec && ce->ce_mtime.sec >= index_mtime.sec;
 }
 
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st)
+{
+	unsigned int changed = 0;
+
+	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
+		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
+					       S_IFMT))
+			changed |= TYPE_CHANGED;
+		else
+			changed |= MODE_CHANGED;
+	}
+	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
+	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
+		changed |= MTIME_CHANGED;
+	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
+	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
+		changed |= CTIME_CHANGED;
+	if (ce->ce_uid != (uint32_t)st->st_uid ||
+	    ce->ce_gid != (uint32_t)st->st_gid)
+		changed |= OWNER_CHANGED;
+	if (ce->ce_ino != (uint32_t)st->st_ino ||
+	    ce->ce_dev != (uint32_t)st->st_dev)
+		changed |= INODE_CHANGED;
+	if (ce->ce_size != (uint32_t)st->st_size)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st)
+{
+	unsigned int changed = ce_match_stat_basic(ce, st);
+
+	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
+	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
 /*
  * Before a write: a racy entry whose content no longer matches gets
  * size 0, so that it shows as changed however late it is looked at.
