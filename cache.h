@@ -1247,5 +1247,17 @@ int remove_file_from_cache(const char *path);
  * match and are not racy: the rest is all a caller need look at.
  */
 void preload_index(int (*wanted)(const char *name));
+/*
+ * Refresh the stage-0 entry ce from its work-tree file, as git's
+ * refresh does: 0 when it is up to date (CE_UPTODATE, and new stat data
+ * when only they had changed), 1 when it needs an update-cache.  A
+ * skip-worktree entry is up to date without a look (unless flags has
+ * REFRESH_IGNORE_SKIP_WORKTREE); an "add -N" one never is; a gitlink is
+ * never hashed, up to date while a directory is at its path (git also
+ * compares the submodule's HEAD: not done here).  Thread-safe for
+ * distinct entries.
+ */
+#define REFRESH_IGNORE_SKIP_WORKTREE 0x1
+int refresh_cache_entry(struct cache_entry *ce, unsigned int flags);
 
 #endif

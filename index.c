@@ -377,3 +377,44 @@ void preload_index(int (*wanted)(const char *name))
 		     preload_run, active_cache, NULL, 0);
 	preload_wanted = NULL;
 }
+
+/* ---- refreshing an entry from its work-tree file ---- */
+
+/* A gitlink is never hashed: the submodule is there or it is not. */
+static int refresh_gitlink(struct cache_entry *ce, const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		return 1;
+	ce->ce_state |= CE_UPTODATE;
+	return 0;
+}
+
+int refresh_cache_entry(struct cache_entry *ce, unsigned int flags)
+{
+	unsigned int changed;
+	struct stat st;
+
+	if ((ce->ce_ext_flags & CE_SKIP_WORKTREE) &&
+	    !(flags & REFRESH_IGNORE_SKIP_WORKTREE))
+		return 0;	/* sparse: not in the work tree by design */
+	if (ce->ce_state & CE_UPTODATE)
+		return 0;
+	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
+		return 1;	/* "add -N": not added yet */
+	if (lstat_work_path(ce->name, &st) < 0)
+		return 1;
+	if (S_ISGITLINK(ce->ce_mode))
+		return refresh_gitlink(ce, &st);
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return 1;
+	changed = ce_match_stat(ce, &st);
+	if (changed & (TYPE_CHANGED | MODE_CHANGED))
+		return 1;
+	if (changed) {
+		if (path_matches_sha1(ce->name, &st, ce->sha1) != 1)
+			return 1;
+		fill_stat_cache_info(ce, &st);
+	}
+	ce->ce_state |= CE_UPTODATE;
+	return 0;
+}
