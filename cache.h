@@ -210,6 +210,8 @@ size_t run_parallel(size_t start, size_t end,
  */
 void *find_sha1_in_table(const unsigned char *sha1, const void *table,
 			 size_t nr, size_t size);
+/* Sort such a table by id (qsort: copies of one id in any order). */
+void sort_sha1_table(void *table, size_t nr, size_t size);
 
 enum object_type {
 	OBJ_BAD = -1,
@@ -1024,6 +1026,7 @@ struct fsck_options {
 	void (*report)(void *data, enum fsck_level level, const char *msg);
 	void *data;
 	const char *first;
+	int walkable;		/* fsck_object_stream: trees pass check_tree */
 };
 
 /*
@@ -1044,6 +1047,40 @@ int fsck_tag(const void *buf, size_t size, struct fsck_options *o,
  * as git reads them.
  */
 const char *check_tree(const void *buf, size_t size);
+
+/*
+ * The skeleton of the two gates (fsck-cache, verify-objects): a table
+ * of objects, each read whole and checked on its own (on every core),
+ * its links kept for the walk that follows.  A tool's object struct
+ * begins with a struct fsck_object, so that the table is searched with
+ * find_sha1_in_table and sorted with sort_sha1_table.
+ */
+struct fsck_link {
+	unsigned char sha1[20];
+	signed char type;	/* what the referrer says it is */
+};
+struct fsck_object {
+	unsigned char sha1[20];
+	signed char type;	/* OBJ_NONE until read, OBJ_BAD if unreadable */
+	struct fsck_link *links;	/* malloc'd; the tool frees them */
+	size_t nr_links, alloc_links;
+};
+/* Add a link from o to sha1, which o says is a type. */
+void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
+		   int type);
+/*
+ * Read the object st streams to its end, every check made (zlib
+ * stream, header, SHA-1 against o->sha1: verify_object_stream is done
+ * here), set o->type, check a tree, commit or tag with opt (its
+ * problems go to opt->report; with walkable, a tree must pass
+ * check_tree first) and add its links to o: a tree's entries but
+ * gitlinks, a commit's tree and parents, what a tag names.  0, and
+ * *buf the object's bytes (malloc'd, NULL for a blob); or -1 with f
+ * when it is unreadable (o->type OBJ_BAD).  Thread-safe for distinct
+ * objects.
+ */
+int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
+		       struct fsck_options *opt, char **buf, struct fault *f);
 
 /* ---- refs.c: reading and writing refs ---- */
 
