@@ -85,15 +85,6 @@ void die_errno(const char *fmt, ...)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * On: this thread's error() and warning() print nothing and are only
- * counted, so that work done ahead on a thread can be done again, in
- * order, by the thread that reports it (show-diff).  Off: as usual.
- * Either way the count starts again from 0.
- */
-void hold_messages(int on);
-/* How many messages this thread held back since hold_messages. */
-unsigned int held_messages(void);
 /* "usage: ..." to stderr, exit 129. */
 void usage(const char *usage_line) __attribute__((noreturn));
 /* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
@@ -883,6 +874,17 @@ int check_work_file_type(const char *path, const struct stat *st);
  * size or type while it is read.
  */
 char *read_work_file(const char *path, const struct stat *st, size_t *size);
+/* read_work_file that prints nothing: NULL with f (for a worker). */
+char *read_work_file_f(const char *path, const struct stat *st,
+		       size_t *size, struct fault *f);
+/*
+ * Hash a file or symlink as index_path(..., 0, ...) does, printing
+ * nothing; with keep, hand back the bytes as index_path_keep does.  0,
+ * or -1 with f.  Thread-safe.
+ */
+int hash_work_file(const char *path, const struct stat *st,
+		   unsigned char *sha1, char **keep, size_t *size,
+		   struct fault *f);
 /* Hash a file or symlink the way update-cache stores it (write_object: store it). */
 int index_path(const char *path, const struct stat *st, int write_object,
 	       unsigned char *sha1);
