@@ -1101,6 +1101,12 @@ int check_ref_name(const char *name);
 int resolve_ref(const char *name, unsigned char *sha1, char **resolved);
 int read_ref(const char *name, unsigned char *sha1);
 /*
+ * The id HEAD names in the repository of the submodule at path
+ * (path/.git, a directory or a "gitdir: " file).  0, or -1 when there
+ * is none (no repository, or an unborn branch).  Thread-safe.
+ */
+int resolve_gitlink_head(const char *path, unsigned char *sha1);
+/*
  * Call fn for every ref under refs/ (loose and packed, a loose one
  * hiding its packed copy) in name order; a non-zero return stops the
  * walk and is returned.  Directories are walked without recursion.
@@ -1292,8 +1298,8 @@ void preload_index(int (*wanted)(const char *name));
  * when only they had changed), 1 when it needs an update-cache.  A
  * skip-worktree entry is up to date without a look (unless flags has
  * REFRESH_IGNORE_SKIP_WORKTREE); an "add -N" one never is; a gitlink is
- * never hashed, up to date while a directory is at its path (git also
- * compares the submodule's HEAD: not done here).  Thread-safe for
+ * never hashed: up to date while a directory is at its path, unless it
+ * holds a repository whose HEAD is another commit.  Thread-safe for
  * distinct entries.
  */
 #define REFRESH_IGNORE_SKIP_WORKTREE 0x1

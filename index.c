@@ -380,10 +380,19 @@ void preload_index(int (*wanted)(const char *name))
 
 /* ---- refreshing an entry from its work-tree file ---- */
 
-/* A gitlink is never hashed: the submodule is there or it is not. */
+/*
+ * A gitlink is never hashed: it is stale when its directory is gone, or
+ * holds a repository whose HEAD is another commit (as git: a directory
+ * that is no repository, or whose HEAD names nothing, is up to date).
+ */
 static int refresh_gitlink(struct cache_entry *ce, const struct stat *st)
 {
+	unsigned char head[20];
+
 	if (!S_ISDIR(st->st_mode))
+		return 1;
+	if (!resolve_gitlink_head(ce->name, head) &&
+	    memcmp(head, ce->sha1, 20))
 		return 1;
 	ce->ce_state |= CE_UPTODATE;
 	return 0;

@@ -87,4 +87,46 @@ test_expect_success 'a gitlink with its (empty) directory is up to date' '
 	test_cmp ../ours ../am
 '
 
+test_expect_success 'a gitlink whose repository has another HEAD is stale' '
+	cd r &&
+	(
+		cd sub && git init -q && echo s >s && git add s &&
+		git commit -qm sub
+	) &&
+	stale_lists &&
+	printf "dirty\nsub\n" >../expect &&
+	test_cmp ../expect ../ours && test_cmp ../ours ../git &&
+	test_cmp ../ours ../am &&
+	git -C sub pack-refs --all &&
+	test_must_fail test -e sub/.git/refs/heads/master &&
+	stale_lists &&
+	test_cmp ../expect ../ours && test_cmp ../ours ../git &&
+	test_cmp ../ours ../am
+'
+
+test_expect_success 'a gitlink at its repository HEAD is up to date' '
+	cd r &&
+	g update-index --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub &&
+	g commit -qm "sub at its HEAD" &&
+	stale_lists &&
+	echo dirty >../expect &&
+	test_cmp ../expect ../ours && test_cmp ../ours ../git &&
+	test_cmp ../ours ../am
+'
+
+test_expect_success 'a gitlink whose .git is a gitdir file is read through it' '
+	cd r &&
+	mv sub/.git ../sub.git &&
+	echo "gitdir: ../../sub.git" >sub/.git &&
+	stale_lists &&
+	echo dirty >../expect &&
+	test_cmp ../expect ../ours && test_cmp ../ours ../git &&
+	test_cmp ../ours ../am &&
+	(cd sub && git commit -q --allow-empty -m again) &&
+	stale_lists &&
+	printf "dirty\nsub\n" >../expect &&
+	test_cmp ../expect ../ours && test_cmp ../ours ../git &&
+	test_cmp ../ours ../am
+'
+
 test_done
