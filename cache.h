@@ -117,15 +117,6 @@ void die_errno(const char *fmt, ...)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * On: this thread's error() and warning() print nothing and are only
- * counted, so that work done ahead on a thread can be done again, in
- * order, by the thread that reports it (show-diff).  Off: as usual.
- * Either way the count starts again from 0.
- */
-void hold_messages(int on);
-/* How many messages this thread held back since hold_messages. */
-unsigned int held_messages(void);
 /* "usage: ..." to stderr, exit 129. */
 void usage(const char *usage_line) __attribute__((noreturn));
 /* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
@@ -199,6 +190,8 @@ void finish_stdout(void);
  */
 void *find_sha1_in_table(const unsigned char *sha1, const void *table,
 			 size_t nr, size_t size);
+/* Sort such a table by id (qsort: copies of one id in any order). */
+void sort_sha1_table(void *table, size_t nr, size_t size);
 
 enum object_type {
 	OBJ_BAD = -1,
@@ -429,6 +422,48 @@ int hold_lock_file(struct lock_file *lk, const char *target);
 /* -1 after error(); the lock is rolled back then. */
 int commit_lock_file(struct lock_file *lk);
 void rollback_lock_file(struct lock_file *lk);
+
+/* ---- csum-file.c: files that end in the SHA-1 of their bytes ---- */
+
+/* The big-endian bytes of v at p (4 or 8 of them). */
+void put_be32(unsigned char *p, uint32_t v);
+void put_be64(unsigned char *p, uint64_t v);
+
+/*
+ * A file written through a buffer and hashed as it goes (the index, a
+ * pack, an idx): hashfd starts one on fd (the caller still owns fd),
+ * hashwrite appends bytes, hashfile_finish appends the SHA-1 of them
+ * all and frees f.  total is the bytes appended so far.
+ */
+struct hashfile {
+	int fd;
+	int failed;		/* a write failed: all later calls fail */
+	SHA_CTX ctx;
+	uint64_t total;
+	size_t used;
+	unsigned char buf[128 * 1024];
+};
+
+/* A new writer on fd (freed by hashfile_finish). */
+struct hashfile *hashfd(int fd);
+/* hashwrite for what does not fit in the buffer, or after a failure. */
+int hashwrite_slow(struct hashfile *f, const void *buf, size_t len);
+/* Append len bytes: 0, or -1 with errno (and every later call fails). */
+static inline int hashwrite(struct hashfile *f, const void *buf, size_t len)
+{
+	if (len < sizeof(f->buf) - f->used) {
+		memcpy(f->buf + f->used, buf, len);
+		f->used += len;
+		f->total += len;
+		return 0;
+	}
+	return hashwrite_slow(f, buf, len);
+}
+/*
+ * Flush, append the SHA-1 (also stored in sha1 unless NULL) and free
+ * f, which is freed on failure too: 0, or -1 with errno.
+ */
+int hashfile_finish(struct hashfile *f, unsigned char *sha1);
 
 /* ---- nameless.c: files that get their name only once whole ---- */
 
@@ -1038,6 +1073,12 @@ int check_ref_name(const char *name);
 int resolve_ref(const char *name, unsigned char *sha1, char **resolved);
 int read_ref(const char *name, unsigned char *sha1);
 /*
+ * The id HEAD names in the repository of the submodule at path
+ * (path/.git, a directory or a "gitdir: " file).  0, or -1 when there
+ * is none (no repository, or an unborn branch).  Thread-safe.
+ */
+int resolve_gitlink_head(const char *path, unsigned char *sha1);
+/*
  * Call fn for every ref under refs/ (loose and packed, a loose one
  * hiding its packed copy) in name order; a non-zero return stops the
  * walk and is returned.  Directories are walked without recursion.
@@ -1070,6 +1111,7 @@ struct fsck_options {
 	void (*report)(void *data, enum fsck_level level, const char *msg);
 	void *data;
 	const char *first;
+	int walkable;		/* fsck_object_stream: trees pass check_tree */
 };
 
 /*
@@ -1091,6 +1133,40 @@ int fsck_tag(const void *buf, size_t size, struct fsck_options *o,
  */
 const char *check_tree(const void *buf, size_t size);
 
+/*
+ * The skeleton of the two gates (fsck-cache, verify-objects): a table
+ * of objects, each read whole and checked on its own (on every core),
+ * its links kept for the walk that follows.  A tool's object struct
+ * begins with a struct fsck_object, so that the table is searched with
+ * find_sha1_in_table and sorted with sort_sha1_table.
+ */
+struct fsck_link {
+	unsigned char sha1[20];
+	signed char type;	/* what the referrer says it is */
+};
+struct fsck_object {
+	unsigned char sha1[20];
+	signed char type;	/* OBJ_NONE until read, OBJ_BAD if unreadable */
+	struct fsck_link *links;	/* malloc'd; the tool frees them */
+	size_t nr_links, alloc_links;
+};
+/* Add a link from o to sha1, which o says is a type. */
+void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
+		   int type);
+/*
+ * Read the object st streams to its end, every check made (zlib
+ * stream, header, SHA-1 against o->sha1: verify_object_stream is done
+ * here), set o->type, check a tree, commit or tag with opt (its
+ * problems go to opt->report; with walkable, a tree must pass
+ * check_tree first) and add its links to o: a tree's entries but
+ * gitlinks, a commit's tree and parents, what a tag names.  0, and
+ * *buf the object's bytes (malloc'd, NULL for a blob); or -1 with f
+ * when it is unreadable (o->type OBJ_BAD).  Thread-safe for distinct
+ * objects.
+ */
+int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
+		       struct fsck_options *opt, char **buf, struct fault *f);
+
 /* ---- sha1_name.c: ids from the command line ---- */
 
 /*
@@ -1111,6 +1187,17 @@ int check_work_file_type(const char *path, const struct stat *st);
  * size or type while it is read.
  */
 char *read_work_file(const char *path, const struct stat *st, size_t *size);
+/* read_work_file that prints nothing: NULL with f (for a worker). */
+char *read_work_file_f(const char *path, const struct stat *st,
+		       size_t *size, struct fault *f);
+/*
+ * Hash a file or symlink as index_path(..., 0, ...) does, printing
+ * nothing; with keep, hand back the bytes as index_path_keep does.  0,
+ * or -1 with f.  Thread-safe.
+ */
+int hash_work_file(const char *path, const struct stat *st,
+		   unsigned char *sha1, char **keep, size_t *size,
+		   struct fault *f);
 /* Hash a file or symlink the way update-cache stores it (write_object: store it). */
 int index_path(const char *path, const struct stat *st, int write_object,
 	       unsigned char *sha1);
@@ -1191,6 +1278,23 @@ void free_cache_entry(struct cache_entry *ce);
  */
 int ce_is_racy(const struct cache_entry *ce);
 void fill_stat_cache_info(struct cache_entry *ce, const struct stat *st);
+/* Differences between an entry and what lstat saw. */
+#define MTIME_CHANGED 0x0001
+#define CTIME_CHANGED 0x0002
+#define OWNER_CHANGED 0x0004
+#define MODE_CHANGED 0x0008
+#define INODE_CHANGED 0x0010
+#define DATA_CHANGED 0x0020
+#define TYPE_CHANGED 0x0040
+/* Compare stat data only. */
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st);
+/*
+ * Stat data, and for a "racily clean" entry (modified in the second
+ * the index was written) the content too.  0 means unchanged.
+ */
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st);
 
 /*
  * Load the index (no file means an empty index): versions 2, 3 and 4.
@@ -1262,28 +1366,23 @@ void remove_cache_entry_at(unsigned int pos);
 /* Remove every stage of path; returns 1 when something was removed. */
 int remove_file_from_cache(const char *path);
 
-/* Differences between an entry and what lstat saw. */
-#define MTIME_CHANGED 0x0001
-#define CTIME_CHANGED 0x0002
-#define OWNER_CHANGED 0x0004
-#define MODE_CHANGED 0x0008
-#define INODE_CHANGED 0x0010
-#define DATA_CHANGED 0x0020
-#define TYPE_CHANGED 0x0040
-/* Compare stat data only. */
-unsigned int ce_match_stat_basic(const struct cache_entry *ce,
-				 const struct stat *st);
-/*
- * Stat data, and for a "racily clean" entry (modified in the second
- * the index was written) the content too.  0 means unchanged.
- */
-unsigned int ce_match_stat(const struct cache_entry *ce,
-			   const struct stat *st);
 /*
  * lstat the stage-0 entries that wanted() accepts (every one when it
  * is NULL) on every core, and mark CE_UPTODATE those whose stat data
  * match and are not racy: the rest is all a caller need look at.
  */
 void preload_index(int (*wanted)(const char *name));
+/*
+ * Refresh the stage-0 entry ce from its work-tree file, as git's
+ * refresh does: 0 when it is up to date (CE_UPTODATE, and new stat data
+ * when only they had changed), 1 when it needs an update-cache.  A
+ * skip-worktree entry is up to date without a look (unless flags has
+ * REFRESH_IGNORE_SKIP_WORKTREE); an "add -N" one never is; a gitlink is
+ * never hashed: up to date while a directory is at its path, unless it
+ * holds a repository whose HEAD is another commit.  Thread-safe for
+ * distinct entries.
+ */
+#define REFRESH_IGNORE_SKIP_WORKTREE 0x1
+int refresh_cache_entry(struct cache_entry *ce, unsigned int flags);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * commit-write.c: the pieces of a commit, for every tool that makes one.
+ * commit-write.c: trees and commit objects, for every tool that
+ * makes a commit.
  *
  * Trees: the index is sorted by the bytes of full paths, so the
  * entries under one directory form one contiguous run, and that order
@@ -8,16 +9,13 @@
  * its entries' paths).  One pass over the index, recursing at each
  * directory, writes every tree in O(n).
  *
- * Identities: as git reads them, so that ids match git's for the same
- * environment; a date or a name that cannot be stored exactly is
- * refused, not repaired.
+ * Commits: the text of a commit object from its tree, parents and the
+ * identities of ident.c.
  */
-#define _GNU_SOURCE		/* gethostname, memrchr */
-#include <pwd.h>
+#define _GNU_SOURCE		/* memrchr */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cache.h"
 #include "commit-write.h"
@@ -489,198 +487,6 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 		return error("index cannot be written as a tree; nothing "
 			     "written");
 	return write_all_trees(dry_run, sha1);
-}
-
-/* ---- identities ---- */
-
-/*
- * The first of the variables (NULL-terminated) that is set, and with
- * want_value not empty: git keeps an empty email ("<>") and refuses an
- * empty name, but reads an empty date as "now".
- */
-static const char *first_env(const char *const *vars, const char **which,
-			     int want_value)
-{
-	for (; *vars; vars++) {
-		const char *v = getenv(*vars);
-
-		if (v && (*v || !want_value)) {
-			*which = *vars;
-			return v;
-		}
-	}
-	return NULL;
-}
-
-static const struct passwd *passwd_entry(void)
-{
-	static const struct passwd *pw;
-
-	if (!pw) {
-		pw = getpwuid(getuid());
-		if (!pw)
-			error("no name for uid %lu in the passwd file; set "
-			      "GIT_AUTHOR_NAME and GIT_COMMITTER_NAME",
-			      (unsigned long)getuid());
-	}
-	return pw;
-}
-
-/* The gecos full name up to the first comma, else the login name. */
-static char *default_name(void)
-{
-	const struct passwd *pw = passwd_entry();
-	const char *gecos;
-	size_t len;
-	char *name;
-
-	if (!pw)
-		return NULL;
-	gecos = pw->pw_gecos ? pw->pw_gecos : "";
-	len = strcspn(gecos, ",");
-	if (!len)
-		return xstrdup(pw->pw_name);
-	name = xmalloc(len + 1);
-	memcpy(name, gecos, len);
-	name[len] = '\0';
-	return name;
-}
-
-static char *default_email(void)
-{
-	const struct passwd *pw = passwd_entry();
-	char host[256];
-	size_t len;
-	char *email;
-
-	if (!pw)
-		return NULL;
-	if (gethostname(host, sizeof(host)) < 0) {
-		error_errno("gethostname");
-		return NULL;
-	}
-	host[sizeof(host) - 1] = '\0';
-	len = strlen(pw->pw_name) + strlen(host) + 2;
-	email = xmalloc(len);
-	snprintf(email, len, "%s@%s", pw->pw_name, host);
-	return email;
-}
-
-/* Bytes that git trims from both ends of a name or an email. */
-static int is_crud(unsigned char c)
-{
-	return c <= 32 || c == '.' || c == ',' || c == ':' || c == ';' ||
-	       c == '<' || c == '>' || c == '"' || c == '\\' || c == '\'';
-}
-
-/*
- * Refuse what would break the "name <email>" line; trim the crud at
- * the ends that git trims, so that ids match git's for the same input.
- */
-static char *clean_ident_part(const char *value, const char *var,
-			      const char *what)
-{
-	size_t len;
-	char *out;
-
-	if (strpbrk(value, "<>\n")) {
-		error("%s '%s' in %s: '<', '>' and newlines are not allowed",
-		      what, value, var);
-		return NULL;
-	}
-	while (*value && is_crud(*value))
-		value++;
-	len = strlen(value);
-	while (len && is_crud(value[len - 1]))
-		len--;
-	if (!len && !strcmp(what, "name")) {
-		error("empty name in %s (git refuses an empty ident name)",
-		      var);
-		return NULL;
-	}
-	out = xmalloc(len + 1);
-	memcpy(out, value, len);
-	out[len] = '\0';
-	return out;
-}
-
-static char *ident_date(const char *v, const char *var)
-{
-	const char *date;
-
-	if (!v)
-		return xstrdup(now_date());
-	date = parse_date(v);
-	if (!date) {
-		error("invalid date in %s: '%s' (use '<epoch> <+hhmm>', "
-		      "RFC 2822, ISO 8601 or YYYY.MM.DD hh:mm[:ss])", var, v);
-		return NULL;
-	}
-	return xstrdup(date);
-}
-
-void ident_release(struct ident *id)
-{
-	free(id->name);
-	free(id->email);
-	free(id->date);
-	id->name = id->email = id->date = NULL;
-}
-
-static const char *const env_names[2][3][4] = {
-	{
-		{ "GIT_AUTHOR_NAME", "AUTHOR_NAME", NULL },
-		{ "GIT_AUTHOR_EMAIL", "AUTHOR_EMAIL", NULL },
-		{ "GIT_AUTHOR_DATE", "AUTHOR_DATE", NULL },
-	}, {
-		{ "GIT_COMMITTER_NAME", "COMMITTER_NAME",
-		  "COMMIT_AUTHOR_NAME", NULL },
-		{ "GIT_COMMITTER_EMAIL", "COMMITTER_EMAIL",
-		  "COMMIT_AUTHOR_EMAIL", NULL },
-		{ "GIT_COMMITTER_DATE", "COMMITTER_DATE", NULL },
-	},
-};
-
-int ident_from_env(struct ident *id, int committer)
-{
-	const char *const (*vars)[4] = env_names[committer ? 1 : 0];
-	const char *var = "the passwd file", *v;
-	char *fallback = NULL;
-
-	id->name = id->email = id->date = NULL;
-	v = first_env(vars[0], &var, 0);
-	if (!v && !(v = fallback = default_name()))
-		return -1;
-	id->name = clean_ident_part(v, var, "name");
-	free(fallback);
-	fallback = NULL;
-	var = "the default email";
-	v = first_env(vars[1], &var, 0);
-	if (id->name && (v || (v = fallback = default_email())))
-		id->email = clean_ident_part(v, var, "email");
-	free(fallback);
-	var = NULL;
-	v = first_env(vars[2], &var, 1);
-	if (id->email)
-		id->date = ident_date(v, var);
-	if (!id->date) {
-		ident_release(id);
-		return -1;
-	}
-	return 0;
-}
-
-int ident_from_parts(struct ident *id, const char *name, const char *email,
-		     const char *date, const char *what)
-{
-	id->name = clean_ident_part(name, what, "name");
-	id->email = id->name ? clean_ident_part(email, what, "email") : NULL;
-	id->date = id->email ? ident_date(date, what) : NULL;
-	if (!id->date) {
-		ident_release(id);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- commits ---- */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-/* ---- commit-write.c: trees from the index, identities, commits ---- */
+/* ---- commit-write.c: trees from the index, commits ---- */
 
 /*
  * Store the in-memory index (active_cache) as trees and give the root
@@ -31,6 +31,19 @@ int write_index_tree(unsigned char *sha1, int dry_run);
  */
 void remember_index_trees(void);
 void forget_index_trees(const char *path);
+
+struct ident;
+/*
+ * Write a commit of tree with nr parents, author, committer and the
+ * message (len bytes, stored as is) and give its id.  -1 after error().
+ */
+int write_commit_object(const unsigned char *tree,
+			const unsigned char (*parents)[20], size_t nr,
+			const struct ident *author,
+			const struct ident *committer,
+			const char *msg, size_t len, unsigned char *sha1);
+
+/* ---- ident.c: who makes a commit, and when ---- */
 
 struct ident {
 	char *name;		/* malloc'd, crud trimmed as git trims it */
@@ -53,16 +66,6 @@ int ident_from_env(struct ident *id, int committer);
 int ident_from_parts(struct ident *id, const char *name, const char *email,
 		     const char *date, const char *what);
 void ident_release(struct ident *id);
-
-/*
- * Write a commit of tree with nr parents, author, committer and the
- * message (len bytes, stored as is) and give its id.  -1 after error().
- */
-int write_commit_object(const unsigned char *tree,
-			const unsigned char (*parents)[20], size_t nr,
-			const struct ident *author,
-			const struct ident *committer,
-			const char *msg, size_t len, unsigned char *sha1);
 
 /* ---- reset.c: the index and the work tree back at a tree ---- */
 

@@ -32,7 +32,14 @@ static inline int diff_same_line(const struct diff_line *x,
  * A rough square root, as git takes it for its limits: the power of
  * two reached by doubling once for every two bits of n (1 for 0).
  */
-long rough_sqrt(long n);
+static inline long rough_sqrt(long n)
+{
+	long r = 1;
+
+	for (; n > 0; n >>= 2)
+		r <<= 1;
+	return r;
+}
 
 /*
  * Mark changed the lines of a and b (their keys, the lines the search

@@ -263,14 +263,14 @@ static void emit_hunk_data(FILE *out, const char *kind, size_t size,
  * to an empty file; a delta past the literal's size is not made).
  */
 static int emit_binary_hunk(FILE *out, const char *from, size_t from_size,
-			    const char *to, size_t to_size)
+			    const char *to, size_t to_size, struct fault *f)
 {
 	size_t lit_len, delta_size, zdelta_len = 0;
 	unsigned char *lit = deflate_data(to, to_size, &lit_len);
 	unsigned char *delta = NULL, *zdelta = NULL;
 
 	if (!lit)
-		return error("deflate binary patch data");
+		return set_fault(f, FAULT_IO, "deflate binary patch data");
 	if (from_size && to_size)
 		delta = create_delta(from, from_size, to, to_size, lit_len,
 				     &delta_size);
@@ -288,11 +288,11 @@ static int emit_binary_hunk(FILE *out, const char *from, size_t from_size,
 
 /* git diff --binary: forward then reverse, so git apply -R works too. */
 static int emit_binary_patch(FILE *out, const char *d1, size_t s1,
-			     const char *d2, size_t s2)
+			     const char *d2, size_t s2, struct fault *f)
 {
 	fputs("GIT binary patch\n", out);
-	if (emit_binary_hunk(out, d1, s1, d2, s2) < 0 ||
-	    emit_binary_hunk(out, d2, s2, d1, s1) < 0)
+	if (emit_binary_hunk(out, d1, s1, d2, s2, f) < 0 ||
+	    emit_binary_hunk(out, d2, s2, d1, s1, f) < 0)
 		return -1;
 	return 0;
 }
@@ -363,6 +363,17 @@ static void emit_text_patch(FILE *out, const struct diff_side *one,
 int print_patch(FILE *out, const struct diff_side *one,
 		const struct diff_side *two, const struct diff_options *opt)
 {
+	struct fault f;
+
+	if (print_patch_f(out, one, two, opt, &f) < 0)
+		return error("%s", f.msg);
+	return 0;
+}
+
+int print_patch_f(FILE *out, const struct diff_side *one,
+		  const struct diff_side *two, const struct diff_options *opt,
+		  struct fault *f)
+{
 	char buf1[64], buf2[64];
 	const char *d1, *d2;
 	size_t s1, s2;
@@ -377,13 +388,13 @@ int print_patch(FILE *out, const struct diff_side *one,
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		; /* a mode change only */
 	else if (binary && want_binary)
-		ret = emit_binary_patch(out, d1, s1, d2, s2);
+		ret = emit_binary_patch(out, d1, s1, d2, s2, f);
 	else if (binary)
 		emit_binary_differ(out, one, two);
 	else
 		emit_text_patch(out, one, two, d1, s1, d2, s2);
 	if (ferror(out))
-		return error_errno("write patch for '%s'", two->path);
+		return set_fault_errno(f, "write patch for '%s'", two->path);
 	return ret;
 }
 

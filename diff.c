@@ -245,15 +245,6 @@ static void count_common_ends(const struct diff_seq *a, struct kind_table *t)
 
 enum match { NO_MATCH, SOME_MATCHES, MANY_MATCHES };
 
-long rough_sqrt(long n)
-{
-	long r = 1;
-
-	for (; n > 0; n >>= 2)
-		r <<= 1;
-	return r;
-}
-
 /* How many matches are "many" for a line of a file of nr lines. */
 static long many_matches(long nr)
 {

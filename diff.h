@@ -57,6 +57,10 @@ int print_patch(FILE *out, const struct diff_side *one,
  */
 int fill_blob_side(struct diff_side *side, const char *path,
 		   unsigned int mode, const unsigned char *sha1);
+/* print_patch that prints no message: -1 with f (for a worker). */
+int print_patch_f(FILE *out, const struct diff_side *one,
+		  const struct diff_side *two, const struct diff_options *opt,
+		  struct fault *f);
 /* print_patch, then free both sides' data. */
 int print_patch_free(FILE *out, struct diff_side *one, struct diff_side *two,
 		     const struct diff_options *opt);

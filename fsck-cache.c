@@ -31,11 +31,6 @@ static const char fsck_usage[] =
 
 static int strict, verbose, show_unreachable;
 
-struct link {
-	unsigned char sha1[20];
-	signed char type;	/* what the referrer says it is */
-};
-
 #define F_PRESENT 1
 #define F_REACHABLE 2
 #define F_REFERENCED 4
@@ -46,16 +41,13 @@ struct link {
  * checked; copies of one id are then merged into one object.
  */
 struct object {
-	unsigned char sha1[20];
-	signed char type;	/* OBJ_NONE when not in the store */
+	struct fsck_object fo;	/* id, type (OBJ_NONE: not in the store) */
 	unsigned char flags;
 	struct packed_git *pack;
 	uint32_t pos;
 	const char *alt;
 	char *problem;		/* lines for stderr, malloc'd */
 	int bad;		/* an error among them */
-	struct link *links;
-	unsigned int nr_links;
 };
 
 static struct object *objects;
@@ -76,7 +68,7 @@ static int list_object(const unsigned char *sha1, void *data)
 	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 	o = &objects[nr_objects++];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->sha1, sha1, 20);
+	memcpy(o->fo.sha1, sha1, 20);
 	o->flags = F_PRESENT;
 	return 0;
 }
@@ -211,15 +203,6 @@ static void add_problem(struct object *o, const char *fmt, ...)
 	o->problem[old + n + 1] = '\0';
 }
 
-static void add_link(struct object *o, const unsigned char *sha1, int type,
-		     size_t *alloc)
-{
-	ALLOC_GROW(o->links, o->nr_links + 1, *alloc);
-	memcpy(o->links[o->nr_links].sha1, sha1, 20);
-	o->links[o->nr_links].type = type;
-	o->nr_links++;
-}
-
 /* fsck.c's report: "error in <type> <id>: ..." or "warning in ...". */
 static void fsck_line(void *data, enum fsck_level level, const char *msg)
 {
@@ -227,63 +210,21 @@ static void fsck_line(void *data, enum fsck_level level, const char *msg)
 
 	add_problem(o, "%s in %s %s: %s",
 		    level == FSCK_ERROR ? "error" : "warning",
-		    type_name(o->type), sha1_to_hex(o->sha1), msg);
+		    type_name(o->fo.type), sha1_to_hex(o->fo.sha1), msg);
 	if (level == FSCK_ERROR)
 		o->bad = 1;
 }
 
-static void check_tree_object(struct object *o, const char *buf, size_t size)
-{
-	struct fsck_options opt = { strict, fsck_line, o, NULL };
-	struct tree_desc desc;
-	struct name_entry e;
-	size_t alloc = 0;
-
-	fsck_tree(buf, size, &opt);
-	init_tree_desc(&desc, buf, size);
-	while (tree_entry_next(&desc, &e) > 0)
-		if (!S_ISGITLINK(e.mode))
-			add_link(o, e.sha1, object_type_of_mode(e.mode), &alloc);
-}
-
-static void check_commit_object(struct object *o, const char *buf,
-				size_t size)
-{
-	struct fsck_options opt = { strict, fsck_line, o, NULL };
-	struct commit_info ci;
-	size_t alloc = 0, i;
-
-	if (fsck_commit(buf, size, &opt) ||
-	    parse_commit_buffer(buf, size, &ci) < 0)
-		return;
-	add_link(o, ci.tree, OBJ_TREE, &alloc);
-	for (i = 0; i < ci.nr_parents; i++)
-		add_link(o, ci.parents[i], OBJ_COMMIT, &alloc);
-	free_commit_info(&ci);
-}
-
-static void check_tag_object(struct object *o, const char *buf, size_t size)
-{
-	struct fsck_options opt = { strict, fsck_line, o, NULL };
-	unsigned char sha1[20];
-	enum object_type type;
-	size_t alloc = 0;
-
-	fsck_tag(buf, size, &opt, sha1, &type);
-	if (type != OBJ_BAD)
-		add_link(o, sha1, type, &alloc);
-}
-
 static void report_bad_object(struct object *o, const struct fault *f)
 {
-	o->type = OBJ_BAD;
+	o->fo.type = OBJ_BAD;
 	o->bad = 1;
 	if (f->code == FAULT_HASH_MISMATCH)
 		add_problem(o, "error: hash mismatch %s: %s",
-			    sha1_to_hex(o->sha1), f->msg);
+			    sha1_to_hex(o->fo.sha1), f->msg);
 	else
 		add_problem(o, "error: object %s is corrupt: %s",
-			    sha1_to_hex(o->sha1), f->msg);
+			    sha1_to_hex(o->fo.sha1), f->msg);
 }
 
 /* Open this copy of the object, to be verified against its id. */
@@ -295,20 +236,18 @@ static int open_copy(struct object *o, struct object_stream *st,
 	if (o->pack) {
 		ret = open_pack_entry(st, o->pack, o->pos, f);
 	} else if (o->alt) {
-		const char *hex = sha1_to_hex(o->sha1);
+		const char *hex = sha1_to_hex(o->fo.sha1);
 		char *name = xmalloc(strlen(o->alt) + 43);
 
 		sprintf(name, "%s/%.2s/%s", o->alt, hex, hex + 2);
 		ret = open_object_file_stream(st, name, f);
 		free(name);
 	} else {
-		const char *name = sha1_file_name(o->sha1);
+		const char *name = sha1_file_name(o->fo.sha1);
 
 		ret = name ? open_object_file_stream(st, name, f) :
 		      set_fault(f, FAULT_IO, "object directory name too long");
 	}
-	if (!ret)
-		verify_object_stream(st, o->sha1);
 	return ret;
 }
 
@@ -319,32 +258,23 @@ static int open_copy(struct object *o, struct object_stream *st,
  */
 static void check_one_object(struct object *o)
 {
+	struct fsck_options opt = { strict, fsck_line, o, NULL, 0 };
 	struct object_stream st;
 	struct fault f;
-	char *buf;
+	char *buf = NULL;
 	int ret;
 
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
-			sha1_to_hex(o->sha1));
+			sha1_to_hex(o->fo.sha1));
 	if (open_copy(o, &st, &f) < 0) {
 		report_bad_object(o, &f);
 		return;
 	}
-	set_zlib_check(&st, 1);	/* the whole proof, as git fsck */
-	ret = check_object_stream(&st, &buf, &f);
+	ret = fsck_object_stream(&o->fo, &st, &opt, &buf, &f);
 	close_object_stream(&st);
-	if (ret < 0) {
+	if (ret < 0)
 		report_bad_object(o, &f);
-		return;
-	}
-	o->type = st.type;
-	if (st.type == OBJ_TREE)
-		check_tree_object(o, buf, st.size);
-	else if (st.type == OBJ_COMMIT)
-		check_commit_object(o, buf, st.size);
-	else if (st.type == OBJ_TAG)
-		check_tag_object(o, buf, st.size);
 	free(buf);
 }
 
@@ -372,7 +302,7 @@ static void merge_copies(void)
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i], *keep = &objects[out ? out - 1 : 0];
 
-		if (!out || memcmp(keep->sha1, o->sha1, 20)) {
+		if (!out || memcmp(keep->fo.sha1, o->fo.sha1, 20)) {
 			objects[out++] = *o;
 			continue;
 		}
@@ -385,22 +315,14 @@ static void merge_copies(void)
 			free(o->problem);
 		}
 		keep->bad |= o->bad;
-		if (keep->type <= 0 && o->type > 0) {
-			free(keep->links);
-			keep->type = o->type;
-			keep->links = o->links;
-			keep->nr_links = o->nr_links;
+		if (keep->fo.type <= 0 && o->fo.type > 0) {
+			free(keep->fo.links);
+			keep->fo = o->fo;
 		} else {
-			free(o->links);
+			free(o->fo.links);
 		}
 	}
 	nr_objects = out;
-}
-
-static int compare_objects(const void *a, const void *b)
-{
-	return memcmp(((const struct object *)a)->sha1,
-		      ((const struct object *)b)->sha1, 20);
 }
 
 static struct object *find_object(const unsigned char *sha1)
@@ -431,24 +353,24 @@ static void check_links(void)
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
 
-		for (j = 0; j < o->nr_links; j++) {
-			struct link *l = &o->links[j];
+		for (j = 0; j < o->fo.nr_links; j++) {
+			struct fsck_link *l = &o->fo.links[j];
 			struct object *t = find_object(l->sha1);
 
-			if (!t || t->type == OBJ_BAD) {
+			if (!t || t->fo.type == OBJ_BAD) {
 				note_missing(l->sha1, l->type);
 				if (!t)
 					continue;
 			}
 			t->flags |= F_REFERENCED;
-			if (t->type > 0 && t->type != l->type) {
+			if (t->fo.type > 0 && t->fo.type != l->type) {
 				add_problem(o, "error in %s %s: broken link "
 					    "to %s %s, which is a %s",
-					    type_name(o->type),
-					    sha1_to_hex(o->sha1),
+					    type_name(o->fo.type),
+					    sha1_to_hex(o->fo.sha1),
 					    type_name(l->type),
 					    sha1_to_hex(l->sha1),
-					    type_name(t->type));
+					    type_name(t->fo.type));
 				o->bad = 1;
 			}
 		}
@@ -473,8 +395,8 @@ static void mark_reachable(const unsigned char *sha1, int type)
 		if (o->flags & F_REACHABLE)
 			continue;
 		o->flags |= F_REACHABLE;
-		for (j = 0; j < o->nr_links; j++) {
-			struct object *t = find_object(o->links[j].sha1);
+		for (j = 0; j < o->fo.nr_links; j++) {
+			struct object *t = find_object(o->fo.links[j].sha1);
 
 			if (t && !(t->flags & F_REACHABLE)) {
 				ALLOC_GROW(stack, nr + 1, alloc);
@@ -561,14 +483,14 @@ static void report(void)
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
 
-		if (o->flags & F_REACHABLE || o->type <= 0)
+		if (o->flags & F_REACHABLE || o->fo.type <= 0)
 			continue;
 		if (show_unreachable)
-			printf("unreachable %s %s\n", type_name(o->type),
-			       sha1_to_hex(o->sha1));
+			printf("unreachable %s %s\n", type_name(o->fo.type),
+			       sha1_to_hex(o->fo.sha1));
 		else if (!(o->flags & F_REFERENCED))
-			printf("dangling %s %s\n", type_name(o->type),
-			       sha1_to_hex(o->sha1));
+			printf("dangling %s %s\n", type_name(o->fo.type),
+			       sha1_to_hex(o->fo.sha1));
 	}
 }
 
@@ -603,8 +525,7 @@ int main(int argc, char **argv)
 	list_objects();
 	order_packs();
 	check_all_objects();
-	if (nr_objects > 1)
-		qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+	sort_sha1_table(objects, nr_objects, sizeof(*objects));
 	merge_copies();
 	verify_packs();
 	check_links();

@@ -260,7 +260,7 @@ int fsck_tree(const void *buf, size_t size, struct fsck_options *o)
  */
 const char *check_tree(const void *buf, size_t size)
 {
-	struct fsck_options o = { 1, NULL, NULL, NULL };
+	struct fsck_options o = { 1, NULL, NULL, NULL, 0 };
 	struct tree_flags t;
 
 	memset(&t, 0, sizeof(t));
@@ -457,4 +457,89 @@ int fsck_tag(const void *data, size_t size, struct fsck_options *o,
 	if (!v)
 		return report(o, MISSING_TAGGER_ENTRY);
 	return check_ident(v, le, o);
+}
+
+/* ---- an object read and checked whole, and its links ---- */
+
+void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
+		   int type)
+{
+	ALLOC_GROW(o->links, o->nr_links + 1, o->alloc_links);
+	memcpy(o->links[o->nr_links].sha1, sha1, 20);
+	o->links[o->nr_links++].type = type;
+}
+
+static void report_error(struct fsck_options *opt, const char *msg)
+{
+	if (opt->report)
+		opt->report(opt->data, FSCK_ERROR, msg);
+}
+
+/* The links of a tree are kept even when it has problems, as git's. */
+static void tree_links(struct fsck_object *o, const char *buf, size_t size,
+		       struct fsck_options *opt)
+{
+	const char *bad = opt->walkable ? check_tree(buf, size) : NULL;
+	struct tree_desc desc;
+	struct name_entry e;
+
+	if (bad) {
+		report_error(opt, bad);
+		return;
+	}
+	fsck_tree(buf, size, opt);
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0)
+		if (!S_ISGITLINK(e.mode))
+			fsck_add_link(o, e.sha1, object_type_of_mode(e.mode));
+}
+
+static void commit_links(struct fsck_object *o, const char *buf,
+			 size_t size, struct fsck_options *opt)
+{
+	struct commit_info ci;
+	size_t i;
+
+	if (fsck_commit(buf, size, opt))
+		return;
+	if (parse_commit_buffer(buf, size, &ci) < 0) {
+		report_error(opt, "badCommit: cannot parse");
+		return;
+	}
+	fsck_add_link(o, ci.tree, OBJ_TREE);
+	for (i = 0; i < ci.nr_parents; i++)
+		fsck_add_link(o, ci.parents[i], OBJ_COMMIT);
+	free_commit_info(&ci);
+}
+
+static void tag_links(struct fsck_object *o, const char *buf, size_t size,
+		      struct fsck_options *opt)
+{
+	unsigned char sha1[20];
+	enum object_type type;
+	int bad = fsck_tag(buf, size, opt, sha1, &type);
+
+	if (type != OBJ_BAD)
+		fsck_add_link(o, sha1, type);
+	else if (!bad)
+		report_error(opt, "badTag: cannot parse");
+}
+
+int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
+		       struct fsck_options *opt, char **buf, struct fault *f)
+{
+	verify_object_stream(st, o->sha1);
+	set_zlib_check(st, 1);	/* the whole proof, as git fsck */
+	if (check_object_stream(st, buf, f) < 0) {
+		o->type = OBJ_BAD;
+		return -1;
+	}
+	o->type = st->type;
+	if (st->type == OBJ_TREE)
+		tree_links(o, *buf, st->size, opt);
+	else if (st->type == OBJ_COMMIT)
+		commit_links(o, *buf, st->size, opt);
+	else if (st->type == OBJ_TAG)
+		tag_links(o, *buf, st->size, opt);
+	return 0;
 }

@@ -4,6 +4,7 @@
  * name looks like, and nothing of where objects live.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
@@ -153,6 +154,17 @@ int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
  * Binary search of a table sorted by id, whose elements (size bytes
  * each) begin with their 20-byte id.
  */
+static int compare_leading_sha1(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+void sort_sha1_table(void *table, size_t nr, size_t size)
+{
+	if (nr > 1)
+		qsort(table, nr, size, compare_leading_sha1);
+}
+
 void *find_sha1_in_table(const unsigned char *sha1, const void *table,
 			 size_t nr, size_t size)
 {

@@ -320,47 +320,7 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 	return 0;
 }
 
-/* ---- stat comparison and racy entries ---- */
-
-unsigned int ce_match_stat_basic(const struct cache_entry *ce,
-				 const struct stat *st)
-{
-	unsigned int changed = 0;
-
-	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
-		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
-					       S_IFMT))
-			changed |= TYPE_CHANGED;
-		else
-			changed |= MODE_CHANGED;
-	}
-	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
-	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
-		changed |= MTIME_CHANGED;
-	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
-	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
-		changed |= CTIME_CHANGED;
-	if (ce->ce_uid != (uint32_t)st->st_uid ||
-	    ce->ce_gid != (uint32_t)st->st_gid)
-		changed |= OWNER_CHANGED;
-	if (ce->ce_ino != (uint32_t)st->st_ino ||
-	    ce->ce_dev != (uint32_t)st->st_dev)
-		changed |= INODE_CHANGED;
-	if (ce->ce_size != (uint32_t)st->st_size)
-		changed |= DATA_CHANGED;
-	return changed;
-}
-
-unsigned int ce_match_stat(const struct cache_entry *ce,
-			   const struct stat *st)
-{
-	unsigned int changed = ce_match_stat_basic(ce, st);
-
-	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
-	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
-		changed |= DATA_CHANGED;
-	return changed;
-}
+/* ---- preloading stat data ---- */
 
 static int (*preload_wanted)(const char *name);
 
@@ -416,4 +376,54 @@ void preload_index(int (*wanted)(const char *name))
 	run_parallel(0, (active_nr + preload_run_len - 1) / preload_run_len,
 		     preload_run, active_cache, NULL, 0);
 	preload_wanted = NULL;
+}
+
+/* ---- refreshing an entry from its work-tree file ---- */
+
+/*
+ * A gitlink is never hashed: it is stale when its directory is gone, or
+ * holds a repository whose HEAD is another commit (as git: a directory
+ * that is no repository, or whose HEAD names nothing, is up to date).
+ */
+static int refresh_gitlink(struct cache_entry *ce, const struct stat *st)
+{
+	unsigned char head[20];
+
+	if (!S_ISDIR(st->st_mode))
+		return 1;
+	if (!resolve_gitlink_head(ce->name, head) &&
+	    memcmp(head, ce->sha1, 20))
+		return 1;
+	ce->ce_state |= CE_UPTODATE;
+	return 0;
+}
+
+int refresh_cache_entry(struct cache_entry *ce, unsigned int flags)
+{
+	unsigned int changed;
+	struct stat st;
+
+	if ((ce->ce_ext_flags & CE_SKIP_WORKTREE) &&
+	    !(flags & REFRESH_IGNORE_SKIP_WORKTREE))
+		return 0;	/* sparse: not in the work tree by design */
+	if (ce->ce_state & CE_UPTODATE)
+		return 0;
+	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
+		return 1;	/* "add -N": not added yet */
+	if (lstat_work_path(ce->name, &st) < 0)
+		return 1;
+	if (S_ISGITLINK(ce->ce_mode))
+		return refresh_gitlink(ce, &st);
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return 1;
+	changed = ce_match_stat(ce, &st);
+	if (changed & (TYPE_CHANGED | MODE_CHANGED))
+		return 1;
+	if (changed) {
+		if (path_matches_sha1(ce->name, &st, ce->sha1) != 1)
+			return 1;
+		fill_stat_cache_info(ce, &st);
+	}
+	ce->ce_state |= CE_UPTODATE;
+	return 0;
 }

@@ -41,7 +41,7 @@ static char *read_stdin(size_t *len)
 
 int main(int argc, char **argv)
 {
-	struct fsck_options opt = { 1, report_line, NULL, NULL };
+	struct fsck_options opt = { 1, report_line, NULL, NULL, 0 };
 	unsigned char target[20], sha1[20];
 	enum object_type type, stored;
 	size_t len, size;

@@ -45,11 +45,7 @@ struct deflated {
 };
 
 struct pack_out {
-	int fd;
-	SHA_CTX ctx;
-	uint64_t offset;
-	size_t used;
-	unsigned char buf[OBJECT_CHUNK];
+	struct hashfile *f;
 	const struct pack_object *objs;
 	struct deflated *batch;	/* batch[i - first] for objs[i] */
 	size_t first;
@@ -111,36 +107,6 @@ static size_t deflate_nth(void *data, size_t i)
 	return 1;
 }
 
-static int flush_out(struct pack_out *out)
-{
-	if (write_in_full(out->fd, out->buf, out->used) < 0)
-		return -1;
-	out->used = 0;
-	return 0;
-}
-
-/* Append len bytes to the pack, hashed; -1 with errno. */
-static int put(struct pack_out *out, const void *buf, size_t len)
-{
-	SHA1_Update(&out->ctx, buf, len);
-	out->offset += len;
-	if (out->used + len > sizeof(out->buf) && flush_out(out) < 0)
-		return -1;
-	if (len >= sizeof(out->buf))
-		return write_in_full(out->fd, buf, len) < 0 ? -1 : 0;
-	memcpy(out->buf + out->used, buf, len);
-	out->used += len;
-	return 0;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
 /* The objects from first on that go in one batch: their end. */
 static size_t batch_end(const struct pack_object *objs, size_t first,
 			size_t nr)
@@ -166,10 +132,10 @@ static int write_batch(struct pack_out *out, size_t end,
 
 		memcpy(ents[i].sha1, out->objs[i].sha1, 20);
 		ents[i].crc = d->crc;
-		ents[i].offset = out->offset;
+		ents[i].offset = out->f->total;
 		if (!out->failed && !ret &&
-		    (put(out, d->hdr, d->hdr_len) < 0 ||
-		     put(out, d->data, d->len) < 0))
+		    (hashwrite(out->f, d->hdr, d->hdr_len) < 0 ||
+		     hashwrite(out->f, d->data, d->len) < 0))
 			ret = -1;
 		free(d->data);
 	}
@@ -185,33 +151,26 @@ static int write_pack_body(int fd, const struct pack_object *objs,
 			   size_t nr, struct idx_entry *ents,
 			   unsigned char *pack_sha1)
 {
-	struct pack_out *out = xcalloc(1, sizeof(*out));
+	struct pack_out out = { NULL, objs, NULL, 0, 0 };
 	unsigned char hdr[12];
 	int ret = 0;
 
-	out->fd = fd;
-	out->objs = objs;
-	out->batch = xcalloc(nr < BATCH_OBJECTS ? nr : BATCH_OBJECTS,
-			     sizeof(*out->batch));
-	SHA1_Init(&out->ctx);
+	out.f = hashfd(fd);
+	out.batch = xcalloc(nr < BATCH_OBJECTS ? nr : BATCH_OBJECTS,
+			    sizeof(*out.batch));
 	memcpy(hdr, "PACK", 4);
 	put_be32(hdr + 4, 2);
 	put_be32(hdr + 8, nr);
-	ret = put(out, hdr, sizeof(hdr));
-	while (!ret && out->first < nr) {
-		size_t end = batch_end(objs, out->first, nr);
+	ret = hashwrite(out.f, hdr, sizeof(hdr));
+	while (!ret && out.first < nr) {
+		size_t end = batch_end(objs, out.first, nr);
 
-		ret = write_batch(out, end, ents);
-		out->first = end;
+		ret = write_batch(&out, end, ents);
+		out.first = end;
 	}
-	if (!ret) {
-		SHA1_Final(pack_sha1, &out->ctx);
-		ret = flush_out(out);
-		if (!ret && write_in_full(fd, pack_sha1, 20) < 0)
-			ret = -1;
-	}
-	free(out->batch);
-	free(out);
+	if (hashfile_finish(out.f, pack_sha1) < 0)
+		ret = -1;
+	free(out.batch);
 	return ret;
 }
 
@@ -220,45 +179,64 @@ static int compare_entries(const void *a, const void *b)
 	return memcmp(a, b, 20);
 }
 
-/*
- * The idx v2 of the sorted entries: fan-out, ids, CRCs, offsets (the
- * big ones in a table of their own), the pack's id, its own id.
- */
-static unsigned char *make_idx(const struct idx_entry *ents, size_t nr,
-			       const unsigned char *pack_sha1, size_t *len)
+/* Each entry's 4-byte field (its CRC or its offset's low part). */
+static int write_idx_words(struct hashfile *f, const struct idx_entry *ents,
+			   size_t nr, int crcs)
 {
-	size_t i, nr_big = 0, big = 0;
-	unsigned char *idx, *p;
-	uint32_t fan[256] = { 0 };
+	size_t i, big = 0;
+	int ret = 0;
 
-	for (i = 0; i < nr; i++) {
-		fan[ents[i].sha1[0]]++;
-		nr_big += ents[i].offset > 0x7fffffff;
+	for (i = 0; !ret && i < nr; i++) {
+		unsigned char w[4];
+
+		if (crcs)
+			put_be32(w, ents[i].crc);
+		else
+			put_be32(w, ents[i].offset > 0x7fffffff ?
+				 0x80000000 | big++ : ents[i].offset);
+		ret = hashwrite(f, w, 4);
 	}
-	*len = 8 + 256 * 4 + nr * (20 + 4 + 4) + nr_big * 8 + 40;
-	idx = p = xmalloc(*len);
-	memcpy(p, "\377tOc", 4);
-	put_be32(p + 4, 2);
-	p += 8;
-	for (i = 0; i < 256; i++, p += 4)
-		put_be32(p, (fan[i] += i ? fan[i - 1] : 0));
-	for (i = 0; i < nr; i++, p += 20)
-		memcpy(p, ents[i].sha1, 20);
-	for (i = 0; i < nr; i++, p += 4)
-		put_be32(p, ents[i].crc);
-	for (i = 0; i < nr; i++, p += 4)
-		put_be32(p, ents[i].offset > 0x7fffffff ?
-			 0x80000000 | big++ : ents[i].offset);
-	for (i = 0; i < nr; i++) {
+	return ret;
+}
+
+/*
+ * The idx v2 of the sorted entries into fd: fan-out, ids, CRCs,
+ * offsets (the big ones in a table of their own), the pack's id, its
+ * own id.  -1 with errno.
+ */
+static int write_idx(int fd, const struct idx_entry *ents, size_t nr,
+		     const unsigned char *pack_sha1)
+{
+	struct hashfile *f = hashfd(fd);
+	unsigned char hdr[8 + 256 * 4], w[8];
+	uint32_t fan[256] = { 0 };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++)
+		fan[ents[i].sha1[0]]++;
+	memcpy(hdr, "\377tOc", 4);
+	put_be32(hdr + 4, 2);
+	for (i = 0; i < 256; i++)
+		put_be32(hdr + 8 + 4 * i, (fan[i] += i ? fan[i - 1] : 0));
+	ret = hashwrite(f, hdr, sizeof(hdr));
+	for (i = 0; !ret && i < nr; i++)
+		ret = hashwrite(f, ents[i].sha1, 20);
+	if (!ret)
+		ret = write_idx_words(f, ents, nr, 1);
+	if (!ret)
+		ret = write_idx_words(f, ents, nr, 0);
+	for (i = 0; !ret && i < nr; i++) {
 		if (ents[i].offset <= 0x7fffffff)
 			continue;
-		put_be32(p, ents[i].offset >> 32);
-		put_be32(p + 4, ents[i].offset);
-		p += 8;
+		put_be64(w, ents[i].offset);
+		ret = hashwrite(f, w, 8);
 	}
-	memcpy(p, pack_sha1, 20);
-	hash_buffer(idx, p + 20 - idx, p + 20);
-	return idx;
+	if (!ret)
+		ret = hashwrite(f, pack_sha1, 20);
+	if (hashfile_finish(f, NULL) < 0)
+		ret = -1;
+	return ret;
 }
 
 struct pack_files {
@@ -358,8 +336,7 @@ int write_pack_objects(const struct pack_object *objs, size_t nr)
 {
 	struct pack_files f = { NULL, NULL, NULL, -1, -1 };
 	struct idx_entry *ents;
-	unsigned char pack_sha1[20], *idx = NULL;
-	size_t idx_len;
+	unsigned char pack_sha1[20];
 	int ret = -1;
 
 	if (!nr)
@@ -378,11 +355,10 @@ int write_pack_objects(const struct pack_object *objs, size_t nr)
 	qsort(ents, nr, sizeof(*ents), compare_entries);
 	if (check_unique(ents, nr) < 0)
 		goto out;
-	idx = make_idx(ents, nr, pack_sha1, &idx_len);
 	f.idx_fd = open_tmp(f.dir, "tmp_idx_", &f.tmp_idx);
 	if (f.idx_fd < 0)
 		goto out;
-	if (write_in_full(f.idx_fd, idx, idx_len) < 0) {
+	if (write_idx(f.idx_fd, ents, nr, pack_sha1) < 0) {
 		error_errno("unable to write the idx '%s'", f.tmp_idx);
 		goto out;
 	}
@@ -399,6 +375,5 @@ out:
 	free(f.tmp_idx);
 	free(f.dir);
 	free(ents);
-	free(idx);
 	return ret;
 }

@@ -132,6 +132,46 @@ int ce_is_racy(const struct cache_entry *ce)
 	return index_mtime.sec && ce->ce_mtime.sec >= index_mtime.sec;
 }
 
+unsigned int ce_match_stat_basic(const struct cache_entry *ce,
+				 const struct stat *st)
+{
+	unsigned int changed = 0;
+
+	if (ce_mode_from_stat(st->st_mode) != ce->ce_mode) {
+		if ((ce->ce_mode & S_IFMT) != (ce_mode_from_stat(st->st_mode) &
+					       S_IFMT))
+			changed |= TYPE_CHANGED;
+		else
+			changed |= MODE_CHANGED;
+	}
+	if (ce->ce_mtime.sec != (uint32_t)st->st_mtim.tv_sec ||
+	    ce->ce_mtime.nsec != (uint32_t)st->st_mtim.tv_nsec)
+		changed |= MTIME_CHANGED;
+	if (ce->ce_ctime.sec != (uint32_t)st->st_ctim.tv_sec ||
+	    ce->ce_ctime.nsec != (uint32_t)st->st_ctim.tv_nsec)
+		changed |= CTIME_CHANGED;
+	if (ce->ce_uid != (uint32_t)st->st_uid ||
+	    ce->ce_gid != (uint32_t)st->st_gid)
+		changed |= OWNER_CHANGED;
+	if (ce->ce_ino != (uint32_t)st->st_ino ||
+	    ce->ce_dev != (uint32_t)st->st_dev)
+		changed |= INODE_CHANGED;
+	if (ce->ce_size != (uint32_t)st->st_size)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
+unsigned int ce_match_stat(const struct cache_entry *ce,
+			   const struct stat *st)
+{
+	unsigned int changed = ce_match_stat_basic(ce, st);
+
+	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
+	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
+		changed |= DATA_CHANGED;
+	return changed;
+}
+
 /*
  * Before a write: a racy entry whose content no longer matches gets
  * size 0, so that it shows as changed however late it is looked at.
@@ -542,53 +582,8 @@ void rollback_index_lock(void)
 	rollback_lock_file(&index_lock);
 }
 
-struct index_writer {
-	int fd;
-	SHA_CTX ctx;
-	size_t len;
-	unsigned char buf[128 * 1024];
-};
-
-static int writer_flush(struct index_writer *w)
-{
-	SHA1_Update(&w->ctx, w->buf, w->len);
-	if (write_in_full(w->fd, w->buf, w->len) < 0)
-		return -1;
-	w->len = 0;
-	return 0;
-}
-
-/* Buffer len bytes, flushing as the buffer fills (len may exceed it). */
-static int writer_add(struct index_writer *w, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len) {
-		size_t n = sizeof(w->buf) - w->len;
-
-		if (!n && writer_flush(w) < 0)
-			return -1;
-		n = sizeof(w->buf) - w->len;
-		if (n > len)
-			n = len;
-		memcpy(w->buf + w->len, p, n);
-		w->len += n;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
 /* The fixed part, the name, and the NULs that pad it to 8 bytes. */
-static int write_ondisk_entry(struct index_writer *w,
+static int write_ondisk_entry(struct hashfile *w,
 			      const struct cache_entry *ce)
 {
 	static const unsigned char zeros[8];
@@ -614,40 +609,32 @@ static int write_ondisk_entry(struct index_writer *w,
 	e[61] = flags;
 	e[62] = ce->ce_ext_flags >> 8;
 	e[63] = ce->ce_ext_flags;
-	if (writer_add(w, e, fixed) < 0 ||
-	    writer_add(w, ce->name, ce->ce_namelen) < 0)
+	if (hashwrite(w, e, fixed) < 0 ||
+	    hashwrite(w, ce->name, ce->ce_namelen) < 0)
 		return -1;
-	return writer_add(w, zeros, total - fixed - ce->ce_namelen);
+	return hashwrite(w, zeros, total - fixed - ce->ce_namelen);
 }
 
 static int write_index_to(int fd)
 {
-	struct index_writer *w = xmalloc(sizeof(*w));
-	unsigned char hdr[HEADER_SIZE], sha1[20];
+	struct hashfile *w = hashfd(fd);
+	unsigned char hdr[HEADER_SIZE];
 	unsigned int i, version = 2;
 	int ret = 0;
 
 	for (i = 0; i < active_nr; i++)
 		if (active_cache[i]->ce_ext_flags)
 			version = 3;
-	w->fd = fd;
-	w->len = 0;
-	SHA1_Init(&w->ctx);
 	put_be32(hdr, CACHE_SIGNATURE);
 	put_be32(hdr + 4, version);
 	put_be32(hdr + 8, active_nr);
-	ret = writer_add(w, hdr, sizeof(hdr));
+	ret = hashwrite(w, hdr, sizeof(hdr));
 	for (i = 0; !ret && i < active_nr; i++)
 		ret = write_ondisk_entry(w, active_cache[i]);
 	if (!ret && kept_reuc)
-		ret = writer_add(w, kept_reuc, kept_reuc_len);
-	if (!ret)
-		ret = writer_flush(w);
-	if (!ret) {
-		SHA1_Final(sha1, &w->ctx);
-		ret = write_in_full(fd, sha1, 20);
-	}
-	free(w);
+		ret = hashwrite(w, kept_reuc, kept_reuc_len);
+	if (hashfile_finish(w, NULL) < 0)
+		ret = -1;
 	return ret;
 }
 

@@ -106,10 +106,10 @@ static const struct packed_ref *find_packed_ref(const char *name)
  * set (malloc'd) for a symbolic ref, -1 when there is no such file or
  * it holds neither.
  */
-static int read_loose_ref(const char *name, unsigned char *sha1,
-			  char **target)
+static int read_loose_ref(const char *dir, const char *name,
+			  unsigned char *sha1, char **target)
 {
-	char *path = path_join(get_git_dir(), name);
+	char *path = path_join(dir, name);
 	char buf[256], *nl;
 	struct stat st;
 	ssize_t n;
@@ -142,7 +142,42 @@ static int read_loose_ref(const char *name, unsigned char *sha1,
 	return 0;
 }
 
+/* Another repository's packed ref name (not cached): 0, or -1. */
+static int read_other_packed_ref(const char *dir, const char *name,
+				 unsigned char *sha1)
+{
+	char *path = path_join(dir, "packed-refs"), *line = NULL;
+	size_t size = 0, n = strlen(name);
+	ssize_t len;
+	int ret = -1;
+	FILE *f = fopen(path, "r");
+
+	free(path);
+	if (!f)
+		return -1;
+	while (ret && (len = getline(&line, &size, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if ((size_t)len == 41 + n && line[40] == ' ' &&
+		    !strcmp(line + 41, name) && !get_sha1_hex(line, sha1))
+			ret = 0;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+static int resolve_ref_in(const char *dir, const char *name,
+			  unsigned char *sha1, char **resolved);
+
 int resolve_ref(const char *name, unsigned char *sha1, char **resolved)
+{
+	return resolve_ref_in(NULL, name, sha1, resolved);
+}
+
+/* resolve_ref in the repository at dir (NULL: ours). */
+static int resolve_ref_in(const char *dir, const char *name,
+			  unsigned char *sha1, char **resolved)
 {
 	char *cur = xstrdup(name), *target;
 	int depth;
@@ -155,13 +190,16 @@ int resolve_ref(const char *name, unsigned char *sha1, char **resolved)
 
 		if (check_ref_name(cur) < 0)
 			break;
-		ret = read_loose_ref(cur, sha1, &target);
+		ret = read_loose_ref(dir ? dir : get_git_dir(), cur, sha1,
+				     &target);
 		if (ret == 1) {
 			free(cur);
 			cur = target;
 			continue;
 		}
-		if (ret < 0 && (p = find_packed_ref(cur)) != NULL) {
+		if (ret < 0 && dir)
+			ret = read_other_packed_ref(dir, cur, sha1);
+		else if (ret < 0 && (p = find_packed_ref(cur)) != NULL) {
 			memcpy(sha1, p->sha1, 20);
 			ret = 0;
 		}
@@ -183,6 +221,48 @@ int resolve_ref(const char *name, unsigned char *sha1, char **resolved)
 int read_ref(const char *name, unsigned char *sha1)
 {
 	return resolve_ref(name, sha1, NULL);
+}
+
+/* The repository of a submodule at path: path/.git, or its "gitdir: ". */
+static char *gitlink_dir(const char *path)
+{
+	char *dot_git = path_join(path, ".git"), buf[1024], *dir, *nl;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (lstat(dot_git, &st) < 0 ||
+	    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+		free(dot_git);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode))
+		return dot_git;
+	fd = open(dot_git, O_RDONLY | O_NONBLOCK);
+	free(dot_git);
+	n = fd < 0 ? -1 : read_in_full(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n < 8 || strncmp(buf, "gitdir: ", 8))
+		return NULL;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	dir = buf + 8;
+	return dir[0] == '/' ? xstrdup(dir) : path_join(path, dir);
+}
+
+int resolve_gitlink_head(const char *path, unsigned char *sha1)
+{
+	char *dir = gitlink_dir(path);
+	int ret;
+
+	if (!dir)
+		return -1;
+	ret = resolve_ref_in(dir, "HEAD", sha1, NULL);
+	free(dir);
+	return ret;
 }
 
 /* ---- listing ---- */

@@ -108,49 +108,30 @@ static void add_note(char **out, size_t *len, size_t *alloc,
 	*len += snprintf(*out + *len, n, "%s: %s\n", path, what);
 }
 
-/* Is the work-tree file of ce what the index says? */
-static int work_file_clean(const struct cache_entry *ce)
-{
-	struct stat st;
-
-	if (S_ISGITLINK(ce->ce_mode) || (ce->ce_state & CE_UPTODATE))
-		return 1;
-	if (lstat_work_path(ce->name, &st) < 0)
-		return 0;
-	if (!ce_match_stat(ce, &st))
-		return 1;
-	if (ce_mode_from_stat(st.st_mode) != ce->ce_mode)
-		return 0;
-	return path_matches_sha1(ce->name, &st, ce->sha1) == 1;
-}
-
 /*
  * An entry whose stat data changed (a copied tree, a file touched and
  * put back) but whose file still holds its blob takes the new stat
  * data, as update-cache --refresh gives it; hashed on every core.
+ * stale[i] is set for the entries that need an update.
  */
-static size_t refresh_entry(void *data, size_t i)
-{
-	struct cache_entry *ce = ((struct cache_entry **)data)[i];
-	struct stat st;
+struct refresh_run {
+	struct cache_entry **ces;
+	unsigned char *stale;
+};
 
-	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
-	    (ce->ce_state & CE_UPTODATE))
-		return 1;
-	if (lstat_work_path(ce->name, &st) < 0 ||
-	    ce_mode_from_stat(st.st_mode) != ce->ce_mode)
-		return 1;
-	if (!ce_match_stat(ce, &st) ||
-	    path_matches_sha1(ce->name, &st, ce->sha1) == 1) {
-		fill_stat_cache_info(ce, &st);
-		ce->ce_state |= CE_UPTODATE;
-	}
+static size_t refresh_nth(void *data, size_t i)
+{
+	struct refresh_run *r = data;
+
+	if (!ce_stage(r->ces[i]))
+		r->stale[i] = refresh_cache_entry(r->ces[i], 0);
 	return 1;
 }
 
 int list_changes(const unsigned char *tree, char **out)
 {
 	struct flat_tree ft = { NULL, 0, 0 };
+	struct refresh_run r;
 	size_t i = 0, len = 0, alloc = 0;
 	unsigned int j = 0;
 
@@ -185,12 +166,14 @@ int list_changes(const unsigned char *tree, char **out)
 	}
 	free_flat(&ft);
 	preload_index(NULL);
-	run_parallel(0, active_nr, refresh_entry, active_cache, NULL, 0);
+	r.ces = active_cache;
+	r.stale = xcalloc(active_nr ? active_nr : 1, 1);
+	run_parallel(0, active_nr, refresh_nth, &r, NULL, 0);
 	for (j = 0; j < active_nr; j++)
-		if (!ce_stage(active_cache[j]) &&
-		    !work_file_clean(active_cache[j]))
+		if (r.stale[j])
 			add_note(out, &len, &alloc, active_cache[j]->name,
 				 "changed in the work tree");
+	free(r.stale);
 	return 0;
 }
 
@@ -307,7 +290,8 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 
 	if (pos < 0 || active_cache[pos]->ce_mode != f->mode ||
 	    memcmp(active_cache[pos]->sha1, f->sha1, 20) ||
-	    !work_file_clean(active_cache[pos])) {
+	    refresh_cache_entry(active_cache[pos],
+				REFRESH_IGNORE_SKIP_WORKTREE)) {
 		if (!S_ISGITLINK(f->mode) &&
 		    write_work_file(f->path, f->mode, f->sha1, NULL, 0) < 0)
 			return NULL;

@@ -39,26 +39,40 @@ static int path_wanted(const char *name)
 
 /* ---- reading both sides ---- */
 
-static int side_from_entry(struct diff_side *s, const struct cache_entry *ce)
+/* The indexed blob; f: on a worker, print nothing (-1 with f). */
+static int side_from_entry(struct diff_side *s, const struct cache_entry *ce,
+			   struct fault *f)
 {
+	enum object_type type;
+
 	s->path = ce->name;
 	s->mode = ce->ce_mode;
 	memcpy(s->sha1, ce->sha1, 20);
 	if (S_ISGITLINK(ce->ce_mode))
 		return 0;
-	s->data = read_object_of_type(ce->sha1, OBJ_BLOB, &s->size);
+	if (!f) {
+		s->data = read_object_of_type(ce->sha1, OBJ_BLOB, &s->size);
+		return s->data ? 0 : -1;
+	}
+	s->data = read_object(ce->sha1, &type, &s->size, f);
+	if (s->data && type != OBJ_BLOB) {
+		free((char *)s->data);
+		s->data = NULL;
+		return set_fault(f, FAULT_CORRUPT, "not a blob");
+	}
 	return s->data ? 0 : -1;
 }
 
 /* The work file; s->data may hold it already (compare_entry kept it). */
 static int side_from_work(struct diff_side *s, const char *name,
-			  const struct stat *st)
+			  const struct stat *st, struct fault *f)
 {
 	s->path = name;
 	s->mode = ce_mode_from_stat(st->st_mode);
 	if (s->data)
 		return 0;
-	s->data = read_work_file(name, st, &s->size);
+	s->data = f ? read_work_file_f(name, st, &s->size, f) :
+		  read_work_file(name, st, &s->size);
 	if (!s->data)
 		return -1;
 	hash_sha1_file(s->data, s->size, OBJ_BLOB, s->sha1);
@@ -73,16 +87,25 @@ static void show_status(char status, const char *name)
 	write_name_field(stdout, name, strlen(name), nul_terminate);
 }
 
+static int patch_pair(FILE *out, const struct diff_side *one,
+		      const struct diff_side *two, struct fault *ahead)
+{
+	if (ahead)
+		return print_patch_f(out, one, two, &diff_opts, ahead);
+	return print_patch(out, one, two, &diff_opts);
+}
+
 /*
  * Print the patch for one changed entry to out: status 'M', 'A'
  * (intent to add), 'D' or 'T' (a type change is a deletion plus an
  * addition, as git prints it).  work is the work-tree side when
  * compare_entry read it already, else all zero; it is freed here.
  * What cannot be read or written is fatal, unless ahead (on a worker,
- * see below): then it is -1.
+ * see below: f): then it is -1, with f, and nothing printed.
  */
 static int show_patch(FILE *out, char status, const struct cache_entry *ce,
-		      const struct stat *st, struct diff_side *work, int ahead)
+		      const struct stat *st, struct diff_side *work,
+		      struct fault *ahead)
 {
 	struct diff_side one, two, none;
 	int ret = 0;
@@ -92,24 +115,24 @@ static int show_patch(FILE *out, char status, const struct cache_entry *ce,
 	memset(&none, 0, sizeof(none));
 	none.path = ce->name;
 	one.path = ce->name;
-	if (status != 'A' && side_from_entry(&one, ce) < 0) {
+	if (status != 'A' && side_from_entry(&one, ce, ahead) < 0) {
 		free((char *)two.data);
 		if (ahead)
 			return -1;
 		die("cannot read the indexed content of '%s'", ce->name);
 	}
-	if (status != 'D' && side_from_work(&two, ce->name, st) < 0) {
+	if (status != 'D' && side_from_work(&two, ce->name, st, ahead) < 0) {
 		free((char *)one.data);
 		if (ahead)
 			return -1;
 		exit(128);
 	}
 	if (status == 'M' || status == 'A') {
-		ret = print_patch(out, &one, &two, &diff_opts);
+		ret = patch_pair(out, &one, &two, ahead);
 	} else {
-		ret = print_patch(out, &one, &none, &diff_opts);
+		ret = patch_pair(out, &one, &none, ahead);
 		if (status == 'T' && !ret)
-			ret = print_patch(out, &none, &two, &diff_opts);
+			ret = patch_pair(out, &none, &two, ahead);
 	}
 	free((char *)one.data);
 	free((char *)two.data);
@@ -127,14 +150,14 @@ static int show_patch(FILE *out, char status, const struct cache_entry *ce,
  * lstat name; 0 when it exists, 1 when it is gone (or beyond a
  * symlink, as git sees it); other errors are fatal, or -1 when ahead.
  */
-static int lstat_work(const char *name, struct stat *st, int ahead)
+static int lstat_work(const char *name, struct stat *st, struct fault *ahead)
 {
 	if (!lstat_work_path(name, st))
 		return 0;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 1;
 	if (ahead)
-		return -1;
+		return set_fault_errno(ahead, "lstat '%s'", name);
 	die_errno("lstat '%s'", name);
 }
 
@@ -142,10 +165,11 @@ static int lstat_work(const char *name, struct stat *st, int ahead)
  * How the work tree differs from ce: 0 (not at all), 'M', 'D' or 'T'.
  * Content is hashed only when the stat data says it may have changed;
  * the bytes hashed are kept in work (all zero on entry) for the patch.
- * Failures are fatal, or REDO when ahead.
+ * Failures are fatal, or REDO when ahead (with the fault in ahead).
+ * A racily clean entry is hashed as a changed one is: the hash decides.
  */
 static char compare_entry(const struct cache_entry *ce, struct stat *st,
-			  struct diff_side *work, int ahead)
+			  struct diff_side *work, struct fault *ahead)
 {
 	unsigned int changed;
 	unsigned char sha1[20];
@@ -167,14 +191,19 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st,
 		return 'D';	/* git: a directory where a file was */
 	if (!S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode))
 		return 'M';	/* git: a FIFO is a change it cannot hash */
-	changed = ce_match_stat(ce, st);
+	changed = ce_match_stat_basic(ce, st);
+	if (!changed && ce_is_racy(ce))
+		changed = DATA_CHANGED;
 	if (!changed)
 		return 0;
 	if (changed & TYPE_CHANGED)
 		return 'T';
 	if (changed & MODE_CHANGED)
 		return 'M';
-	if (index_path_keep(ce->name, st, 0, sha1, &data, &work->size) < 0) {
+	if (ahead ? hash_work_file(ce->name, st, sha1, &data, &work->size,
+				   ahead) < 0 :
+		    index_path_keep(ce->name, st, 0, sha1, &data,
+				    &work->size) < 0) {
 		if (ahead)
 			return REDO;
 		die("cannot hash '%s'", ce->name);
@@ -223,7 +252,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	if (!ours || (!name_status && theirs))
 		return i;
 	memset(&work, 0, sizeof(work));
-	if (lstat_work(name, &st, 0) || S_ISDIR(st.st_mode))
+	if (lstat_work(name, &st, NULL) || S_ISDIR(st.st_mode))
 		status = 'D';
 	else if ((ce_mode_from_stat(st.st_mode) & S_IFMT) !=
 		 (ours->ce_mode & S_IFMT))
@@ -233,7 +262,7 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	if (name_status)
 		show_status(status, name);
 	else
-		show_patch(stdout, status, ours, &st, &work, 0);
+		show_patch(stdout, status, ours, &st, &work, NULL);
 	return i;
 }
 
@@ -246,9 +275,9 @@ static int show_entry(unsigned int i)
 	char status;
 
 	memset(&work, 0, sizeof(work));
-	status = compare_entry(ce, &st, &work, 0);
+	status = compare_entry(ce, &st, &work, NULL);
 	if (status && !quiet && !name_status)
-		show_patch(stdout, status, ce, &st, &work, 0);
+		show_patch(stdout, status, ce, &st, &work, NULL);
 	else
 		free((char *)work.data);
 	if (status && !quiet && name_status)
@@ -263,10 +292,11 @@ static int show_entry(unsigned int i)
  * tree, a sed over the sources), comparing them, reading both sides
  * and making the patches is most of the work: it is done on every
  * core, a batch of entries at a time, each patch into memory, and
- * printed in index order.  A worker holds its messages back: an entry
- * whose work failed or had anything to say is done again, in order,
- * by the main thread, which reports it exactly as it would have
- * without workers (and dies at the same place in the output).
+ * printed in index order.  A worker prints nothing: what fails there
+ * is a struct fault (the library's silent readers), and the entry is
+ * done again, in order, by the main thread, which reports it exactly
+ * as it would have without workers (and dies at the same place in the
+ * output).
  */
 #define AHEAD_BATCH 256
 /*
@@ -290,24 +320,21 @@ static size_t work_ahead(void *data, size_t k)
 	struct diff_side work;
 	struct stat st;
 	FILE *out = NULL;
+	struct fault f;
 
 	memset(&work, 0, sizeof(work));
-	hold_messages(1);
-	a->status = compare_entry(ce, &st, &work, 1);
+	a->status = compare_entry(ce, &st, &work, &f);
 	if (a->status && a->status != REDO && !name_status &&
 	    !(out = open_memstream(&a->patch, &a->len)))
 		a->status = REDO;
 	if (out) {
-		if (show_patch(out, a->status, ce, &st, &work, 1) < 0)
+		if (show_patch(out, a->status, ce, &st, &work, &f) < 0)
 			a->status = REDO;
 		if (fclose(out))
 			a->status = REDO;
 	} else {
 		free((char *)work.data);
 	}
-	if (held_messages())
-		a->status = REDO;
-	hold_messages(0);
 	return 1;
 }
 

@@ -223,37 +223,6 @@ static void add_cacheinfo(const char *mode_arg, const char *id,
 	queue_entry(ce);
 }
 
-/*
- * Re-stat one entry; 1 when it needs an update-cache of its own.  A
- * gitlink is up to date while its directory is there, as in git; a
- * FIFO or a device where a file was just needs an update.
- */
-static int refresh_entry(struct cache_entry *ce)
-{
-	unsigned int changed;
-	struct stat st;
-
-	if (ce->ce_ext_flags & CE_SKIP_WORKTREE)
-		return 0;	/* sparse: not in the work tree by design */
-	if (ce->ce_ext_flags & CE_INTENT_TO_ADD)
-		return 1;	/* "git add -N": not added yet */
-	if (lstat_work_path(ce->name, &st) < 0)
-		return 1;
-	if (S_ISGITLINK(ce->ce_mode))
-		return !S_ISDIR(st.st_mode);
-	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-		return 1;
-	changed = ce_match_stat(ce, &st);
-	if (!changed)
-		return 0;
-	if (changed & (TYPE_CHANGED | MODE_CHANGED))
-		return 1;
-	if (path_matches_sha1(ce->name, &st, ce->sha1) != 1)
-		return 1;
-	fill_stat_cache_info(ce, &st);
-	return 0;
-}
-
 static int refresh_cache(void)
 {
 	unsigned int i;
@@ -268,7 +237,7 @@ static int refresh_cache(void)
 			while (i + 1 < active_nr &&
 			       !strcmp(active_cache[i + 1]->name, ce->name))
 				i++;
-		} else if (refresh_entry(ce)) {
+		} else if (refresh_cache_entry(ce, 0)) {
 			printf("%s: needs update\n", ce->name);
 			stale = 1;
 		}

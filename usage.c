@@ -26,24 +26,6 @@ const char *progname(void)
 	return prog;
 }
 
-/*
- * A thread whose messages are held back (hold_messages): error() and
- * warning() only count there.  die() always speaks.
- */
-static __thread int holding;
-static __thread unsigned int held;
-
-void hold_messages(int on)
-{
-	holding = on;
-	held = 0;
-}
-
-unsigned int held_messages(void)
-{
-	return held;
-}
-
 static void report(const char *fmt, va_list ap, int err)
 {
 	char msg[4096];
@@ -80,10 +62,6 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (holding) {
-		held++;
-		return -1;
-	}
 	va_start(ap, fmt);
 	report(fmt, ap, 0);
 	va_end(ap);
@@ -95,10 +73,6 @@ int error_errno(const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
-	if (holding) {
-		held++;
-		return -1;
-	}
 	va_start(ap, fmt);
 	report(fmt, ap, err);
 	va_end(ap);
@@ -110,10 +84,6 @@ void warning(const char *fmt, ...)
 	char msg[4096];
 	va_list ap;
 
-	if (holding) {
-		held++;
-		return;
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

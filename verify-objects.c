@@ -40,20 +40,12 @@
 static const char verify_objects_usage[] =
 	"verify-objects [--install] <quarantine-dir> <commit-id>...";
 
-struct link {
-	unsigned char sha1[20];
-	signed char type;	/* what the referrer says it is */
-};
-
 struct qobject {
-	unsigned char sha1[20];
-	signed char type;	/* OBJ_BAD when it failed its checks */
+	struct fsck_object fo;	/* type OBJ_BAD when it failed its checks */
 	unsigned char reached, installed;
 	char *problem;		/* first problem, malloc'd */
 	char *tree;		/* a good tree's bytes, kept for vouch_trees */
 	size_t tree_size;
-	struct link *links;
-	size_t nr_links, alloc_links;
 };
 
 static const char *quarantine;
@@ -63,50 +55,23 @@ static int errors;
 
 /* ---- listing the quarantine ---- */
 
-static void list_fanout(const char *hex)
+static int list_object(const unsigned char *sha1, void *data)
 {
-	char *dir = path_join(quarantine, hex);
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct qobject *o;
 
-	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			die_errno("open '%s'", dir);
-		free(dir);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
-		unsigned char sha1[20];
-		struct qobject *o;
-
-		if (parse_loose_name(hex, de->d_name, sha1) < 0)
-			continue;	/* rsync's temporaries, garbage */
-		ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
-		o = &objects[nr_objects++];
-		memset(o, 0, sizeof(*o));
-		memcpy(o->sha1, sha1, 20);
-	}
-	closedir(d);
-	free(dir);
+	(void)data;
+	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
+	o = &objects[nr_objects++];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->fo.sha1, sha1, 20);
+	return 0;
 }
 
-static int compare_objects(const void *a, const void *b)
-{
-	return memcmp(((const struct qobject *)a)->sha1,
-		      ((const struct qobject *)b)->sha1, 20);
-}
-
+/* rsync's temporaries and other garbage are not listed. */
 static void list_quarantine(void)
 {
-	unsigned int i;
-	char hex[3];
-
-	for (i = 0; i < 256; i++) {
-		snprintf(hex, sizeof(hex), "%02x", i);
-		list_fanout(hex);
-	}
-	if (nr_objects > 1)
-		qsort(objects, nr_objects, sizeof(*objects), compare_objects);
+	for_each_loose_in_dir(quarantine, list_object, NULL);
+	sort_sha1_table(objects, nr_objects, sizeof(*objects));
 }
 
 static struct qobject *find_object(const unsigned char *sha1)
@@ -131,7 +96,7 @@ static void set_problem(struct qobject *o, const char *why)
 {
 	if (!o->problem)
 		o->problem = xstrdup(why);
-	o->type = OBJ_BAD;
+	o->fo.type = OBJ_BAD;
 }
 
 static void fsck_report(void *data, enum fsck_level level, const char *msg)
@@ -140,102 +105,34 @@ static void fsck_report(void *data, enum fsck_level level, const char *msg)
 		set_problem(data, msg);
 }
 
-static void add_link(struct qobject *o, const unsigned char *sha1, int type)
-{
-	ALLOC_GROW(o->links, o->nr_links + 1, o->alloc_links);
-	memcpy(o->links[o->nr_links].sha1, sha1, 20);
-	o->links[o->nr_links++].type = type;
-}
-
-static void parse_tree_links(struct qobject *o, const char *buf, size_t size)
-{
-	struct fsck_options opt = { 1, fsck_report, o, NULL };
-	const char *bad = check_tree(buf, size);
-	struct tree_desc desc;
-	struct name_entry e;
-
-	if (bad) {
-		set_problem(o, bad);
-		return;
-	}
-	if (fsck_tree(buf, size, &opt) || o->type == OBJ_BAD)
-		return;
-	init_tree_desc(&desc, buf, size);
-	while (tree_entry_next(&desc, &e) > 0)
-		if (!S_ISGITLINK(e.mode))
-			add_link(o, e.sha1, object_type_of_mode(e.mode));
-}
-
-static void parse_commit_links(struct qobject *o, const char *buf,
-			       size_t size)
-{
-	struct fsck_options opt = { 1, fsck_report, o, NULL };
-	struct commit_info ci;
-	size_t i;
-
-	if (fsck_commit(buf, size, &opt) || o->type == OBJ_BAD)
-		return;
-	if (parse_commit_buffer(buf, size, &ci) < 0) {
-		set_problem(o, "badCommit: cannot parse");
-		return;
-	}
-	add_link(o, ci.tree, OBJ_TREE);
-	for (i = 0; i < ci.nr_parents; i++)
-		add_link(o, ci.parents[i], OBJ_COMMIT);
-	free_commit_info(&ci);
-}
-
-static void parse_tag_links(struct qobject *o, const char *buf, size_t size)
-{
-	struct fsck_options opt = { 1, fsck_report, o, NULL };
-	unsigned char sha1[20];
-	enum object_type type = OBJ_BAD;
-
-	if (fsck_tag(buf, size, &opt, sha1, &type) || o->type == OBJ_BAD)
-		return;
-	if (type == OBJ_BAD) {
-		set_problem(o, "badTag: cannot parse");
-		return;
-	}
-	add_link(o, sha1, type);
-}
-
 static void check_object(struct qobject *o)
 {
-	char *path = quarantine_path(o->sha1), *buf;
+	struct fsck_options opt = { 1, fsck_report, o, NULL, 1 };
+	char *path = quarantine_path(o->fo.sha1), *buf = NULL;
 	struct object_stream st;
 	struct fault f;
 	int ret;
 
-	if (open_object_file_stream(&st, path, &f) < 0) {
-		free(path);
-		set_problem(o, f.msg);
-		return;
-	}
+	ret = open_object_file_stream(&st, path, &f);
 	free(path);
-	verify_object_stream(&st, o->sha1);
-	o->type = st.type;
-	ret = check_object_stream(&st, &buf, &f);
-	close_object_stream(&st);
 	if (ret < 0) {
 		set_problem(o, f.msg);
 		return;
 	}
-	if (st.type == OBJ_BLOB)
+	ret = fsck_object_stream(&o->fo, &st, &opt, &buf, &f);
+	close_object_stream(&st);
+	if (ret < 0) {
+		set_problem(o, f.msg);
+	} else if (o->problem) {
+		o->fo.type = OBJ_BAD;
+	} else if (o->fo.type == OBJ_TREE) {
+		o->tree = buf;		/* kept for vouch_trees */
+		o->tree_size = st.size;
 		return;
-	if (st.type == OBJ_TREE) {
-		parse_tree_links(o, buf, st.size);
-		if (o->type == OBJ_TREE) {
-			o->tree = buf;
-			o->tree_size = st.size;
-			return;
-		}
-	} else if (st.type == OBJ_COMMIT)
-		parse_commit_links(o, buf, st.size);
-	else if (st.type == OBJ_TAG)
-		parse_tag_links(o, buf, st.size);
-	else
+	} else if (o->fo.type != OBJ_BLOB && o->fo.type != OBJ_COMMIT &&
+		   o->fo.type != OBJ_TAG) {
 		set_problem(o, "unknown object type");
+	}
 	free(buf);
 }
 
@@ -252,7 +149,7 @@ static void report_bad_objects(void)
 	for (i = 0; i < nr_objects; i++) {
 		if (!objects[i].problem)
 			continue;
-		error("bad object %s: %s", sha1_to_hex(objects[i].sha1),
+		error("bad object %s: %s", sha1_to_hex(objects[i].fo.sha1),
 		      objects[i].problem);
 		errors++;
 	}
@@ -306,7 +203,7 @@ struct store_link {
 static struct store_link *store_links;
 static size_t nr_store_links, alloc_store_links;
 
-static void note_store_link(const struct link *l, struct qobject *referrer)
+static void note_store_link(const struct fsck_link *l, struct qobject *referrer)
 {
 	struct store_link *s;
 
@@ -349,12 +246,12 @@ static size_t check_nth_store_link(void *data, size_t i)
  * Most of a new tree's entries are its parent's, unchanged: this reads
  * one old tree per changed directory instead of one header per entry.
  */
-static struct link *vouched;
+static struct fsck_link *vouched;
 static size_t nr_vouched, alloc_vouched;
 
 static int compare_links(const void *a, const void *b)
 {
-	const struct link *x = a, *y = b;
+	const struct fsck_link *x = a, *y = b;
 	int cmp = memcmp(x->sha1, y->sha1, 20);
 
 	return cmp ? cmp : x->type - y->type;
@@ -417,21 +314,21 @@ static void vouch_trees(void)
 	for (i = 0; i < nr_objects; i++) {
 		const struct qobject *c = &objects[i], *tree;
 
-		if (c->type != OBJ_COMMIT || !c->nr_links)
+		if (c->fo.type != OBJ_COMMIT || !c->fo.nr_links)
 			continue;
-		tree = find_object(c->links[0].sha1);
+		tree = find_object(c->fo.links[0].sha1);
 		if (!tree || !tree->tree)
 			continue;
-		for (j = 1; j < c->nr_links; j++) {
+		for (j = 1; j < c->fo.nr_links; j++) {
 			struct commit_info ci;
 			enum object_type type;
 			size_t size;
 			struct fault f;
 			char *buf;
 
-			if (find_object(c->links[j].sha1))
+			if (find_object(c->fo.links[j].sha1))
 				continue;
-			buf = read_object(c->links[j].sha1, &type, &size, &f);
+			buf = read_object(c->fo.links[j].sha1, &type, &size, &f);
 			if (buf && type == OBJ_COMMIT &&
 			    !parse_commit_buffer(buf, size, &ci)) {
 				vouch_tree(tree, ci.tree, 0);
@@ -446,7 +343,7 @@ static void vouch_trees(void)
 
 static int is_vouched(const struct store_link *s)
 {
-	struct link key;
+	struct fsck_link key;
 
 	memcpy(key.sha1, s->sha1, 20);
 	key.type = s->want;
@@ -479,8 +376,8 @@ static void check_store_links(void)
 			continue;
 		}
 		snprintf(referrer, sizeof(referrer), "%s %s",
-			 type_name(s->referrer->type),
-			 sha1_to_hex(s->referrer->sha1));
+			 type_name(s->referrer->fo.type),
+			 sha1_to_hex(s->referrer->fo.sha1));
 		check_type(s->sha1, s->found, s->want, referrer);
 	}
 }
@@ -505,26 +402,26 @@ static void walk_from(struct qobject *start)
 	stack[nr++] = (struct frame){ start, 0 };
 	while (nr) {
 		struct frame *fr = &stack[nr - 1];
-		struct link *l;
+		struct fsck_link *l;
 		struct qobject *t;
 
-		if (fr->next == fr->o->nr_links) {
+		if (fr->next == fr->o->fo.nr_links) {
 			ALLOC_GROW(order, nr_order + 1, alloc_order);
 			order[nr_order++] = fr->o;
 			nr--;
 			continue;
 		}
-		l = &fr->o->links[fr->next++];
+		l = &fr->o->fo.links[fr->next++];
 		t = find_object(l->sha1);
 		if (!t) {
 			note_store_link(l, fr->o);
 			continue;
 		}
-		if (t->type == OBJ_BAD)
+		if (t->fo.type == OBJ_BAD)
 			continue;	/* reported already */
 		snprintf(referrer, sizeof(referrer), "%s %s",
-			 type_name(fr->o->type), sha1_to_hex(fr->o->sha1));
-		if (check_type(t->sha1, t->type, l->type, referrer) < 0 ||
+			 type_name(fr->o->fo.type), sha1_to_hex(fr->o->fo.sha1));
+		if (check_type(t->fo.sha1, t->fo.type, l->type, referrer) < 0 ||
 		    t->reached)
 			continue;
 		t->reached = 1;
@@ -544,7 +441,7 @@ static int check_head(const unsigned char *sha1)
 	int depth;
 
 	for (depth = 0; depth < 8; depth++) {
-		int type = o ? o->type : stored_type(sha1);
+		int type = o ? o->fo.type : stored_type(sha1);
 
 		if (o && type == OBJ_BAD)
 			return -1;
@@ -552,11 +449,11 @@ static int check_head(const unsigned char *sha1)
 			return 0;
 		if (type == OBJ_NONE)
 			return error("missing head %s", sha1_to_hex(sha1));
-		if (type != OBJ_TAG || !o || !o->nr_links)
+		if (type != OBJ_TAG || !o || !o->fo.nr_links)
 			return error("head %s is a %s, not a commit",
 				     sha1_to_hex(sha1),
 				     type > 0 ? type_name(type) : "bad object");
-		sha1 = o->links[0].sha1;
+		sha1 = o->fo.links[0].sha1;
 		o = find_object(sha1);
 	}
 	return error("head %s: tags nested too deep", sha1_to_hex(sha1));
@@ -585,13 +482,13 @@ static void install_objects(void)
 
 	for (i = 0; i < nr_order; i++) {
 		struct qobject *o = order[i];
-		char *path = quarantine_path(o->sha1);
+		char *path = quarantine_path(o->fo.sha1);
 		int fd = open(path, O_RDONLY);
 
 		if (fd < 0)
 			die_errno("open '%s'", path);
-		if (place_tmp_object(path, fd, o->sha1) < 0)
-			die("could not install %s", sha1_to_hex(o->sha1));
+		if (place_tmp_object(path, fd, o->fo.sha1) < 0)
+			die("could not install %s", sha1_to_hex(o->fo.sha1));
 		free(path);
 	}
 	if (flush_to_disk(-1) < 0)

@@ -26,25 +26,37 @@
 
 /* ---- reading ---- */
 
+/*
+ * The readers below print nothing: they fill a struct fault, which the
+ * functions that print (read_work_file, index_path...) report.
+ */
+static int report_fault(const struct fault *f)
+{
+	return error("%s", f->msg);
+}
+
 /* Read exactly len bytes of a file that should hold them. */
-static int read_piece(int fd, const char *path, void *buf, size_t len)
+static int read_piece(int fd, const char *path, void *buf, size_t len,
+		      struct fault *f)
 {
 	ssize_t n = read_in_full(fd, buf, len);
 
 	if (n < 0)
-		return error_errno("read '%s'", path);
+		return set_fault_errno(f, "read '%s'", path);
 	if ((size_t)n != len)
-		return error("'%s' changed size while it was read", path);
+		return set_fault(f, FAULT_IO,
+				 "'%s' changed size while it was read", path);
 	return 0;
 }
 
 /* Nothing must follow what lstat said the file held. */
-static int check_at_end(int fd, const char *path)
+static int check_at_end(int fd, const char *path, struct fault *f)
 {
 	unsigned char extra;
 
 	if (read_in_full(fd, &extra, 1) != 0)
-		return error("'%s' changed size while it was read", path);
+		return set_fault(f, FAULT_IO,
+				 "'%s' changed size while it was read", path);
 	return 0;
 }
 
@@ -52,31 +64,33 @@ static int check_at_end(int fd, const char *path)
  * Open a file lstat called regular: never a symlink put there since,
  * and O_NONBLOCK so that a FIFO put there since cannot hang us.
  */
-static int open_regular(const char *path)
+static int open_regular(const char *path, struct fault *f)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	struct stat st;
 
 	if (fd < 0)
-		return error_errno("open '%s'", path);
+		return set_fault_errno(f, "open '%s'", path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return error("'%s' changed type while it was read", path);
+		return set_fault(f, FAULT_IO,
+				 "'%s' changed type while it was read", path);
 	}
 	return fd;
 }
 
 static char *read_link(const char *path, const struct stat *st,
-		       size_t *len)
+		       size_t *len, struct fault *f)
 {
 	char *buf = xmalloc(st->st_size + 1);
 	ssize_t n = readlink(path, buf, st->st_size + 1);
 
 	if (n < 0 || n > st->st_size) {
 		if (n < 0)
-			error_errno("readlink '%s'", path);
+			set_fault_errno(f, "readlink '%s'", path);
 		else
-			error("'%s' changed while it was read", path);
+			set_fault(f, FAULT_IO, "'%s' changed while it was read",
+				  path);
 		free(buf);
 		return NULL;
 	}
@@ -85,28 +99,49 @@ static char *read_link(const char *path, const struct stat *st,
 	return buf;
 }
 
-int check_work_file_type(const char *path, const struct stat *st)
+static int work_file_type(const char *path, const struct stat *st,
+			  struct fault *f)
 {
 	if (S_ISREG(st->st_mode) || S_ISLNK(st->st_mode))
 		return 0;
-	return error("'%s': unsupported file type", path);
+	return set_fault(f, FAULT_CORRUPT, "'%s': unsupported file type",
+			 path);
+}
+
+int check_work_file_type(const char *path, const struct stat *st)
+{
+	struct fault f;
+
+	return work_file_type(path, st, &f) < 0 ? report_fault(&f) : 0;
 }
 
 char *read_work_file(const char *path, const struct stat *st, size_t *size)
+{
+	struct fault f;
+	char *buf = read_work_file_f(path, st, size, &f);
+
+	if (!buf)
+		report_fault(&f);
+	return buf;
+}
+
+char *read_work_file_f(const char *path, const struct stat *st,
+		       size_t *size, struct fault *f)
 {
 	size_t len = st->st_size;
 	char *buf;
 	int fd;
 
-	if (check_work_file_type(path, st) < 0)
+	if (work_file_type(path, st, f) < 0)
 		return NULL;
 	if (S_ISLNK(st->st_mode))
-		return read_link(path, st, size);
-	fd = open_regular(path);
+		return read_link(path, st, size, f);
+	fd = open_regular(path, f);
 	if (fd < 0)
 		return NULL;
 	buf = xmalloc(len + 1);
-	if (read_piece(fd, path, buf, len) < 0 || check_at_end(fd, path) < 0) {
+	if (read_piece(fd, path, buf, len, f) < 0 ||
+	    check_at_end(fd, path, f) < 0) {
 		close(fd);
 		free(buf);
 		return NULL;
@@ -124,7 +159,8 @@ char *read_work_file(const char *path, const struct stat *st, size_t *size)
  * (header first, as deflate_object does).
  */
 static int stream_file(int fd, const char *path, size_t size,
-		       struct deflate_writer *w, unsigned char *sha1)
+		       struct deflate_writer *w, unsigned char *sha1,
+		       struct fault *f)
 {
 	char hdr[MAX_HEADER_LEN];
 	int hdrlen = format_object_header(hdr, OBJ_BLOB, size), ret = 0;
@@ -135,19 +171,20 @@ static int stream_file(int fd, const char *path, size_t size,
 	SHA1_Init(&c);
 	SHA1_Update(&c, hdr, hdrlen);
 	if (w && deflate_writer_add(w, hdr, hdrlen, 0) < 0)
-		ret = error_errno("write object for '%s'", path);
+		ret = set_fault_errno(f, "write object for '%s'", path);
 	while (!ret && left) {
 		size_t n = left < OBJECT_CHUNK ? left : OBJECT_CHUNK;
 
-		ret = read_piece(fd, path, in, n);
+		ret = read_piece(fd, path, in, n, f);
 		left -= n;
 		if (!ret)
 			SHA1_Update(&c, in, n);
 		if (!ret && w && deflate_writer_add(w, in, n, !left) < 0)
-			ret = error_errno("write object for '%s'", path);
+			ret = set_fault_errno(f, "write object for '%s'",
+					      path);
 	}
 	if (!ret)
-		ret = check_at_end(fd, path);
+		ret = check_at_end(fd, path, f);
 	free(in);
 	SHA1_Final(sha1, &c);
 	return ret;
@@ -158,13 +195,16 @@ static int write_big_file(int fd, const char *path, size_t size,
 			  unsigned char *sha1)
 {
 	struct deflate_writer *w;
+	struct fault f;
 	char *tmp;
 	int ofd = open_tmp_object(get_object_directory(), &tmp), ret;
 
 	if (ofd < 0)
 		return -1;
 	w = deflate_writer_start(ofd);
-	ret = stream_file(fd, path, size, w, sha1);
+	ret = stream_file(fd, path, size, w, sha1, &f);
+	if (ret < 0)
+		report_fault(&f);
 	deflate_writer_end(w);
 	if (ret < 0) {
 		close(ofd);
@@ -185,8 +225,11 @@ struct piece_reader {
 static int read_next_piece(void *data, unsigned char *buf, size_t n)
 {
 	struct piece_reader *r = data;
+	struct fault f;
 
-	return read_piece(r->fd, r->path, buf, n);
+	if (read_piece(r->fd, r->path, buf, n, &f) < 0)
+		return report_fault(&f);
+	return 0;
 }
 
 /*
@@ -201,18 +244,21 @@ static int check_big_file(int fd, const char *path, size_t size,
 {
 	struct piece_reader r = { .fd = fd, .path = path };
 	unsigned char again[20];
+	struct fault f;
 	int cmp;
 
 	cmp = compare_stored_pieces(sha1, OBJ_BLOB, size, read_next_piece,
 				    &r);
-	if (cmp < 0 || check_at_end(fd, path) < 0)
+	if (cmp < 0)
 		return -1;
+	if (check_at_end(fd, path, &f) < 0)
+		return report_fault(&f);
 	if (!cmp)
 		return 0;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return error_errno("seek '%s'", path);
-	if (stream_file(fd, path, size, NULL, again) < 0)
-		return -1;
+	if (stream_file(fd, path, size, NULL, again, &f) < 0)
+		return report_fault(&f);
 	if (memcmp(again, sha1, 20))
 		return error("'%s' changed while it was read", path);
 	return report_collision(sha1);
@@ -228,8 +274,10 @@ static int check_big_file(int fd, const char *path, size_t size,
 static int store_big_file(int fd, const char *path, size_t size,
 			  unsigned char *sha1)
 {
-	if (stream_file(fd, path, size, NULL, sha1) < 0)
-		return -1;
+	struct fault f;
+
+	if (stream_file(fd, path, size, NULL, sha1, &f) < 0)
+		return report_fault(&f);
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return error_errno("seek '%s'", path);
 	if (has_sha1_file(sha1))
@@ -237,44 +285,67 @@ static int store_big_file(int fd, const char *path, size_t size,
 	return write_big_file(fd, path, size, sha1);
 }
 
-static int index_big_file(const char *path, size_t size, int write_object,
-			  unsigned char *sha1)
+/* A big file opened for hashing: its fd, or -1 with f. */
+static int open_big_file(const char *path, size_t size, struct fault *f)
 {
-	int fd, ret;
-
 	if (size > UINT_MAX - MAX_HEADER_LEN)
-		return error("object of %zu bytes is too large (4 GiB at most)",
-			     size);
-	fd = open_regular(path);
-	if (fd < 0)
-		return -1;
-	if (write_object)
-		ret = store_big_file(fd, path, size, sha1);
-	else
-		ret = stream_file(fd, path, size, NULL, sha1);
-	close(fd);
-	return ret;
+		return set_fault(f, FAULT_IO, "object of %zu bytes is too "
+				 "large (4 GiB at most)", size);
+	return open_regular(path, f);
 }
 
-int index_path_keep(const char *path, const struct stat *st,
-		    int write_object, unsigned char *sha1, char **keep,
-		    size_t *size)
+int hash_work_file(const char *path, const struct stat *st,
+		   unsigned char *sha1, char **keep, size_t *size,
+		   struct fault *f)
 {
 	size_t len;
-	int ret = 0;
 	char *buf;
+	int fd, ret;
 
 	if (keep)
 		*keep = NULL;
-	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN)
-		return index_big_file(path, st->st_size, write_object, sha1);
+	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
+		fd = open_big_file(path, st->st_size, f);
+		if (fd < 0)
+			return -1;
+		ret = stream_file(fd, path, st->st_size, NULL, sha1, f);
+		close(fd);
+		return ret;
+	}
+	buf = read_work_file_f(path, st, &len, f);
+	if (!buf)
+		return -1;
+	hash_sha1_file(buf, len, OBJ_BLOB, sha1);
+	if (keep) {
+		*keep = buf;
+		*size = len;
+	} else {
+		free(buf);
+	}
+	return 0;
+}
+
+/* index_path_keep that stores the object. */
+static int store_work_file(const char *path, const struct stat *st,
+			   unsigned char *sha1, char **keep, size_t *size)
+{
+	struct fault f;
+	size_t len;
+	char *buf;
+	int fd, ret;
+
+	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
+		fd = open_big_file(path, st->st_size, &f);
+		if (fd < 0)
+			return report_fault(&f);
+		ret = store_big_file(fd, path, st->st_size, sha1);
+		close(fd);
+		return ret;
+	}
 	buf = read_work_file(path, st, &len);
 	if (!buf)
 		return -1;
-	if (write_object)
-		ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
-	else
-		hash_sha1_file(buf, len, OBJ_BLOB, sha1);
+	ret = write_sha1_file(buf, len, OBJ_BLOB, sha1);
 	if (keep && !ret) {
 		*keep = buf;
 		*size = len;
@@ -282,6 +353,21 @@ int index_path_keep(const char *path, const struct stat *st,
 		free(buf);
 	}
 	return ret;
+}
+
+int index_path_keep(const char *path, const struct stat *st,
+		    int write_object, unsigned char *sha1, char **keep,
+		    size_t *size)
+{
+	struct fault f;
+
+	if (keep)
+		*keep = NULL;
+	if (write_object)
+		return store_work_file(path, st, sha1, keep, size);
+	if (hash_work_file(path, st, sha1, keep, size, &f) < 0)
+		return report_fault(&f);
+	return 0;
 }
 
 int index_path(const char *path, const struct stat *st, int write_object,
