@@ -435,6 +435,27 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 
 /* ---- one patch in memory ---- */
 
+/*
+ * A patch that keeps a path (a mode change, a rename, a copy) keeps
+ * its type: turning a file into a symlink or a gitlink takes a removal
+ * and a creation, as git diff writes it.
+ */
+static int check_type_change(struct applier *a, const struct patch *patch)
+{
+	const char *o = patch->old_name, *n = patch->new_name;
+
+	if (!n || !patch->new_mode ||
+	    !((patch->old_mode ^ patch->new_mode) & S_IFMT))
+		return 0;
+	if (!strcmp(o, n))
+		return patch_fail(a->err, n, "new mode (%o) of %s does not "
+				  "match old mode (%o)", patch->new_mode, n,
+				  patch->old_mode);
+	return patch_fail(a->err, n, "new mode (%o) of %s does not match "
+			  "old mode (%o) of %s", patch->new_mode, n,
+			  patch->old_mode, o);
+}
+
 static int check_modes(struct applier *a, struct patch *patch,
 		       unsigned int mode)
 {
@@ -447,7 +468,7 @@ static int check_modes(struct applier *a, struct patch *patch,
 		patch->old_mode = mode;
 	if (!patch->new_mode && !patch->is_delete)
 		patch->new_mode = patch->old_mode;
-	return 0;
+	return check_type_change(a, patch);
 }
 
 static int make_result(struct applier *a, struct patch *patch,
