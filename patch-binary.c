@@ -67,7 +67,9 @@ static int parse_size(const char *s, const char *end, size_t *size)
 
 /*
  * One hunk at p: 0 when p holds none (the reverse one is optional),
- * else the bytes taken (the empty line included), or -1.
+ * else the bytes taken (the empty line included), or -1 with *lines
+ * counting up to the line at fault (the size line when the data do not
+ * inflate to that size).
  */
 static long parse_one(struct patch_binary *b, const char *p, const char *end,
 		      unsigned long *lines)
@@ -75,6 +77,7 @@ static long parse_one(struct patch_binary *b, const char *p, const char *end,
 	const char *start = p;
 	unsigned char *z = NULL;
 	size_t zlen = 0, zalloc = 0, size, len;
+	unsigned long size_line = *lines;
 	int kind;
 
 	len = patch_line_len(p, end);
@@ -106,10 +109,13 @@ static long parse_one(struct patch_binary *b, const char *p, const char *end,
 	if (p >= end)
 		goto bad;
 	p++;
-	(*lines)++;
 	b->data = inflate_exact(z, zlen, size);
-	if (!b->data)
+	if (!b->data) {
+		/* Data that is not <size> bytes: the size line is wrong. */
+		*lines = size_line;
 		goto bad;
+	}
+	(*lines)++;
 	b->kind = kind;
 	b->size = size;
 	free(z);
