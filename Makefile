@@ -59,6 +59,7 @@ PROGRAMS += mailsplit mailinfo applymbox
 LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o \
 	am-state.o
 HDRS += mail.h commit-write.h am-state.h
+LIB_OBJS += mbuf.o
 
 all: $(PROGRAMS) $(SCRIPTS)
 

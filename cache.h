@@ -6,6 +6,7 @@
  * thread pool does not know the store):
  *
  *   usage.c       messages, exits, memory, plain I/O, the fault model
+ *   mbuf.c        the one growing string buffer
  *   setup.c       what main() does first: environment, fds, the store
  *   parallel.c    the thread pool
  *   hex.c         ids and type names as text
@@ -157,6 +158,52 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
+
+/* ---- mbuf.c: the one growing string buffer ---- */
+
+/*
+ * Bytes, always NUL-terminated once written to.  Out of memory is a
+ * return of -1, never a death: the buffer keeps what it held, and is
+ * marked failed so that every later write fails too (a caller may
+ * write a whole text and check the last call, or b->failed, once).
+ */
+struct mbuf {
+	char *buf;		/* NULL until the first write */
+	size_t len, alloc;
+	int failed;		/* a write ran out of memory */
+};
+
+#define MBUF_INIT { NULL, 0, 0, 0 }
+
+/* An empty buffer (as MBUF_INIT). */
+void mbuf_init(struct mbuf *b);
+/* Room for extra more bytes (and the NUL): 0, or -1. */
+int mbuf_grow(struct mbuf *b, size_t extra);
+/* Append len bytes of data, a byte, a string: 0, or -1. */
+int mbuf_add(struct mbuf *b, const void *data, size_t len);
+int mbuf_addch(struct mbuf *b, int c);
+int mbuf_addstr(struct mbuf *b, const char *s);
+/* Append what printf would print: 0, or -1. */
+int mbuf_addf(struct mbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Cut to len bytes (not longer), to none: 0, or -1. */
+int mbuf_setlen(struct mbuf *b, size_t len);
+int mbuf_reset(struct mbuf *b);
+/* Free the bytes; b is empty (and not failed) again. */
+void mbuf_release(struct mbuf *b);
+/*
+ * The bytes (malloc'd, the caller's; length in *len when len is not
+ * NULL), b emptied; NULL (and b released) when a write had failed.
+ */
+char *mbuf_detach(struct mbuf *b, size_t *len);
+/* Remove len bytes at pos; insert data at pos: 0, or -1. */
+int mbuf_remove(struct mbuf *b, size_t pos, size_t len);
+int mbuf_insert(struct mbuf *b, size_t pos, const void *data, size_t len);
+/* Drop whitespace (isspace) at the end; at both ends: 0, or -1. */
+int mbuf_rtrim(struct mbuf *b);
+int mbuf_trim(struct mbuf *b);
+/* The text, "" before the first write (never NULL). */
+const char *mbuf_str(const struct mbuf *b);
 
 /* ---- setup.c: what every tool does first ---- */
 

@@ -190,7 +190,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 
 /*
  * What git apply --stat, --numstat and --summary print for set, byte
- * for byte (paths quoted as git quotes them).  -1 on an output error.
+ * for byte (paths quoted as git quotes them).  -1 on an output error
+ * (errno says why: ENOMEM when memory ran out).
  */
 int print_patch_stat(FILE *out, const struct patch_set *set);
 int print_patch_numstat(FILE *out, const struct patch_set *set);
