@@ -141,17 +141,28 @@ enum fault_code {
 	FAULT_CORRUPT,		/* bytes that do not parse, or that lie */
 	FAULT_HASH_MISMATCH,	/* content that does not hash to its id */
 	FAULT_IO,		/* the system refused: err holds errno */
+	FAULT_CONFLICT,		/* a change that does not fit what it changes */
 };
 
 struct fault {
 	enum fault_code code;
 	int err;
-	char msg[256];		/* what is wrong, without the object id */
+	char msg[512];		/* what is wrong, without the object id */
+	const char *path;	/* the path at fault, borrowed (or NULL) */
+	unsigned long line;	/* the line at fault, 1-based (or 0) */
 };
 
 /* Fill f (code, message) and return -1. */
 int set_fault(struct fault *f, enum fault_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The same with the path (which f borrows: it must outlive f's use)
+ * and the line at fault (0 for none); set_fault and set_fault_errno
+ * leave both empty.
+ */
+int set_fault_at(struct fault *f, enum fault_code code, const char *path,
+		 unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* FAULT_IO with errno and ": strerror(errno)" after the message; -1. */
 int set_fault_errno(struct fault *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

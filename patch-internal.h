@@ -5,11 +5,8 @@
 #ifndef PATCH_INTERNAL_H
 #define PATCH_INTERNAL_H
 
+#include "cache.h"
 #include "patch.h"
-
-/* Fill err's message (and path, when not NULL); returns -1. */
-int patch_fail(struct patch_error *err, const char *path,
-	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The length of the line at p (with its '\n'), not past end. */
 size_t patch_line_len(const char *p, const char *end);
@@ -18,31 +15,39 @@ size_t patch_line_len(const char *p, const char *end);
  * patch-binary.c: read the hunks after "GIT binary patch" at p
  * (lineno is p's line): the forward one and, when present, the
  * reverse.  Returns the bytes taken and counts the lines in *lines, or
- * -1 with err filled.
+ * -1 with f filled.
  */
 long parse_binary_hunks(struct patch *patch, const char *p, const char *end,
 			unsigned long lineno, unsigned long *lines,
-			struct patch_error *err);
+			struct fault *f);
 
 /*
  * patch-binary.c: the new content of a binary patch from the old one
  * (malloc'd, in *out), checked against the full ids of the "index"
- * line when it has them; -1 with err filled.
+ * line when it has them; -1 with f filled.
  */
 int apply_binary_patch(const struct patch *patch, const char *old,
 		       size_t old_size, char **out, size_t *out_size,
-		       struct patch_error *err);
+		       struct fault *f);
 
 /*
  * patch-apply.c: apply patch's text hunks to old (old_size bytes),
  * giving the result (malloc'd) in *out.  Without reject, the first
- * hunk that does not apply fails it all (-1, err filled); with it,
+ * hunk that does not apply fails it all (-1, f filled); with it,
  * such hunks are marked rejected and skipped.  Returns the number of
- * hunks rejected.
+ * hunks rejected.  With notes (NULL: quiet), where each hunk went and
+ * what a failed one looked for go to patch_note.
  */
 int apply_text_hunks(struct patch *patch, const char *name, const char *old,
-		     size_t old_size, int reject, int verbose, char **out,
-		     size_t *out_size, struct patch_error *err);
+		     size_t old_size, int reject, const struct patch_set *notes,
+		     char **out, size_t *out_size, struct fault *f);
+
+/*
+ * patch-apply.c: give text to notes' note hook (git apply -v's
+ * account), when notes is not NULL and text was written whole.
+ */
+void patch_note(const struct patch_set *notes, int is_error,
+		const struct mbuf *text);
 
 /*
  * patch-place.c: work-tree files.  write_patch_tmp puts a content

@@ -17,23 +17,8 @@ struct parser {
 	const char *p, *end;	/* the line being read, the input's end */
 	unsigned long lineno;	/* p's line, 1-based */
 	int p_value;
-	struct patch_error *err;
+	struct fault *f;
 };
-
-int patch_fail(struct patch_error *err, const char *path,
-	       const char *fmt, ...)
-{
-	va_list ap;
-
-	free(err->path);
-	err->path = path ? xstrdup(path) : NULL;
-	err->hunk = 0;
-	err->git_msg[0] = '\0';
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 size_t patch_line_len(const char *p, const char *end)
 {
@@ -279,8 +264,8 @@ static int parse_hunk_header(struct parser *ps, struct patch_hunk *h)
 	    s >= end || *s++ != ' ' ||
 	    parse_range(&s, end, '+', &h->newpos, &h->newlines) < 0 ||
 	    !starts(s, end, " @@"))
-		return patch_fail(ps->err, NULL, "corrupt patch at line %lu",
-				  ps->lineno);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno,
+				    "corrupt patch at line %lu", ps->lineno);
 	return 0;
 }
 
@@ -294,8 +279,9 @@ static int parse_hunk_body(struct parser *ps, struct patch *patch,
 	h->text = ps->p;
 	while (old || new) {
 		if (ps->p >= ps->end)
-			return patch_fail(ps->err, NULL, "corrupt patch at line "
-					  "%lu", ps->lineno);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL,
+					    ps->lineno, "corrupt patch at line "
+					    "%lu", ps->lineno);
 		switch (*ps->p) {
 		case ' ':
 		case '\n':
@@ -331,8 +317,8 @@ static int parse_hunk_body(struct parser *ps, struct patch *patch,
 	h->size = ps->p - h->text;
 	return 0;
 corrupt:
-	return patch_fail(ps->err, NULL, "corrupt patch at line %lu",
-			  ps->lineno);
+	return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno, "corrupt "
+			    "patch at line %lu", ps->lineno);
 }
 
 static int parse_hunks(struct parser *ps, struct patch *patch)
@@ -353,13 +339,13 @@ static int parse_hunks(struct parser *ps, struct patch *patch)
 			return -1;
 		patch->nr_hunks++;
 		if (patch->is_new && h->oldlines)
-			return patch_fail(ps->err, patch->new_name, "new file "
-					  "%s depends on old contents",
-					  patch->new_name);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0,
+					    "new file %s depends on old "
+					    "contents", patch->new_name);
 		if (patch->is_delete && h->newlines)
-			return patch_fail(ps->err, patch->old_name, "deleted "
-					  "file %s still has contents",
-					  patch->old_name);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0,
+					    "deleted file %s still has "
+					    "contents", patch->old_name);
 	}
 	return 0;
 }
@@ -548,15 +534,15 @@ static int parse_git_header(struct parser *ps, struct patch *patch)
 	}
 	if ((!patch->is_new && !patch->old_name) ||
 	    (!patch->is_delete && !patch->new_name))
-		return patch_fail(ps->err, NULL, "git diff header lacks "
-				  "filename information when removing %d "
-				  "leading pathname component (line %lu)",
-				  ps->p_value, start);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0, "git diff "
+				    "header lacks filename information when "
+				    "removing %d leading pathname component "
+				    "(line %lu)", ps->p_value, start);
 	return 0;
 bad:
 	free(def);
-	return patch_fail(ps->err, NULL, "corrupt git diff header at line %lu",
-			  ps->lineno);
+	return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno, "corrupt "
+			    "git diff header at line %lu", ps->lineno);
 }
 
 /* Does the header alone say something (a git diff with no hunks)? */
@@ -577,7 +563,7 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 
 		next_line(ps);
 		taken = parse_binary_hunks(patch, ps->p, ps->end, ps->lineno,
-					   &lines, ps->err);
+					   &lines, ps->f);
 		if (taken < 0)
 			return -1;
 		ps->p += taken;
@@ -593,8 +579,9 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 	if (parse_hunks(ps, patch) < 0)
 		return -1;
 	if (!patch->nr_hunks && !changes_metadata(patch))
-		return patch_fail(ps->err, NULL, "patch with only garbage at "
-				  "line %lu", ps->lineno);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno,
+				    "patch with only garbage at line %lu",
+				    ps->lineno);
 	return 0;
 }
 
@@ -648,8 +635,9 @@ static int parse_plain_patch(struct parser *ps, struct patch *patch)
 	if ((!a && !null_a) || (!b && !null_b) || (null_a && null_b)) {
 		free(a);
 		free(b);
-		return patch_fail(ps->err, NULL, "unable to find filename in "
-				  "patch at line %lu", ps->lineno - 2);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno - 2,
+				    "unable to find filename in patch at line "
+				    "%lu", ps->lineno - 2);
 	}
 	if (!null_a && !null_b && epoch_a != epoch_b) {
 		null_a = epoch_a;
@@ -692,34 +680,35 @@ static void free_patch(struct patch *patch)
 }
 
 /* Every name must be fit for the index, as update-cache's are. */
-static int check_names(struct patch *patch, struct patch_error *err)
+static int check_names(struct patch *patch, struct fault *f)
 {
 	const char *names[2] = { patch->old_name, patch->new_name };
 	int i;
 
 	if ((patch->is_new && patch->is_delete) ||
 	    (!patch->old_name && !patch->new_name))
-		return patch_fail(err, NULL, "a patch at line %lu both creates "
-				  "and deletes its file", patch->lineno);
+		return set_fault_at(f, FAULT_CORRUPT, NULL, patch->lineno, "a "
+				    "patch at line %lu both creates and "
+				    "deletes its file", patch->lineno);
 
 	for (i = 0; i < 2; i++)
 		if (names[i] && !verify_path(names[i], strlen(names[i])))
-			return patch_fail(err, names[i], "%s: invalid path",
-					  names[i]);
+			return set_fault_at(f, FAULT_CORRUPT, NULL, 0, "%s: "
+					    "invalid path", names[i]);
 	return 0;
 }
 
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
-		int p_value, struct patch_error *err)
+		int p_value, struct fault *f)
 {
 	char *copy = xmalloc(len + 1);
 
 	memcpy(copy, buf, len);
-	return parse_patch_owned(set, copy, len, p_value, err);
+	return parse_patch_owned(set, copy, len, p_value, f);
 }
 
 int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
-		      int p_value, struct patch_error *err)
+		      int p_value, struct fault *f)
 {
 	struct patch *first = NULL, **tail = &first;
 	struct parser ps;
@@ -730,7 +719,7 @@ int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
 	ps.end = copy + len;
 	ps.lineno = 1;
 	ps.p_value = p_value;
-	ps.err = err;
+	ps.f = f;
 	while (ps.p < ps.end) {
 		struct patch *patch;
 		int git = line_starts(&ps, "diff --git ");
@@ -746,7 +735,7 @@ int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
 		nr++;
 		if ((git ? parse_git_patch(&ps, patch) :
 			   parse_plain_patch(&ps, patch)) < 0 ||
-		    check_names(patch, err) < 0)
+		    check_names(patch, f) < 0)
 			goto fail;
 	}
 	if (first) {
@@ -793,12 +782,6 @@ void free_patch_set(struct patch_set *set)
 		free(set->bufs[i]);
 	free(set->bufs);
 	init_patch_set(set);
-}
-
-void clear_patch_error(struct patch_error *err)
-{
-	free(err->path);
-	memset(err, 0, sizeof(*err));
 }
 
 static void swap_ul(unsigned long *a, unsigned long *b)

@@ -37,7 +37,8 @@ struct target {
 struct applier {
 	unsigned int flags;
 	const struct patch_set *set;
-	struct patch_error *err;
+	struct fault *f;
+	unsigned int rejects;	/* hunks rejected (APPLY_REJECT) */
 	struct target *t;
 	size_t nr, alloc;
 	size_t *slots;		/* open hash of the paths: 1 + index in t */
@@ -146,8 +147,8 @@ static int spill(struct applier *a, struct target *t, struct patch *patch)
 	if (a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_CHECK))
 		return 0;
 	if (write_patch_tmp(t->path, t->buf, t->size, t->mode, &t->tmp) < 0)
-		return patch_fail(a->err, t->path, "%s: cannot write a "
-				  "temporary file", t->path);
+		return set_fault_at(a->f, FAULT_IO, t->path, 0, "%s: cannot "
+				    "write a temporary file", t->path);
 	free(patch->result);
 	patch->result = NULL;
 	t->buf = NULL;
@@ -163,8 +164,8 @@ static char *read_tmp(struct applier *a, struct target *t)
 
 	if (lstat(t->tmp, &st) < 0 ||
 	    !(buf = read_work_file(t->tmp, &st, &size))) {
-		patch_fail(a->err, t->path, "%s: cannot read back %s",
-			   t->path, t->tmp);
+		set_fault_at(a->f, FAULT_IO, t->path, 0, "%s: cannot read back "
+			     "%s", t->path, t->tmp);
 		return NULL;
 	}
 	return buf;
@@ -192,8 +193,9 @@ static int check_leading(struct applier *a, const char *path)
 	if (a->flags & APPLY_CACHED)
 		return 0;
 	if (has_symlink_leading_path(path, strlen(path)) != 0)
-		return patch_fail(a->err, path, "affected file '%s' is beyond "
-				  "a symbolic link", path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "affected "
+				    "file '%s' is beyond a symbolic link",
+				    path);
 	return 0;
 }
 
@@ -211,7 +213,7 @@ static int check_leading_new(struct applier *a, const char *path, int *later)
 		return 0;
 	r = has_symlink_leading_path(path, strlen(path));
 	if (r < 0)
-		return patch_fail(a->err, path, "%s: %s", path,
+		return set_fault_at(a->f, FAULT_IO, path, 0, "%s: %s", path,
 				  strerror(errno));
 	if (r) {
 		ALLOC_GROW(a->beyond, a->nr_beyond + 1, a->alloc_beyond);
@@ -238,8 +240,9 @@ static int check_beyond(struct applier *a, const char *path)
 		}
 		t = find_target(a, dir);
 		if (!t || t->exists)
-			ret = patch_fail(a->err, path, "affected file '%s' is "
-					 "beyond a symbolic link", path);
+			ret = set_fault_at(a->f, FAULT_CONFLICT, NULL, 0,
+					   "affected file '%s' is beyond a "
+					   "symbolic link", path);
 		break;
 	}
 	free(dir);
@@ -261,7 +264,8 @@ static int check_index_match(struct applier *a, const char *path,
 	if (ce_mode_from_stat(st->st_mode) == ce->ce_mode &&
 	    path_matches_sha1(path, st, ce->sha1) == 1)
 		return 0;
-	return patch_fail(a->err, path, "%s: does not match index", path);
+	return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: does not match "
+			    "index", path);
 }
 
 /* The content of path before the set, from the index or the work tree. */
@@ -273,8 +277,8 @@ static int read_old(struct applier *a, const char *path, struct target *t,
 
 	*buf = NULL;
 	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && pos < 0)
-		return patch_fail(a->err, path, "%s: does not exist in index",
-				  path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: does "
+				    "not exist in index", path);
 	if (a->flags & APPLY_CACHED) {
 		const struct cache_entry *ce = active_cache[pos];
 
@@ -284,23 +288,26 @@ static int read_old(struct applier *a, const char *path, struct target *t,
 			return 0;
 		*buf = read_object_of_type(ce->sha1, OBJ_BLOB, &t->size);
 		if (!*buf)
-			return patch_fail(a->err, path, "%s: cannot read blob "
-					  "%s", path, sha1_to_hex(ce->sha1));
+			return set_fault_at(a->f, FAULT_MISSING, path, 0, "%s: "
+					    "cannot read blob %s", path,
+					    sha1_to_hex(ce->sha1));
 		return 0;
 	}
 	if (check_leading(a, path) < 0)
 		return -1;
 	if (lstat(path, &st) < 0)
-		return patch_fail(a->err, path, "%s: %s", path,
+		return set_fault_at(a->f, FAULT_IO, path, 0, "%s: %s", path,
 				  strerror(errno));
 	if ((a->flags & APPLY_INDEX) &&
 	    check_index_match(a, path, active_cache[pos], &st) < 0)
 		return -1;
 	if (check_work_file_type(path, &st) < 0)
-		return patch_fail(a->err, path, "%s: wrong type", path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: wrong "
+				    "type", path);
 	*buf = read_work_file(path, &st, &t->size);
 	if (!*buf)
-		return patch_fail(a->err, path, "%s: cannot read", path);
+		return set_fault_at(a->f, FAULT_IO, path, 0, "%s: cannot read",
+				    path);
 	t->mode = ce_mode_from_stat(st.st_mode);
 	return 0;
 }
@@ -314,13 +321,14 @@ static int check_absent(struct applier *a, const char *path)
 
 	if (t) {
 		if (t->exists)
-			return patch_fail(a->err, path, "%s: already exists "
-					  "in working directory", path);
+			return set_fault_at(a->f, FAULT_CONFLICT, path, 0,
+					    "%s: already exists in working "
+					    "directory", path);
 		return 0;
 	}
 	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && index_entry(path) >= 0)
-		return patch_fail(a->err, path, "%s: already exists in index",
-				  path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: "
+				    "already exists in index", path);
 	if (check_leading_new(a, path, &later) < 0)
 		return -1;
 	if ((a->flags & APPLY_CACHED) || later)
@@ -332,8 +340,9 @@ static int check_absent(struct applier *a, const char *path)
 		return 0;
 	}
 	if (!lstat(path, &st) || errno != ENOENT)
-		return patch_fail(a->err, path, "%s: already exists in working "
-				  "directory", path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: "
+				    "already exists in working directory",
+				    path);
 	return 0;
 }
 
@@ -381,18 +390,18 @@ static int check_final_paths(struct applier *a)
 			continue;
 		above = set_file_above(a, a->t[i].path);
 		if (above)
-			return patch_fail(a->err, a->t[i].path, "affected file "
-					  "'%s' is beyond a symbolic link",
-					  a->t[i].path);
+			return set_fault_at(a->f, FAULT_CONFLICT, a->t[i].path,
+					    0, "affected file '%s' is beyond a "
+					    "symbolic link", a->t[i].path);
 	}
 	for (i = 0; i < a->nr_beyond; i++)
 		if (check_beyond(a, a->beyond[i]) < 0)
 			return -1;
 	for (i = 0; i < a->nr_dirs; i++)
 		if (!emptied_by_set(a, a->dirs[i]))
-			return patch_fail(a->err, a->dirs[i], "%s: already "
-					  "exists in working directory",
-					  a->dirs[i]);
+			return set_fault_at(a->f, FAULT_CONFLICT, NULL, 0,
+					    "%s: already exists in working "
+					    "directory", a->dirs[i]);
 	return 0;
 }
 
@@ -410,8 +419,9 @@ static int old_side(struct applier *a, struct patch *patch, char **owned,
 	*owned = NULL;
 	if (t) {
 		if (!t->exists)
-			return patch_fail(a->err, path, "%s: No such file or "
-					  "directory", path);
+			return set_fault_at(a->f, FAULT_CONFLICT, path, 0,
+					    "%s: No such file or directory",
+					    path);
 		if (t->tmp && !(*owned = read_tmp(a, t)))
 			return -1;
 		*buf = t->tmp ? *owned : t->buf;
@@ -448,12 +458,12 @@ static int check_type_change(struct applier *a, const struct patch *patch)
 	    !((patch->old_mode ^ patch->new_mode) & S_IFMT))
 		return 0;
 	if (!strcmp(o, n))
-		return patch_fail(a->err, n, "new mode (%o) of %s does not "
-				  "match old mode (%o)", patch->new_mode, n,
-				  patch->old_mode);
-	return patch_fail(a->err, n, "new mode (%o) of %s does not match "
-			  "old mode (%o) of %s", patch->new_mode, n,
-			  patch->old_mode, o);
+		return set_fault_at(a->f, FAULT_CONFLICT, n, 0, "new mode (%o) "
+				    "of %s does not match old mode (%o)",
+				    patch->new_mode, n, patch->old_mode);
+	return set_fault_at(a->f, FAULT_CONFLICT, n, 0, "new mode (%o) of %s "
+			    "does not match old mode (%o) of %s",
+			    patch->new_mode, n, patch->old_mode, o);
 }
 
 static int check_modes(struct applier *a, struct patch *patch,
@@ -463,7 +473,8 @@ static int check_modes(struct applier *a, struct patch *patch,
 
 	if (patch->old_mode &&
 	    (patch->old_mode & S_IFMT) != (mode & S_IFMT))
-		return patch_fail(a->err, path, "%s: wrong type", path);
+		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: wrong "
+				    "type", path);
 	if (!patch->old_mode)
 		patch->old_mode = mode;
 	if (!patch->new_mode && !patch->is_delete)
@@ -479,13 +490,13 @@ static int make_result(struct applier *a, struct patch *patch,
 
 	if (patch->is_binary)
 		return apply_binary_patch(patch, old, old_size, &patch->result,
-					  &patch->result_size, a->err);
+					  &patch->result_size, a->f);
 	r = apply_text_hunks(patch, name, old, old_size, reject,
-			     !!(a->flags & APPLY_VERBOSE), &patch->result,
-			     &patch->result_size, a->err);
+			     (a->flags & APPLY_VERBOSE) ? a->set : NULL,
+			     &patch->result, &patch->result_size, a->f);
 	if (r > 0) {
 		patch->has_rejects = r;
-		a->err->rejects += r;
+		a->rejects += r;
 	}
 	return r < 0 ? -1 : 0;
 }
@@ -514,8 +525,8 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	if (make_result(a, patch, old, old_size) < 0)
 		return -1;
 	if (patch->is_delete && patch->result_size)
-		return patch_fail(a->err, patch->old_name, "removal patch "
-				  "leaves file contents");
+		return set_fault_at(a->f, FAULT_CONFLICT, patch->old_name, 0,
+				    "removal patch leaves file contents");
 	if (patch->old_name && (patch->is_delete || patch->is_rename)) {
 		t = find_target(a, patch->old_name);
 		drop_tmp(t);
@@ -537,27 +548,28 @@ static int apply_one(struct applier *a, struct patch *patch, char **owned)
 	return 0;
 }
 
-/* git's way of naming a patch in its messages: "old => new" for a move. */
-static void say_patch(const char *before, const struct patch *patch,
-		      const char *after)
+/*
+ * git apply -v's line on patch: before, its name (git's way: "old =>
+ * new" for a move), after.
+ */
+static void note_patch(const struct patch_set *set, const char *before,
+		       const struct patch *patch, const char *after)
 {
 	const char *o = patch->old_name, *n = patch->new_name;
+	struct mbuf text = MBUF_INIT;
 
-	fputs(before, stderr);
+	mbuf_addstr(&text, before);
 	if (o && n && strcmp(o, n)) {
-		write_quoted_path(stderr, "", o, strlen(o));
-		fputs(" => ", stderr);
-		write_quoted_path(stderr, "", n, strlen(n));
+		add_quoted_path(&text, "", o, strlen(o));
+		mbuf_addstr(&text, " => ");
+		add_quoted_path(&text, "", n, strlen(n));
 	} else {
 		o = n ? n : o;
-		write_quoted_path(stderr, "", o, strlen(o));
+		add_quoted_path(&text, "", o, strlen(o));
 	}
-	fputs(after, stderr);
-}
-
-static void say_checking(const struct patch *patch)
-{
-	say_patch("Checking patch ", patch, "...\n");
+	mbuf_addstr(&text, after);
+	patch_note(set, 0, &text);
+	mbuf_release(&text);
 }
 
 /*
@@ -590,7 +602,7 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 		int r;
 
 		if (a->flags & APPLY_VERBOSE)
-			say_checking(patch);
+			note_patch(set, "Checking patch ", patch, "...\n");
 		r = apply_one(a, patch, &buf);
 		if (r < 0) {
 			free(buf);
@@ -673,32 +685,39 @@ out:
 	return ret;
 }
 
+/* git apply -v's account of a patch with rejects, hunk by hunk. */
+static void note_hunks(const struct patch_set *set, const struct patch *p)
+{
+	const struct patch_hunk *h;
+	struct mbuf text = MBUF_INIT;
+	unsigned int nth = 0;
+
+	mbuf_addf(&text, " with %d reject%s...\n", p->has_rejects,
+		  p->has_rejects == 1 ? "" : "s");
+	note_patch(set, "Applying patch ", p, mbuf_str(&text));
+	mbuf_reset(&text);
+	for (h = p->hunks; h; h = h->next) {
+		nth++;
+		if (h->rejected)
+			mbuf_addf(&text, "Rejected hunk #%u.\n", nth);
+		else
+			mbuf_addf(&text, "Hunk #%u applied cleanly.\n", nth);
+	}
+	patch_note(set, 0, &text);
+	mbuf_release(&text);
+}
+
 /* git apply -v's account of each file, and the .rej files. */
 static int report_results(struct patch_set *set, unsigned int flags)
 {
 	struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
-		const struct patch_hunk *h;
-		unsigned int nth = 0;
-
-		char tail[64];
-
 		if (!p->has_rejects) {
-			say_patch("Applied patch ", p, " cleanly.\n");
+			note_patch(set, "Applied patch ", p, " cleanly.\n");
 			continue;
 		}
-		snprintf(tail, sizeof(tail), " with %d reject%s...\n",
-			 p->has_rejects, p->has_rejects == 1 ? "" : "s");
-		say_patch("Applying patch ", p, tail);
-		for (h = p->hunks; h; h = h->next) {
-			nth++;
-			if (h->rejected)
-				fprintf(stderr, "Rejected hunk #%u.\n", nth);
-			else
-				fprintf(stderr, "Hunk #%u applied cleanly.\n",
-					nth);
-		}
+		note_hunks(set, p);
 		if (!(flags & APPLY_CACHED) && write_patch_rejects(p) < 0)
 			return -1;
 	}
@@ -706,16 +725,17 @@ static int report_results(struct patch_set *set, unsigned int flags)
 }
 
 int apply_patch_set(struct patch_set *set, unsigned int flags,
-		    struct patch_error *err)
+		    struct fault *f)
 {
-	struct applier a = { .flags = flags, .set = set, .err = err };
+	struct applier a = { .flags = flags, .set = set, .f = f };
 	char **owned = NULL;
 	size_t nr_owned = 0, i;
 	int ret;
 
 	if (flags & APPLY_CACHED)
 		a.flags &= ~APPLY_INDEX;
-	err->rejects = 0;
+	f->code = FAULT_NONE;
+	f->msg[0] = '\0';
 	/*
 	 * The directories path.c remembers as real may have gone since
 	 * (an earlier set removed them, and may have put a symlink there).
@@ -726,10 +746,11 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 		ret = write_patch_targets(a.t, a.nr, a.flags);
 	if (!ret && (flags & APPLY_VERBOSE) && !(flags & APPLY_CHECK))
 		ret = report_results(set, a.flags);
-	if (!ret && err->rejects)
-		ret = 1;
-	else if (ret < 0 && !err->msg[0])
-		patch_fail(err, NULL, "cannot write the patch's result");
+	if (!ret && a.rejects)
+		ret = a.rejects;
+	else if (ret < 0 && !f->msg[0])
+		set_fault_at(f, FAULT_IO, NULL, 0, "cannot write the patch's "
+			     "result");
 	forget_known_dirs();
 	for (i = 0; i < a.nr; i++)
 		drop_tmp(&a.t[i]);	/* left only by a failure */

@@ -279,19 +279,18 @@ static int cmd_apply_sets(int argc, char **argv)
 	    read_cache() < 0)
 		return 128;
 	for (i = 0; i < argc && !ret; i++) {
-		struct patch_error err = { 0 };
+		struct fault f;
 		struct patch_set set;
 		size_t len;
 		char *buf = read_whole_file(argv[i], &len);
 
 		init_patch_set(&set);
-		if (parse_patch(&set, buf, len, 1, &err) < 0 ||
-		    apply_patch_set(&set, APPLY_INDEX, &err)) {
-			printf("%s: %s\n", argv[i], err.msg);
+		if (parse_patch(&set, buf, len, 1, &f) < 0 ||
+		    apply_patch_set(&set, APPLY_INDEX, &f)) {
+			printf("%s: %s\n", argv[i], f.msg);
 			ret = 1;
 		}
 		free_patch_set(&set);
-		clear_patch_error(&err);
 		free(buf);
 	}
 	if (commit_index() < 0)
