@@ -5,11 +5,22 @@
 #ifndef PATCH_INTERNAL_H
 #define PATCH_INTERNAL_H
 
+#include <string.h>
+
 #include "cache.h"
 #include "patch.h"
 
-/* The length of the line at p (with its '\n'), not past end. */
-size_t patch_line_len(const char *p, const char *end);
+/*
+ * The length of the line at p (with its '\n'), not past end.  Inline:
+ * the parser, the binary hunks and the applier all read lines, and
+ * none of them is below the others.
+ */
+static inline size_t patch_line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', end - p);
+
+	return nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
+}
 
 /*
  * patch-binary.c: read the hunks after "GIT binary patch" at p

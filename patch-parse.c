@@ -20,13 +20,6 @@ struct parser {
 	struct fault *f;
 };
 
-size_t patch_line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', end - p);
-
-	return nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
-}
-
 static size_t cur_len(const struct parser *ps)
 {
 	return patch_line_len(ps->p, ps->end);
