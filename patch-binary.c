@@ -21,26 +21,17 @@ static int line_byte_count(char c)
 	return -1;
 }
 
-/* Inflate exactly size bytes from z; NULL when it is not that. */
-static unsigned char *inflate_exact(const unsigned char *z, size_t zlen,
+/*
+ * Inflate exactly size bytes from all of z (the library's inflate,
+ * Adler-32 checked); NULL when it is not that.
+ */
+static unsigned char *inflate_hunk(const unsigned char *z, size_t zlen,
 				    size_t size)
 {
-	unsigned char *out = xmalloc(size + 1);
-	z_stream s;
-	int ret;
+	unsigned char *out = xmalloc(size + INFLATE_SLACK);
+	size_t used;
 
-	memset(&s, 0, sizeof(s));
-	if (inflateInit(&s) != Z_OK) {
-		free(out);
-		return NULL;
-	}
-	s.next_in = (unsigned char *)z;
-	s.avail_in = zlen;
-	s.next_out = out;
-	s.avail_out = size + 1;
-	ret = inflate(&s, Z_FINISH);
-	inflateEnd(&s);
-	if (ret != Z_STREAM_END || s.total_out != size || s.avail_in) {
+	if (inflate_whole(z, zlen, out, size, &used, 1) || used != zlen) {
 		free(out);
 		return NULL;
 	}
@@ -109,7 +100,7 @@ static long parse_one(struct patch_binary *b, const char *p, const char *end,
 	if (p >= end)
 		goto bad;
 	p++;
-	b->data = inflate_exact(z, zlen, size);
+	b->data = inflate_hunk(z, zlen, size);
 	if (!b->data) {
 		/* Data that is not <size> bytes: the size line is wrong. */
 		*lines = size_line;
