@@ -23,6 +23,18 @@ static inline size_t patch_line_len(const char *p, const char *end)
 }
 
 /*
+ * patch-name.c: the name at p of a "---"/"+++"/"rename from" line (len
+ * bytes, no '\n'), with p_value leading components stripped (malloc'd);
+ * NULL when it is broken, or /dev/null (then *null is set).
+ */
+char *line_name(const char *p, size_t len, int p_value, int *null);
+/*
+ * patch-name.c: the one name (malloc'd) of the rest of a "diff --git"
+ * line (len bytes) when both sides name the same file, else NULL.
+ */
+char *git_header_name(const char *p, size_t len, int p_value);
+
+/*
  * patch-binary.c: read the hunks after "GIT binary patch" at p
  * (lineno is p's line): the forward one and, when present, the
  * reverse.  Returns the bytes taken and counts the lines in *lines, or

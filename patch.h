@@ -4,7 +4,9 @@
  * fork).  The files behind it:
  *
  *   patch-parse.c   text -> struct patch_set: git diffs with their
- *                   extended headers, plain unified diffs, quoted names
+ *                   extended headers, plain unified diffs
+ *   patch-name.c    the file names in them: C quotes, -p, /dev/null,
+ *                   the one name of a "diff --git" line
  *   patch-binary.c  "GIT binary patch" hunks: base85, zlib, literal
  *                   and delta
  *   patch-apply.c   hunks onto a file's content in memory, as git apply
