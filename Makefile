@@ -60,7 +60,7 @@ LIB_OBJS += mbox.o mail.o mail-decode.o mail-message.o commit-write.o reset.o \
 	am-state.o
 HDRS += mail.h commit-write.h am-state.h
 LIB_OBJS += mbuf.o
-LIB_OBJS += patch-name.o
+LIB_OBJS += patch-name.o patch-check.o
 
 all: $(PROGRAMS) $(SCRIPTS)
 

@@ -90,4 +90,39 @@ int write_patch_file(const char *path, const char *buf, size_t size,
 int remove_patch_file(const char *path);
 int write_patch_rejects(const struct patch *patch);
 
+/*
+ * patch-check.c and patch-write.c: what the set makes of one path (the
+ * path and buf belong to the set, tmp to the target).
+ */
+struct target {
+	const char *path;
+	int existed;		/* before the set (work tree or index) */
+	int exists;		/* after it */
+	const char *buf;	/* the content after it, when it exists */
+	size_t size;
+	char *tmp;		/* or the temporary file that holds it */
+	unsigned int mode;
+	struct patch *owner;	/* the last patch that wrote it */
+};
+
+/*
+ * patch-write.c: write the nr targets t of a set that has applied
+ * (flags as apply_patch_set's): the blobs, the removals, the renames of
+ * the temporary files (tmp freed), the index entries.  0, or -1 after
+ * error().
+ */
+int write_patch_targets(struct target *t, size_t nr, unsigned int flags);
+/*
+ * patch-write.c: git apply -v's line on patch to set's note hook:
+ * before, its name (git's way: "old => new" for a move), after.
+ */
+void note_patch(const struct patch_set *set, const char *before,
+		const struct patch *patch, const char *after);
+/*
+ * patch-write.c: git apply -v's account of each patch of set once
+ * written, and the .rej files of those with rejected hunks (not with
+ * APPLY_CACHED in flags).  0, or -1 after error().
+ */
+int report_patch_results(struct patch_set *set, unsigned int flags);
+
 #endif

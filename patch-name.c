@@ -40,7 +40,8 @@ static char *unquote_name(const char *p, const char *end, size_t *taken)
 			break;
 		if (*s >= '0' && *s <= '3' && end - s >= 3 &&
 		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
-			*o++ = (s[0] - '0') << 6 | (s[1] - '0') << 3 | (s[2] - '0');
+			*o++ = (s[0] - '0') << 6 | (s[1] - '0') << 3 |
+			       (s[2] - '0');
 			s += 3;
 		} else if (*s && (e = strchr(from, *s)) != NULL) {
 			*o++ = to[e - from];

@@ -11,8 +11,10 @@
  *                   and delta
  *   patch-apply.c   hunks onto a file's content in memory, as git apply
  *                   places them (exact context, searched outward)
- *   patch-write.c   checking a set against the index and the work tree,
- *                   then writing it: all or nothing, temp + rename
+ *   patch-check.c   a set applied in memory and checked against the
+ *                   index and the work tree: all or nothing
+ *   patch-write.c   then written: temp + rename, blobs, index entries,
+ *                   and git apply -v's account
  *   patch-place.c   the work-tree files: temporary files, renames,
  *                   removals, .rej files
  *   patch-stat.c    --stat, --numstat and --summary as git prints them
