@@ -326,6 +326,32 @@ static int cmd_promise_parallel(char **argv)
 	return 0;
 }
 
+/*
+ * The mbuf (mbuf.c): each word as "[word]" by mbuf_addf, the whole
+ * between "  " inserted at the front and " \n" at the end, trimmed,
+ * detached: "<length> <text>".
+ */
+static int cmd_mbuf(int argc, char **argv)
+{
+	struct mbuf b = MBUF_INIT;
+	size_t len;
+	char *text;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (mbuf_addf(&b, "[%s]", argv[i]) < 0)
+			return 1;
+	if (mbuf_insert(&b, 0, "  ", 2) < 0 || mbuf_addstr(&b, " \n") < 0 ||
+	    mbuf_trim(&b) < 0)
+		return 1;
+	text = mbuf_detach(&b, &len);
+	if (!text || b.buf || b.len)
+		return 1;
+	printf("%zu %s\n", len, text);
+	free(text);
+	return 0;
+}
+
 static int cmd_read_ids(void)
 {
 	char line[128];
@@ -442,7 +468,9 @@ int main(int argc, char **argv)
 	setup_tool(argv[0]);
 	if (argc < 2)
 		die("usage: test-tool <command> <args>");
-	if (!strcmp(argv[1], "pathspec"))
+	if (!strcmp(argv[1], "mbuf"))
+		ret = cmd_mbuf(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "pathspec"))
 		ret = cmd_pathspec(argc - 2, argv + 2, 0);
 	else if (!strcmp(argv[1], "interest"))
 		ret = cmd_pathspec(argc - 2, argv + 2, 1);
