@@ -592,6 +592,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 		a.flags &= ~APPLY_INDEX;
 	f->code = FAULT_NONE;
 	f->msg[0] = '\0';
+	f->path = NULL;
+	f->line = 0;
 	/*
 	 * The directories path.c remembers as real may have gone since
 	 * (an earlier set removed them, and may have put a symlink there).

@@ -13,12 +13,8 @@
 #include "diff.h"
 #include "patch-internal.h"
 
-/*
- * git apply -v's line on patch: before, its name (git's way: "old =>
- * new" for a move), after.
- */
 void note_patch(const struct patch_set *set, const char *before,
-		       const struct patch *patch, const char *after)
+		const struct patch *patch, const char *after)
 {
 	const char *o = patch->old_name, *n = patch->new_name;
 	struct mbuf text = MBUF_INIT;
@@ -68,8 +64,7 @@ static int write_target(struct target *t)
 	return 0;
 }
 
-int write_patch_targets(struct target *t, size_t nr,
-			       unsigned int flags)
+int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
 {
 	unsigned char (*ids)[20] = xcalloc(nr ? nr : 1, 20);
 	int with_index = flags & (APPLY_INDEX | APPLY_CACHED);
