@@ -37,7 +37,7 @@ PROGRAMS += verify-pack unpack-objects
 #
 # The base: messages and memory, ids as text, path rules, setup, the
 # thread pool, lock files, nameless files, dates.
-LIB_OBJS = usage.o hex.o path.o setup.o parallel.o lockfile.o csum-file.o \
+LIB_OBJS = usage.o mbuf.o hex.o path.o setup.o parallel.o lockfile.o csum-file.o \
 	nameless.o date.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.
@@ -58,8 +58,8 @@ LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o
 # Patches: parsed, placed, applied, written, counted.
-LIB_OBJS += patch-place.o patch-parse.o patch-binary.o patch-apply.o \
-	patch-stat.o patch-write.o
+LIB_OBJS += patch-place.o patch-name.o patch-binary.o patch-parse.o \
+	patch-apply.o patch-stat.o patch-write.o patch-check.o
 # Mail and commits: mailboxes, commits made in process, resets, am state.
 LIB_OBJS += mail-decode.o mbox.o mail.o mail-message.o ident.o \
 	commit-write.o reset.o am-state.o
@@ -114,11 +114,8 @@ $(TEST_TOOL): $(TEST_TOOL).c $(LIB) $(HDRS)
 # between its files, and (LAYER_ORDER) none to a file listed later.
 PYTHON ?= python3
 LAYER_ORDER = --order
-# KNOWN CYCLES, tolerated until their fixes land (issue 27): the
-# integrator empties this once index/read-cache, diff/diff-search and
-# patch-parse/patch-binary are merged.
-LAYER_CYCLES_ALLOWED = \
-	patch-parse.o:patch-binary.o
+# Pairs of files allowed to call each other (a.o:b.o ...): none.
+LAYER_CYCLES_ALLOWED =
 
 check-layers: $(LIB_OBJS)
 	$(PYTHON) t/check-layers.py $(LAYER_ORDER) \

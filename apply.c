@@ -60,7 +60,7 @@ static char *read_all(int fd, const char *name, size_t *len)
 
 static void read_patch(struct patch_set *set, const char *name)
 {
-	struct patch_error err = { 0 };
+	struct fault f;
 	int fd = name ? open(name, O_RDONLY) : 0;
 	size_t len;
 	char *buf;
@@ -70,17 +70,18 @@ static void read_patch(struct patch_set *set, const char *name)
 	buf = read_all(fd, name ? name : "standard input", &len);
 	if (name)
 		close(fd);
-	if (parse_patch_owned(set, buf, len, p_value, &err) < 0)
-		die("%s", err.msg);
+	if (parse_patch_owned(set, buf, len, p_value, &f) < 0)
+		die("%s", f.msg);
 }
 
-static void report(const struct patch_error *err)
+/* git apply -v's account, from the library. */
+static void note(int is_error, const char *text, size_t len, void *data)
 {
-	if (err->git_msg[0])
-		error("%s", err->git_msg);
-	error("%s", err->msg);
-	if (err->rejects > 1)
-		error("%u hunks rejected", err->rejects);
+	(void)data;
+	if (is_error)
+		error("%.*s", (int)len, text);
+	else
+		fwrite(text, 1, len, stderr);
 }
 
 static int parse_option(const char *arg)
@@ -119,7 +120,7 @@ static int parse_option(const char *arg)
 /* Apply set; with the index, under index.lock from before the read. */
 static int apply_set(struct patch_set *set)
 {
-	struct patch_error err = { 0 };
+	struct fault f;
 	int with_index = flags & (APPLY_INDEX | APPLY_CACHED);
 	int locked = with_index && !(flags & APPLY_CHECK);
 	int ret;
@@ -132,14 +133,16 @@ static int apply_set(struct patch_set *set)
 		if (read_cache() < 0)
 			die("index file corrupt");
 	}
-	ret = apply_patch_set(set, flags, &err);
+	set->note = note;
+	ret = apply_patch_set(set, flags, &f);
 	if (ret)
-		report(&err);
+		report_patch_fault(&f);
+	if (ret > 1)
+		error("%d hunks rejected", ret);
 	if (locked && ret >= 0 && commit_index() < 0)
 		die("unable to write new index file");
 	if (locked && ret < 0)
 		rollback_index_lock();
-	clear_patch_error(&err);
 	return ret ? 1 : 0;
 }
 

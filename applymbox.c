@@ -328,17 +328,14 @@ static void checkpoint(int next)
 
 /* ---- the run ---- */
 
-static void print_stop(int nr, struct am_mail *m,
-		       const struct patch_error *err)
+static void print_stop(int nr, struct am_mail *m, const struct fault *f)
 {
 	const char *s;
 	int len;
 
 	first_line(&m->msg, &s, &len);
-	if (err && err->git_msg[0])
-		error("%s", err->git_msg);
-	if (err && err->msg[0])
-		error("%s", err->msg);
+	if (f && f->msg[0])
+		report_patch_fault(f);
 	printf("Patch failed at %04d %.*s\n", nr, len, s);
 	finish_stdout();
 	fprintf(stderr,
@@ -350,12 +347,12 @@ static void print_stop(int nr, struct am_mail *m,
 }
 
 /* Stop at mail nr: the commits before it written, a note, exit 1. */
-static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
+static void stop_at(int nr, struct am_mail *m, const struct fault *f)
 {
 	checkpoint(nr);
 	if (am_write_number("stopped", nr) < 0)
 		exit(128);
-	print_stop(nr, m, err);
+	print_stop(nr, m, f);
 	exit(1);
 }
 
@@ -366,8 +363,7 @@ static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
  * A path an earlier commit since the checkpoint touched is the
  * checkpoint's to put right, and the index says whether it is free.
  */
-static int check_untracked(const struct patch_set *set,
-			   struct patch_error *err)
+static int check_untracked(const struct patch_set *set, struct fault *f)
 {
 	const struct patch *p;
 	struct stat s;
@@ -379,9 +375,8 @@ static int check_untracked(const struct patch_set *set,
 		    cache_name_pos(path, strlen(path)) >= 0 ||
 		    find_touched(path) || lstat_work_path(path, &s) < 0)
 			continue;
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s: already exists in working directory", path);
-		return -1;
+		return set_fault_at(f, FAULT_CONFLICT, path, 0, "%s: already "
+				    "exists in working directory", path);
 	}
 	return 0;
 }
@@ -404,12 +399,11 @@ static void apply_mail(int nr)
 {
 	struct am_mail m;
 	struct patch_set set;
-	struct patch_error err;
+	struct fault f;
 	struct ident author;
 	const char *s;
 	int len;
 
-	memset(&err, 0, sizeof(err));
 	if (load_mail(nr, &m) < 0)
 		stop_at(nr, &m, NULL);
 	first_line(&m.msg, &s, &len);
@@ -424,22 +418,20 @@ static void apply_mail(int nr)
 		stop_at(nr, &m, NULL);
 	init_patch_set(&set);
 	if (parse_patch(&set, mbuf_str(&m.mi.patch), m.mi.patch.len, 1,
-			&err) < 0)
-		stop_at(nr, &m, &err);
+			&f) < 0)
+		stop_at(nr, &m, &f);
 	set.old_content = old_content;
 	if (!set.nr) {
-		snprintf(err.msg, sizeof(err.msg), "no valid patch in mail %04d",
-			 nr);
-		stop_at(nr, &m, &err);
+		set_fault(&f, FAULT_CORRUPT, "no valid patch in mail %04d", nr);
+		stop_at(nr, &m, &f);
 	}
-	if (check_untracked(&set, &err) < 0 ||
-	    apply_patch_set(&set, APPLY_CACHED, &err) != 0)
-		stop_at(nr, &m, &err);
+	if (check_untracked(&set, &f) < 0 ||
+	    apply_patch_set(&set, APPLY_CACHED, &f) != 0)
+		stop_at(nr, &m, &f);
 	touch_set(&set);
 	commit_mail(&m, &author);
 	ident_release(&author);
 	free_patch_set(&set);
-	clear_patch_error(&err);
 	release_mail(&m);
 }
 

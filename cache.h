@@ -9,11 +9,13 @@
  *
  * The base
  *   usage.c       messages, exits, memory, plain I/O, the fault model
+ *   mbuf.c        the one growing string buffer
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
  *   setup.c       what main() does first: environment, fds, the store
  *   parallel.c    the thread pool
  *   lockfile.c    replacing a file under <file>.lock
+ *   csum-file.c   files that end in the SHA-1 of their bytes
  *   nameless.c    files that get their name only once whole
  *   date.c        dates
  * git's formats
@@ -57,17 +59,14 @@
  *                 diff-internal.h), path quoting (quote.c), git's
  *                 patches (diff-print.c), the three-way merge (merge.c)
  *   patch.h       patches read and applied (patch-place.c,
- *                 patch-parse.c, patch-binary.c, patch-apply.c,
- *                 patch-stat.c, patch-write.c; patch-internal.h)
+ *                 patch-name.c, patch-binary.c, patch-parse.c,
+ *                 patch-apply.c, patch-stat.c, patch-check.c,
+ *                 patch-write.c; patch-internal.h)
  *   mail.h        mailboxes and mails (mail-decode.c, mbox.c, mail.c,
  *                 mail-message.c)
- *   commit-write.h trees from the index, identities and commits
- *                 (commit-write.c), resetting to a tree (reset.c)
+ *   commit-write.h identities (ident.c), trees from the index and
+ *                 commits (commit-write.c), resetting to a tree (reset.c)
  *   am-state.h    the state files of an applymbox run (am-state.c)
- *
- * Three pairs still call each other, tolerated by the Makefile's
- * LAYER_CYCLES_ALLOWED until their fixes land: read-cache.c and
- * index.c, diff.c and diff-search.c, patch-parse.c and patch-binary.c.
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
@@ -164,23 +163,80 @@ enum fault_code {
 	FAULT_CORRUPT,		/* bytes that do not parse, or that lie */
 	FAULT_HASH_MISMATCH,	/* content that does not hash to its id */
 	FAULT_IO,		/* the system refused: err holds errno */
+	FAULT_CONFLICT,		/* a change that does not fit what it changes */
 };
 
 struct fault {
 	enum fault_code code;
 	int err;
-	char msg[256];		/* what is wrong, without the object id */
+	char msg[512];		/* what is wrong, without the object id */
+	const char *path;	/* the path at fault, borrowed (or NULL) */
+	unsigned long line;	/* the line at fault, 1-based (or 0) */
 };
 
 /* Fill f (code, message) and return -1. */
 int set_fault(struct fault *f, enum fault_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The same with the path (which f borrows: it must outlive f's use)
+ * and the line at fault (0 for none); set_fault and set_fault_errno
+ * leave both empty.
+ */
+int set_fault_at(struct fault *f, enum fault_code code, const char *path,
+		 unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* FAULT_IO with errno and ": strerror(errno)" after the message; -1. */
 int set_fault_errno(struct fault *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
+
+/* ---- mbuf.c: the one growing string buffer ---- */
+
+/*
+ * Bytes, always NUL-terminated once written to.  Out of memory is a
+ * return of -1, never a death: the buffer keeps what it held, and is
+ * marked failed so that every later write fails too (a caller may
+ * write a whole text and check the last call, or b->failed, once).
+ */
+struct mbuf {
+	char *buf;		/* NULL until the first write */
+	size_t len, alloc;
+	int failed;		/* a write ran out of memory */
+};
+
+#define MBUF_INIT { NULL, 0, 0, 0 }
+
+/* An empty buffer (as MBUF_INIT). */
+void mbuf_init(struct mbuf *b);
+/* Room for extra more bytes (and the NUL): 0, or -1. */
+int mbuf_grow(struct mbuf *b, size_t extra);
+/* Append len bytes of data, a byte, a string: 0, or -1. */
+int mbuf_add(struct mbuf *b, const void *data, size_t len);
+int mbuf_addch(struct mbuf *b, int c);
+int mbuf_addstr(struct mbuf *b, const char *s);
+/* Append what printf would print: 0, or -1. */
+int mbuf_addf(struct mbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Cut to len bytes (not longer), to none: 0, or -1. */
+int mbuf_setlen(struct mbuf *b, size_t len);
+int mbuf_reset(struct mbuf *b);
+/* Free the bytes; b is empty (and not failed) again. */
+void mbuf_release(struct mbuf *b);
+/*
+ * The bytes (malloc'd, the caller's; length in *len when len is not
+ * NULL), b emptied; NULL (and b released) when a write had failed.
+ */
+char *mbuf_detach(struct mbuf *b, size_t *len);
+/* Remove len bytes at pos; insert data at pos: 0, or -1. */
+int mbuf_remove(struct mbuf *b, size_t pos, size_t len);
+int mbuf_insert(struct mbuf *b, size_t pos, const void *data, size_t len);
+/* Drop whitespace (isspace) at the end; at both ends: 0, or -1. */
+int mbuf_rtrim(struct mbuf *b);
+int mbuf_trim(struct mbuf *b);
+/* The text, "" before the first write (never NULL). */
+const char *mbuf_str(const struct mbuf *b);
 
 /* ---- hex.c: ids and type names ---- */
 

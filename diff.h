@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
+struct mbuf;
+
 /*
  * One side of a file pair.  mode 0 means the side does not exist (the
  * file was added or deleted).  data/size hold the content (data may be
@@ -142,6 +144,9 @@ int merge_buffers(struct merge_result *out, const struct merge_input *in,
  */
 void write_quoted_path(FILE *out, const char *prefix, const char *name,
 		       size_t len);
+/* The same appended to b: 0, or -1 when out of memory (mbuf.c). */
+int add_quoted_path(struct mbuf *b, const char *prefix, const char *name,
+		    size_t len);
 /*
  * A path as the last field of a listing line: "\t" + quoted name +
  * "\n", or with nul "\0" + name + "\0" (git's -z form).

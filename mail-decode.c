@@ -18,108 +18,6 @@
 #include "cache.h"
 #include "mail.h"
 
-/* ---- mbuf ---- */
-
-void mbuf_grow(struct mbuf *b, size_t extra)
-{
-	if (b->len + extra + 1 < b->len)
-		die("out of memory: a buffer of %zu bytes", b->len);
-	if (!b->buf || b->len + extra + 1 > b->alloc) {
-		size_t want = b->len + extra + 1;
-		size_t alloc = b->alloc < 64 ? 64 : b->alloc;
-
-		while (alloc < want)
-			alloc = alloc * 2 < alloc ? want : alloc * 2;
-		b->buf = xrealloc(b->buf, alloc);
-		b->alloc = alloc;
-		b->buf[b->len] = '\0';
-	}
-}
-
-void mbuf_add(struct mbuf *b, const void *data, size_t len)
-{
-	mbuf_grow(b, len);
-	memcpy(b->buf + b->len, data, len);
-	b->len += len;
-	b->buf[b->len] = '\0';
-}
-
-void mbuf_addch(struct mbuf *b, int c)
-{
-	char ch = (char)c;
-
-	mbuf_add(b, &ch, 1);
-}
-
-void mbuf_addstr(struct mbuf *b, const char *s)
-{
-	mbuf_add(b, s, strlen(s));
-}
-
-void mbuf_setlen(struct mbuf *b, size_t len)
-{
-	mbuf_grow(b, 0);
-	if (len <= b->len) {
-		b->len = len;
-		b->buf[len] = '\0';
-	}
-}
-
-void mbuf_reset(struct mbuf *b)
-{
-	mbuf_setlen(b, 0);
-}
-
-void mbuf_release(struct mbuf *b)
-{
-	free(b->buf);
-	b->buf = NULL;
-	b->len = b->alloc = 0;
-}
-
-void mbuf_remove(struct mbuf *b, size_t pos, size_t len)
-{
-	if (pos > b->len || len > b->len - pos)
-		return;
-	memmove(b->buf + pos, b->buf + pos + len, b->len - pos - len);
-	mbuf_setlen(b, b->len - len);
-}
-
-void mbuf_insert(struct mbuf *b, size_t pos, const void *data, size_t len)
-{
-	if (pos > b->len)
-		return;
-	mbuf_grow(b, len);
-	memmove(b->buf + pos + len, b->buf + pos, b->len - pos);
-	memcpy(b->buf + pos, data, len);
-	b->len += len;
-	b->buf[b->len] = '\0';
-}
-
-void mbuf_rtrim(struct mbuf *b)
-{
-	size_t len = b->len;
-
-	while (len && isspace((unsigned char)b->buf[len - 1]))
-		len--;
-	mbuf_setlen(b, len);
-}
-
-void mbuf_trim(struct mbuf *b)
-{
-	size_t skip = 0;
-
-	mbuf_rtrim(b);
-	while (skip < b->len && isspace((unsigned char)b->buf[skip]))
-		skip++;
-	mbuf_remove(b, 0, skip);
-}
-
-const char *mbuf_str(const struct mbuf *b)
-{
-	return b->buf ? b->buf : "";
-}
-
 /* ---- transfer encodings ---- */
 
 static int hex_value(int c)
@@ -234,7 +132,8 @@ static int iconv_all(iconv_t cd, const struct mbuf *in, struct mbuf *out)
 		char *dst;
 		size_t room;
 
-		mbuf_grow(out, left * 2 + 16);
+		if (mbuf_grow(out, left * 2 + 16) < 0)
+			return -1;
 		dst = out->buf + out->len;
 		room = out->alloc - out->len - 1;
 		if (iconv(cd, &src, &left, &dst, &room) == (size_t)-1 &&

@@ -10,30 +10,7 @@
 
 #include <stddef.h>
 
-/* ---- mbuf: a growing byte buffer, always NUL-terminated ---- */
-
-struct mbuf {
-	char *buf;		/* NULL until the first write */
-	size_t len, alloc;
-};
-
-#define MBUF_INIT { NULL, 0, 0 }
-
-void mbuf_grow(struct mbuf *b, size_t extra);
-void mbuf_add(struct mbuf *b, const void *data, size_t len);
-void mbuf_addch(struct mbuf *b, int c);
-void mbuf_addstr(struct mbuf *b, const char *s);
-void mbuf_setlen(struct mbuf *b, size_t len);
-void mbuf_reset(struct mbuf *b);
-void mbuf_release(struct mbuf *b);
-/* Remove len bytes at pos; insert data at pos. */
-void mbuf_remove(struct mbuf *b, size_t pos, size_t len);
-void mbuf_insert(struct mbuf *b, size_t pos, const void *data, size_t len);
-/* Drop whitespace (isspace) at the end; at both ends. */
-void mbuf_rtrim(struct mbuf *b);
-void mbuf_trim(struct mbuf *b);
-/* The text, "" before the first write (never NULL). */
-const char *mbuf_str(const struct mbuf *b);
+#include "cache.h"	/* struct mbuf */
 
 /* ---- mbox.c: splitting a mailbox ---- */
 

@@ -149,7 +149,8 @@ static ssize_t read_more(int fd, const char *path, struct mbuf *out,
 {
 	ssize_t n;
 
-	mbuf_grow(out, want);
+	if (mbuf_grow(out, want) < 0)
+		return error("cannot read mbox '%s': out of memory", path);
 	n = read_in_full(fd, out->buf + out->len, want);
 	if (n < 0)
 		return error_errno("cannot read mbox '%s'", path);

@@ -153,21 +153,61 @@ static void replace_lines(struct image *img, size_t at, const struct image *pre,
 	img->nr = img->nr - pre->nr + post->nr;
 }
 
-static int hunk_failed(struct patch_error *err, const char *name,
-		       unsigned int nth, const struct patch_hunk *h)
+static int hunk_failed(struct fault *f, const char *name, unsigned int nth,
+		       const struct patch_hunk *h)
 {
-	patch_fail(err, name, "%s: hunk #%u (line %lu) does not apply",
-		   name, nth, h->oldpos);
-	err->hunk = nth;
-	err->line = h->oldpos;
-	snprintf(err->git_msg, sizeof(err->git_msg), "patch failed: %s:%lu",
-		 name, h->oldpos);
-	return -1;
+	return set_fault_at(f, FAULT_CONFLICT, name, h->oldpos, "%s: hunk #%u "
+			    "(line %lu) does not apply", name, nth, h->oldpos);
+}
+
+int report_patch_fault(const struct fault *f)
+{
+	if (f->code == FAULT_CONFLICT && f->path && f->line)
+		error("patch failed: %s:%lu", f->path, f->line);
+	return error("%s", f->msg);
+}
+
+void patch_note(const struct patch_set *notes, int is_error,
+		const struct mbuf *text)
+{
+	if (notes && notes->note && !text->failed)
+		notes->note(is_error, mbuf_str(text), text->len,
+			    notes->note_data);
+}
+
+/* git apply -v on a hunk placed away from its line. */
+static void note_offset(const struct patch_set *notes, unsigned int nth,
+			size_t at, size_t start)
+{
+	struct mbuf text = MBUF_INIT;
+	long offset = (long)at - (long)start;
+
+	mbuf_addf(&text, "Hunk #%u succeeded at %zu (offset %ld line%s).\n",
+		  nth, at + 1, offset, offset == 1 || offset == -1 ? "" : "s");
+	patch_note(notes, 0, &text);
+	mbuf_release(&text);
+}
+
+/* git apply -v on a hunk that does not apply: the lines it looked for. */
+static void note_search(const struct patch_set *notes, const struct image *pre)
+{
+	struct mbuf text = MBUF_INIT;
+	size_t i;
+
+	mbuf_addstr(&text, "while searching for:");
+	patch_note(notes, 1, &text);
+	mbuf_reset(&text);
+	for (i = 0; i < pre->nr; i++)
+		mbuf_add(&text, pre->lines[i].p, pre->lines[i].len);
+	mbuf_addch(&text, '\n');
+	patch_note(notes, 0, &text);
+	mbuf_release(&text);
 }
 
 /* Apply one hunk to img: 0, or -1 when its old lines are not there. */
 static int apply_hunk(struct image *img, const struct patch_hunk *h,
-		      int reversed, unsigned int nth, int verbose)
+		      int reversed, unsigned int nth,
+		      const struct patch_set *notes)
 {
 	struct hunk_lines hl;
 	size_t start = h->newpos ? h->newpos - 1 : 0;
@@ -180,21 +220,10 @@ static int apply_hunk(struct image *img, const struct patch_hunk *h,
 	at = find_pos(img, &hl.pre, start, match_beginning, match_end);
 	if (at >= 0) {
 		replace_lines(img, at, &hl.pre, &hl.post);
-		if (verbose && (size_t)at != start) {
-			long offset = (long)at - (long)start;
-
-			fprintf(stderr, "Hunk #%u succeeded at %ld (offset %ld "
-				"line%s).\n", nth, at + 1, offset,
-				offset == 1 || offset == -1 ? "" : "s");
-		}
-	} else if (verbose) {
-		size_t i;
-
-		error("while searching for:");
-		for (i = 0; i < hl.pre.nr; i++)
-			fwrite(hl.pre.lines[i].p, 1, hl.pre.lines[i].len,
-			       stderr);
-		putc('\n', stderr);
+		if (notes && (size_t)at != start)
+			note_offset(notes, nth, at, start);
+	} else if (notes) {
+		note_search(notes, &hl.pre);
 	}
 	free(hl.pre.lines);
 	free(hl.post.lines);
@@ -219,8 +248,8 @@ static char *join_image(const struct image *img, size_t *size)
 }
 
 int apply_text_hunks(struct patch *patch, const char *name, const char *old,
-		     size_t old_size, int reject, int verbose, char **out,
-		     size_t *out_size, struct patch_error *err)
+		     size_t old_size, int reject, const struct patch_set *notes,
+		     char **out, size_t *out_size, struct fault *f)
 {
 	struct patch_hunk *h;
 	struct image img;
@@ -232,10 +261,10 @@ int apply_text_hunks(struct patch *patch, const char *name, const char *old,
 	for (h = patch->hunks; h; h = h->next) {
 		nth++;
 		h->rejected = 0;
-		if (!apply_hunk(&img, h, patch->reversed, nth, verbose))
+		if (!apply_hunk(&img, h, patch->reversed, nth, notes))
 			continue;
 		if (!rejected)
-			hunk_failed(err, name, nth, h);
+			hunk_failed(f, name, nth, h);
 		rejected++;
 		h->rejected = 1;
 		if (!reject) {

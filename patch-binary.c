@@ -21,26 +21,17 @@ static int line_byte_count(char c)
 	return -1;
 }
 
-/* Inflate exactly size bytes from z; NULL when it is not that. */
-static unsigned char *inflate_exact(const unsigned char *z, size_t zlen,
+/*
+ * Inflate exactly size bytes from all of z (the library's inflate,
+ * Adler-32 checked); NULL when it is not that.
+ */
+static unsigned char *inflate_hunk(const unsigned char *z, size_t zlen,
 				    size_t size)
 {
-	unsigned char *out = xmalloc(size + 1);
-	z_stream s;
-	int ret;
+	unsigned char *out = xmalloc(size + INFLATE_SLACK);
+	size_t used;
 
-	memset(&s, 0, sizeof(s));
-	if (inflateInit(&s) != Z_OK) {
-		free(out);
-		return NULL;
-	}
-	s.next_in = (unsigned char *)z;
-	s.avail_in = zlen;
-	s.next_out = out;
-	s.avail_out = size + 1;
-	ret = inflate(&s, Z_FINISH);
-	inflateEnd(&s);
-	if (ret != Z_STREAM_END || s.total_out != size || s.avail_in) {
+	if (inflate_whole(z, zlen, out, size, &used, 1) || used != zlen) {
 		free(out);
 		return NULL;
 	}
@@ -67,7 +58,9 @@ static int parse_size(const char *s, const char *end, size_t *size)
 
 /*
  * One hunk at p: 0 when p holds none (the reverse one is optional),
- * else the bytes taken (the empty line included), or -1.
+ * else the bytes taken (the empty line included), or -1 with *lines
+ * counting up to the line at fault (the size line when the data do not
+ * inflate to that size).
  */
 static long parse_one(struct patch_binary *b, const char *p, const char *end,
 		      unsigned long *lines)
@@ -75,6 +68,7 @@ static long parse_one(struct patch_binary *b, const char *p, const char *end,
 	const char *start = p;
 	unsigned char *z = NULL;
 	size_t zlen = 0, zalloc = 0, size, len;
+	unsigned long size_line = *lines;
 	int kind;
 
 	len = patch_line_len(p, end);
@@ -106,10 +100,13 @@ static long parse_one(struct patch_binary *b, const char *p, const char *end,
 	if (p >= end)
 		goto bad;
 	p++;
-	(*lines)++;
-	b->data = inflate_exact(z, zlen, size);
-	if (!b->data)
+	b->data = inflate_hunk(z, zlen, size);
+	if (!b->data) {
+		/* Data that is not <size> bytes: the size line is wrong. */
+		*lines = size_line;
 		goto bad;
+	}
+	(*lines)++;
 	b->kind = kind;
 	b->size = size;
 	free(z);
@@ -121,19 +118,21 @@ bad:
 
 long parse_binary_hunks(struct patch *patch, const char *p, const char *end,
 			unsigned long lineno, unsigned long *lines,
-			struct patch_error *err)
+			struct fault *f)
 {
 	long one, two;
 
 	*lines = 0;
 	one = parse_one(&patch->forward, p, end, lines);
 	if (one <= 0)
-		return patch_fail(err, NULL, "corrupt binary patch at line "
-				  "%lu", lineno + *lines);
+		return set_fault_at(f, FAULT_CORRUPT, NULL, lineno + *lines,
+				    "corrupt binary patch at line %lu",
+				    lineno + *lines);
 	two = parse_one(&patch->reverse, p + one, end, lines);
 	if (two < 0)
-		return patch_fail(err, NULL, "corrupt binary patch at line "
-				  "%lu", lineno + *lines);
+		return set_fault_at(f, FAULT_CORRUPT, NULL, lineno + *lines,
+				    "corrupt binary patch at line %lu",
+				    lineno + *lines);
 	return one + two;
 }
 
@@ -157,24 +156,25 @@ static int matches_id(const char *id, const char *buf, size_t size)
 
 /* "Binary files differ" with full ids: the new blob from the store. */
 static int from_store(const struct patch *patch, const char *name,
-		      char **out, size_t *out_size, struct patch_error *err)
+		      char **out, size_t *out_size, struct fault *f)
 {
 	unsigned char sha1[20];
 
 	if (!is_full_id(patch->new_id) ||
 	    get_sha1_hex(patch->new_id, sha1) < 0 || !has_sha1_file(sha1))
-		return patch_fail(err, name, "cannot apply binary patch to "
-				  "'%s' without full index line", name);
+		return set_fault_at(f, FAULT_CONFLICT, name, 0, "cannot apply "
+				    "binary patch to '%s' without full index "
+				    "line", name);
 	*out = read_object_of_type(sha1, OBJ_BLOB, out_size);
 	if (!*out)
-		return patch_fail(err, name, "%s: cannot read blob %s", name,
-				  patch->new_id);
+		return set_fault_at(f, FAULT_MISSING, name, 0, "%s: cannot "
+				    "read blob %s", name, patch->new_id);
 	return 0;
 }
 
 int apply_binary_patch(const struct patch *patch, const char *old,
 		       size_t old_size, char **out, size_t *out_size,
-		       struct patch_error *err)
+		       struct fault *f)
 {
 	const char *name = patch->new_name ? patch->new_name : patch->old_name;
 	const struct patch_binary *b = &patch->forward;
@@ -182,11 +182,12 @@ int apply_binary_patch(const struct patch *patch, const char *old,
 
 	*out = NULL;
 	if (!matches_id(patch->old_id, old, old_size))
-		return patch_fail(err, name, "the patch applies to '%s' (%s), "
-				  "which does not match the current contents",
-				  name, patch->old_id);
+		return set_fault_at(f, FAULT_CONFLICT, name, 0, "the patch "
+				    "applies to '%s' (%s), which does not "
+				    "match the current contents", name,
+				    patch->old_id);
 	if (!b->kind) {
-		if (from_store(patch, name, out, out_size, err) < 0)
+		if (from_store(patch, name, out, out_size, f) < 0)
 			return -1;
 	} else if (b->kind == PATCH_BINARY_LITERAL) {
 		*out = xmalloc(b->size + 1);
@@ -197,15 +198,16 @@ int apply_binary_patch(const struct patch *patch, const char *old,
 		*out = apply_delta(old, old_size, b->data, b->size, out_size,
 				   &why);
 		if (!*out)
-			return patch_fail(err, name, "binary patch does not "
-					  "apply to '%s': %s", name, why);
+			return set_fault_at(f, FAULT_CONFLICT, name, 0,
+					    "binary patch does not apply to "
+					    "'%s': %s", name, why);
 	}
 	if (!matches_id(patch->new_id, *out, *out_size)) {
 		free(*out);
 		*out = NULL;
-		return patch_fail(err, name, "binary patch to '%s' creates "
-				  "incorrect result (expecting %s)", name,
-				  patch->new_id);
+		return set_fault_at(f, FAULT_CONFLICT, name, 0, "binary patch "
+				    "to '%s' creates incorrect result "
+				    "(expecting %s)", name, patch->new_id);
 	}
 	return 0;
 }

@@ -5,8 +5,7 @@
  * git apply skips a mail's text.  Input is trusted for nothing: every
  * read is bounded by the buffer's end, every count checked.
  */
-#define _GNU_SOURCE
-#include <stdarg.h>
+#define _GNU_SOURCE	/* memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,30 +16,8 @@ struct parser {
 	const char *p, *end;	/* the line being read, the input's end */
 	unsigned long lineno;	/* p's line, 1-based */
 	int p_value;
-	struct patch_error *err;
+	struct fault *f;
 };
-
-int patch_fail(struct patch_error *err, const char *path,
-	       const char *fmt, ...)
-{
-	va_list ap;
-
-	free(err->path);
-	err->path = path ? xstrdup(path) : NULL;
-	err->hunk = 0;
-	err->git_msg[0] = '\0';
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-size_t patch_line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', end - p);
-
-	return nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
-}
 
 static size_t cur_len(const struct parser *ps)
 {
@@ -65,112 +42,6 @@ static int line_starts(const struct parser *ps, const char *prefix)
 	return starts(ps->p, ps->end, prefix);
 }
 
-/* ---- names ---- */
-
-static char *xstrndup(const char *s, size_t len)
-{
-	char *out = xmalloc(len + 1);
-
-	memcpy(out, s, len);
-	out[len] = '\0';
-	return out;
-}
-
-/*
- * A name in git's C quotes at p (up to end): its bytes (malloc'd) and
- * in *taken the bytes read, or NULL when the quoting is broken.
- */
-static char *unquote_name(const char *p, const char *end, size_t *taken)
-{
-	static const char from[] = "abtnvfr\"\\", to[] = "\a\b\t\n\v\f\r\"\\";
-	char *out = xmalloc(end - p + 1), *o = out;
-	const char *s = p + 1;
-
-	while (s < end && *s != '"' && *s != '\n') {
-		const char *e;
-
-		if (*s != '\\') {
-			*o++ = *s++;
-			continue;
-		}
-		if (++s >= end)
-			break;
-		if (*s >= '0' && *s <= '3' && end - s >= 3 &&
-		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
-			*o++ = (s[0] - '0') << 6 | (s[1] - '0') << 3 | (s[2] - '0');
-			s += 3;
-		} else if (*s && (e = strchr(from, *s)) != NULL) {
-			*o++ = to[e - from];
-			s++;
-		} else {
-			break;
-		}
-	}
-	if (s >= end || *s != '"') {
-		free(out);
-		return NULL;
-	}
-	*o = '\0';
-	*taken = s + 1 - p;
-	return out;
-}
-
-/* name without its first p components (malloc'd), or NULL: too few. */
-static char *strip_components(const char *name, size_t len, int p)
-{
-	const char *s = name, *end = name + len;
-
-	while (p-- > 0) {
-		const char *slash = memchr(s, '/', end - s);
-
-		if (!slash)
-			return NULL;
-		s = slash + 1;
-		while (s < end && *s == '/')
-			s++;
-	}
-	if (s == end)
-		return NULL;
-	return xstrndup(s, end - s);
-}
-
-static int is_dev_null(const char *p, size_t len)
-{
-	return len == 9 && !memcmp(p, "/dev/null", 9);
-}
-
-/*
- * The name at p of a "---"/"+++"/"rename from" line (len bytes, no
- * '\n'): quoted, or up to a tab (git adds one after a name holding a
- * space; diff -u puts its date there).  *null is set for /dev/null.
- */
-static char *line_name(const char *p, size_t len, int p_value, int *null)
-{
-	const char *end = p + len, *tab;
-	size_t taken;
-	char *name, *stripped;
-
-	*null = 0;
-	if (len && *p == '"') {
-		name = unquote_name(p, end, &taken);
-		if (!name)
-			return NULL;
-		stripped = strip_components(name, strlen(name), p_value);
-		free(name);
-		return stripped;
-	}
-	tab = memchr(p, '\t', len);
-	if (tab)
-		end = tab;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\r'))
-		end--;
-	if (is_dev_null(p, end - p)) {
-		*null = 1;
-		return NULL;
-	}
-	return strip_components(p, end - p, p_value);
-}
-
 /* The text of the current line after prefix, without its '\n'. */
 static size_t rest_of_line(const struct parser *ps, const char *prefix,
 			   const char **rest)
@@ -182,57 +53,6 @@ static size_t rest_of_line(const struct parser *ps, const char *prefix,
 	if (len && (*rest)[len - 1] == '\n')
 		len--;
 	return len;
-}
-
-/*
- * a (alen bytes) and b (blen) with p_value components stripped: the
- * name (malloc'd) when they are the same, else NULL.
- */
-static char *same_name(const char *a, size_t alen, const char *b,
-		       size_t blen, int p_value)
-{
-	char *x = strip_components(a, alen, p_value);
-	char *y = strip_components(b, blen, p_value);
-
-	if (x && y && !strcmp(x, y)) {
-		free(y);
-		return x;
-	}
-	free(x);
-	free(y);
-	return NULL;
-}
-
-/*
- * The one name of "diff --git a/x b/x" when both sides name the same
- * file (a rename's two names come from its own lines), else NULL.
- * Unquoted names may hold spaces: every space is tried as the split.
- */
-static char *git_header_name(const char *p, size_t len, int p_value)
-{
-	const char *end = p + len, *s;
-	char *a, *b, *name = NULL;
-	size_t taken;
-
-	if (!len || *p != '"') {
-		for (s = p; s < end && !name; s++)
-			if (*s == ' ')
-				name = same_name(p, s - p, s + 1, end - s - 1,
-						 p_value);
-		return name;
-	}
-	a = unquote_name(p, end, &taken);
-	if (!a || taken >= len || p[taken] != ' ') {
-		free(a);
-		return NULL;
-	}
-	s = p + taken + 1;
-	b = *s == '"' ? unquote_name(s, end, &taken) : xstrndup(s, end - s);
-	if (b)
-		name = same_name(a, strlen(a), b, strlen(b), p_value);
-	free(a);
-	free(b);
-	return name;
 }
 
 /* ---- hunks ---- */
@@ -279,8 +99,8 @@ static int parse_hunk_header(struct parser *ps, struct patch_hunk *h)
 	    s >= end || *s++ != ' ' ||
 	    parse_range(&s, end, '+', &h->newpos, &h->newlines) < 0 ||
 	    !starts(s, end, " @@"))
-		return patch_fail(ps->err, NULL, "corrupt patch at line %lu",
-				  ps->lineno);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno,
+				    "corrupt patch at line %lu", ps->lineno);
 	return 0;
 }
 
@@ -294,8 +114,9 @@ static int parse_hunk_body(struct parser *ps, struct patch *patch,
 	h->text = ps->p;
 	while (old || new) {
 		if (ps->p >= ps->end)
-			return patch_fail(ps->err, NULL, "corrupt patch at line "
-					  "%lu", ps->lineno);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL,
+					    ps->lineno, "corrupt patch at line "
+					    "%lu", ps->lineno);
 		switch (*ps->p) {
 		case ' ':
 		case '\n':
@@ -331,8 +152,8 @@ static int parse_hunk_body(struct parser *ps, struct patch *patch,
 	h->size = ps->p - h->text;
 	return 0;
 corrupt:
-	return patch_fail(ps->err, NULL, "corrupt patch at line %lu",
-			  ps->lineno);
+	return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno, "corrupt "
+			    "patch at line %lu", ps->lineno);
 }
 
 static int parse_hunks(struct parser *ps, struct patch *patch)
@@ -353,13 +174,13 @@ static int parse_hunks(struct parser *ps, struct patch *patch)
 			return -1;
 		patch->nr_hunks++;
 		if (patch->is_new && h->oldlines)
-			return patch_fail(ps->err, patch->new_name, "new file "
-					  "%s depends on old contents",
-					  patch->new_name);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0,
+					    "new file %s depends on old "
+					    "contents", patch->new_name);
 		if (patch->is_delete && h->newlines)
-			return patch_fail(ps->err, patch->old_name, "deleted "
-					  "file %s still has contents",
-					  patch->old_name);
+			return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0,
+					    "deleted file %s still has "
+					    "contents", patch->old_name);
 	}
 	return 0;
 }
@@ -548,15 +369,15 @@ static int parse_git_header(struct parser *ps, struct patch *patch)
 	}
 	if ((!patch->is_new && !patch->old_name) ||
 	    (!patch->is_delete && !patch->new_name))
-		return patch_fail(ps->err, NULL, "git diff header lacks "
-				  "filename information when removing %d "
-				  "leading pathname component (line %lu)",
-				  ps->p_value, start);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, 0, "git diff "
+				    "header lacks filename information when "
+				    "removing %d leading pathname component "
+				    "(line %lu)", ps->p_value, start);
 	return 0;
 bad:
 	free(def);
-	return patch_fail(ps->err, NULL, "corrupt git diff header at line %lu",
-			  ps->lineno);
+	return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno, "corrupt "
+			    "git diff header at line %lu", ps->lineno);
 }
 
 /* Does the header alone say something (a git diff with no hunks)? */
@@ -577,7 +398,7 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 
 		next_line(ps);
 		taken = parse_binary_hunks(patch, ps->p, ps->end, ps->lineno,
-					   &lines, ps->err);
+					   &lines, ps->f);
 		if (taken < 0)
 			return -1;
 		ps->p += taken;
@@ -593,8 +414,9 @@ static int parse_git_patch(struct parser *ps, struct patch *patch)
 	if (parse_hunks(ps, patch) < 0)
 		return -1;
 	if (!patch->nr_hunks && !changes_metadata(patch))
-		return patch_fail(ps->err, NULL, "patch with only garbage at "
-				  "line %lu", ps->lineno);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno,
+				    "patch with only garbage at line %lu",
+				    ps->lineno);
 	return 0;
 }
 
@@ -648,8 +470,9 @@ static int parse_plain_patch(struct parser *ps, struct patch *patch)
 	if ((!a && !null_a) || (!b && !null_b) || (null_a && null_b)) {
 		free(a);
 		free(b);
-		return patch_fail(ps->err, NULL, "unable to find filename in "
-				  "patch at line %lu", ps->lineno - 2);
+		return set_fault_at(ps->f, FAULT_CORRUPT, NULL, ps->lineno - 2,
+				    "unable to find filename in patch at line "
+				    "%lu", ps->lineno - 2);
 	}
 	if (!null_a && !null_b && epoch_a != epoch_b) {
 		null_a = epoch_a;
@@ -692,34 +515,35 @@ static void free_patch(struct patch *patch)
 }
 
 /* Every name must be fit for the index, as update-cache's are. */
-static int check_names(struct patch *patch, struct patch_error *err)
+static int check_names(struct patch *patch, struct fault *f)
 {
 	const char *names[2] = { patch->old_name, patch->new_name };
 	int i;
 
 	if ((patch->is_new && patch->is_delete) ||
 	    (!patch->old_name && !patch->new_name))
-		return patch_fail(err, NULL, "a patch at line %lu both creates "
-				  "and deletes its file", patch->lineno);
+		return set_fault_at(f, FAULT_CORRUPT, NULL, patch->lineno, "a "
+				    "patch at line %lu both creates and "
+				    "deletes its file", patch->lineno);
 
 	for (i = 0; i < 2; i++)
 		if (names[i] && !verify_path(names[i], strlen(names[i])))
-			return patch_fail(err, names[i], "%s: invalid path",
-					  names[i]);
+			return set_fault_at(f, FAULT_CORRUPT, NULL, 0, "%s: "
+					    "invalid path", names[i]);
 	return 0;
 }
 
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
-		int p_value, struct patch_error *err)
+		int p_value, struct fault *f)
 {
 	char *copy = xmalloc(len + 1);
 
 	memcpy(copy, buf, len);
-	return parse_patch_owned(set, copy, len, p_value, err);
+	return parse_patch_owned(set, copy, len, p_value, f);
 }
 
 int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
-		      int p_value, struct patch_error *err)
+		      int p_value, struct fault *f)
 {
 	struct patch *first = NULL, **tail = &first;
 	struct parser ps;
@@ -730,7 +554,7 @@ int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
 	ps.end = copy + len;
 	ps.lineno = 1;
 	ps.p_value = p_value;
-	ps.err = err;
+	ps.f = f;
 	while (ps.p < ps.end) {
 		struct patch *patch;
 		int git = line_starts(&ps, "diff --git ");
@@ -746,7 +570,7 @@ int parse_patch_owned(struct patch_set *set, char *copy, size_t len,
 		nr++;
 		if ((git ? parse_git_patch(&ps, patch) :
 			   parse_plain_patch(&ps, patch)) < 0 ||
-		    check_names(patch, err) < 0)
+		    check_names(patch, f) < 0)
 			goto fail;
 	}
 	if (first) {
@@ -793,12 +617,6 @@ void free_patch_set(struct patch_set *set)
 		free(set->bufs[i]);
 	free(set->bufs);
 	init_patch_set(set);
-}
-
-void clear_patch_error(struct patch_error *err)
-{
-	free(err->path);
-	memset(err, 0, sizeof(*err));
 }
 
 static void swap_ul(unsigned long *a, unsigned long *b)

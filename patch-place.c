@@ -161,23 +161,19 @@ int write_patch_rejects(const struct patch *patch)
 	const char *old = patch->old_name ? patch->old_name : patch->new_name;
 	const char *new = patch->new_name ? patch->new_name : patch->old_name;
 	const struct patch_hunk *h;
-	char *text = NULL, *path = xmalloc(strlen(new) + 5);
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int ret;
+	struct mbuf text = MBUF_INIT, path = MBUF_INIT;
+	int ret = -1;
 
-	if (!f)
-		die_errno("open_memstream");
-	fprintf(f, "diff a/%s b/%s\t(rejected hunks)\n", old, new);
-	for (h = patch->hunks; h; h = h->next) {
+	mbuf_addf(&text, "diff a/%s b/%s\t(rejected hunks)\n", old, new);
+	for (h = patch->hunks; h; h = h->next)
 		if (h->rejected)
-			fwrite(h->header, 1, h->text + h->size - h->header, f);
-	}
-	fclose(f);
-	sprintf(path, "%s.rej", new);
-	ret = write_patch_file(path, text, len, 0100644);
-	free(text);
-	free(path);
+			mbuf_add(&text, h->header,
+				 h->text + h->size - h->header);
+	if (text.failed || mbuf_addf(&path, "%s.rej", new) < 0)
+		error("cannot write '%s.rej': out of memory", new);
+	else
+		ret = write_patch_file(path.buf, text.buf, text.len, 0100644);
+	mbuf_release(&text);
+	mbuf_release(&path);
 	return ret;
 }
-

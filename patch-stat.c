@@ -4,6 +4,7 @@
  * columns and bars to 70, the counts with tabs, and the creations,
  * deletions, renames, copies and mode changes.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +18,11 @@ static const char *shown_name(const struct patch *p)
 	return p->new_name ? p->new_name : p->old_name;
 }
 
-/* A name as git quotes it in C style (malloc'd). */
-static char *quoted(const char *name)
+/* A name as git quotes it in C style, in q (emptied first): 0, or -1. */
+static int quote_name(struct mbuf *q, const char *name)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		die_errno("open_memstream");
-	write_quoted_path(f, "", name, strlen(name));
-	fclose(f);
-	return buf;
+	mbuf_reset(q);
+	return add_quoted_path(q, "", name, strlen(name));
 }
 
 static int output_status(FILE *out)
@@ -36,8 +30,8 @@ static int output_status(FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-static void stat_widths(const struct patch_set *set, int *max_len,
-			unsigned long *max_change)
+static int stat_widths(const struct patch_set *set, struct mbuf *q,
+		       int *max_len, unsigned long *max_change)
 {
 	const struct patch *p;
 
@@ -50,20 +44,33 @@ static void stat_widths(const struct patch_set *set, int *max_len,
 		if (p->added + p->deleted > *max_change)
 			*max_change = p->added + p->deleted;
 		for (i = 0; i < 2; i++) {
-			char *q;
-
 			if (!names[i])
 				continue;
-			q = quoted(names[i]);
-			if ((int)strlen(q) > *max_len)
-				*max_len = strlen(q);
-			free(q);
+			if (quote_name(q, names[i]) < 0)
+				return -1;
+			if ((int)q->len > *max_len)
+				*max_len = q->len;
 		}
 	}
+	return 0;
 }
 
-static void show_stat_line(FILE *out, const struct patch *p, int max,
-			   unsigned long max_change)
+/* The quoted name in q cut to max columns, "..." and a whole last part. */
+static int shorten_name(struct mbuf *q, int max)
+{
+	const char *cut;
+
+	if ((int)q->len <= max)
+		return 0;
+	cut = strchr(q->buf + q->len + 3 - max, '/');
+	if (!cut)
+		cut = q->buf + q->len + 3 - max;
+	mbuf_remove(q, 0, cut - q->buf);
+	return mbuf_insert(q, 0, "...", 3);
+}
+
+static int show_stat_line(FILE *out, const struct patch *p, struct mbuf *q,
+			  int max, unsigned long max_change)
 {
 	static const char pluses[] =
 		"++++++++++++++++++++++++++++++++++++++++++++++++++"
@@ -71,53 +78,47 @@ static void show_stat_line(FILE *out, const struct patch *p, int max,
 	static const char minuses[] =
 		"--------------------------------------------------"
 		"--------------------";
-	char *q = quoted(shown_name(p)), *name = q;
 	unsigned long add = p->added, del = p->deleted, width;
 
-	if ((int)strlen(q) > max) {
-		char *cut = strchr(q + strlen(q) + 3 - max, '/');
-
-		if (!cut)
-			cut = q + strlen(q) + 3 - max;
-		name = xmalloc(strlen(cut) + 4);
-		sprintf(name, "...%s", cut);
-	}
+	if (quote_name(q, shown_name(p)) < 0 || shorten_name(q, max) < 0)
+		return -1;
 	if (p->is_binary) {
-		fprintf(out, " %-*s |  Bin\n", max, name);
-	} else {
-		fprintf(out, " %-*s |", max, name);
-		width = max + max_change > 70 ? 70 - (unsigned long)max :
-						 max_change;
-		if (max_change > 0) {
-			unsigned long total = ((add + del) * width +
-					       max_change / 2) / max_change;
-
-			add = (add * width + max_change / 2) / max_change;
-			del = total - add;
-		}
-		fprintf(out, "%5lu %.*s%.*s\n", p->added + p->deleted,
-			(int)add, pluses, (int)del, minuses);
+		fprintf(out, " %-*s |  Bin\n", max, q->buf);
+		return 0;
 	}
-	if (name != q)
-		free(name);
-	free(q);
+	fprintf(out, " %-*s |", max, q->buf);
+	width = max + max_change > 70 ? 70 - (unsigned long)max : max_change;
+	if (max_change > 0) {
+		unsigned long total = ((add + del) * width + max_change / 2) /
+				      max_change;
+
+		add = (add * width + max_change / 2) / max_change;
+		del = total - add;
+	}
+	fprintf(out, "%5lu %.*s%.*s\n", p->added + p->deleted, (int)add,
+		pluses, (int)del, minuses);
+	return 0;
 }
 
 int print_patch_stat(FILE *out, const struct patch_set *set)
 {
 	unsigned long max_change, adds = 0, dels = 0;
+	struct mbuf q = MBUF_INIT;
 	const struct patch *p;
 	int max_len, files = 0;
 
-	stat_widths(set, &max_len, &max_change);
+	if (stat_widths(set, &q, &max_len, &max_change) < 0)
+		goto nomem;
 	if (max_len > 50)
 		max_len = 50;
 	for (p = set->first; p; p = p->next) {
 		files++;
 		adds += p->added;
 		dels += p->deleted;
-		show_stat_line(out, p, max_len, max_change);
+		if (show_stat_line(out, p, &q, max_len, max_change) < 0)
+			goto nomem;
 	}
+	mbuf_release(&q);
 	fprintf(out, " %d file%s changed", files, files == 1 ? "" : "s");
 	if (adds || !dels)
 		fprintf(out, ", %lu insertion%s(+)", adds,
@@ -127,6 +128,10 @@ int print_patch_stat(FILE *out, const struct patch_set *set)
 			dels == 1 ? "" : "s");
 	putc('\n', out);
 	return output_status(out);
+nomem:
+	mbuf_release(&q);
+	errno = ENOMEM;
+	return -1;
 }
 
 int print_patch_numstat(FILE *out, const struct patch_set *set)

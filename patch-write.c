@@ -1,592 +1,37 @@
 /*
- * patch-write.c: a patch set checked against the tree, then written.
- * Every patch is applied first, in order, each taking up what the
- * earlier ones of the set left of its file; in the work tree alone
- * each new content goes to its temporary file as soon as it is made
- * (patch-place.c), so that the set holds one file's images at a time.
- * Only when all of it applies does the tree change: the removals
- * first, then the temporary files renamed over the files; a failure
- * unlinks the temporary files.  With the index, the contents stay in
- * memory, the blobs are stored and the entries changed in memory; the
- * caller writes the index.
+ * patch-write.c: a patch set that has applied in memory, written: the
+ * blobs stored (with the index), the removals first, then the
+ * temporary files renamed over the files (or the contents written), and
+ * the index entries changed in memory (the caller writes the index);
+ * and git apply -v's account of it, with the .rej files.
  */
-#define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 #include "diff.h"
 #include "patch-internal.h"
 
-/* What the set makes of one path. */
-struct target {
-	const char *path;
-	int existed;		/* before the set (work tree or index) */
-	int exists;		/* after it */
-	const char *buf;	/* the content after it, when it exists */
-	size_t size;
-	char *tmp;		/* or the temporary file that holds it */
-	unsigned int mode;
-	struct patch *owner;	/* the last patch that wrote it */
-};
-
-struct applier {
-	unsigned int flags;
-	const struct patch_set *set;
-	struct patch_error *err;
-	struct target *t;
-	size_t nr, alloc;
-	size_t *slots;		/* open hash of the paths: 1 + index in t */
-	size_t nr_slots;	/* a power of two, over twice nr */
-	char **dirs;		/* directories new files replace */
-	size_t nr_dirs, alloc_dirs;
-	char **beyond;		/* new paths below a file or link now */
-	size_t nr_beyond, alloc_beyond;
-};
-
-/*
- * The targets by path: a set of 5,000 files looks each path up several
- * times, and a scan of all the targets each time was a third of the
- * run.
- */
-static size_t path_hash(const char *path, size_t len)
-{
-	size_t h = 2166136261u, i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)path[i]) * 16777619u;
-	return h;
-}
-
-static struct target *find_target_len(struct applier *a, const char *path,
-				      size_t len)
-{
-	size_t mask = a->nr_slots - 1, i;
-
-	if (!a->nr_slots)
-		return NULL;
-	for (i = path_hash(path, len) & mask; a->slots[i]; i = (i + 1) & mask) {
-		struct target *t = &a->t[a->slots[i] - 1];
-
-		if (!strncmp(t->path, path, len) && !t->path[len])
-			return t;
-	}
-	return NULL;
-}
-
-static struct target *find_target(struct applier *a, const char *path)
-{
-	return find_target_len(a, path, strlen(path));
-}
-
-static void hash_target(struct applier *a, size_t nth)
-{
-	const char *path = a->t[nth].path;
-	size_t mask = a->nr_slots - 1;
-	size_t i = path_hash(path, strlen(path)) & mask;
-
-	while (a->slots[i])
-		i = (i + 1) & mask;
-	a->slots[i] = nth + 1;
-}
-
-static void grow_slots(struct applier *a)
-{
-	size_t i;
-
-	free(a->slots);
-	a->nr_slots = a->nr_slots ? a->nr_slots * 2 : 64;
-	a->slots = xcalloc(a->nr_slots, sizeof(*a->slots));
-	for (i = 0; i < a->nr; i++)
-		hash_target(a, i);
-}
-
-/* A new target for path, which has none yet. */
-static struct target *add_target(struct applier *a, const char *path)
-{
-	struct target *t;
-
-	ALLOC_GROW(a->t, a->nr + 1, a->alloc);
-	t = &a->t[a->nr++];
-	memset(t, 0, sizeof(*t));
-	t->path = path;
-	if (2 * a->nr >= a->nr_slots)
-		grow_slots(a);
-	else
-		hash_target(a, a->nr - 1);
-	return t;
-}
-
-/* ---- temporary files ---- */
-
-/* Forget t's temporary file, if it has one. */
-static void drop_tmp(struct target *t)
-{
-	if (!t->tmp)
-		return;
-	unlink(t->tmp);
-	free(t->tmp);
-	t->tmp = NULL;
-}
-
-/*
- * With the work tree alone, a new content goes to its temporary file
- * as soon as it is made, and leaves memory: the set then holds one
- * file's images at a time, not all of them until the end.  Nothing
- * is renamed into place before the whole set has applied.  With the
- * index the contents stay (their blobs are written at the end, and
- * applymbox reads the results).
- */
-static int spill(struct applier *a, struct target *t, struct patch *patch)
-{
-	if (a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_CHECK))
-		return 0;
-	if (write_patch_tmp(t->path, t->buf, t->size, t->mode, &t->tmp) < 0)
-		return patch_fail(a->err, t->path, "%s: cannot write a "
-				  "temporary file", t->path);
-	free(patch->result);
-	patch->result = NULL;
-	t->buf = NULL;
-	return 0;
-}
-
-/* The content t's temporary file holds (malloc'd), or NULL. */
-static char *read_tmp(struct applier *a, struct target *t)
-{
-	struct stat st;
-	size_t size;
-	char *buf;
-
-	if (lstat(t->tmp, &st) < 0 ||
-	    !(buf = read_work_file(t->tmp, &st, &size))) {
-		patch_fail(a->err, t->path, "%s: cannot read back %s",
-			   t->path, t->tmp);
-		return NULL;
-	}
-	return buf;
-}
-
-/* ---- the old content ---- */
-
-/* A leading directory of path that the set leaves as a file or link. */
-static const char *set_file_above(struct applier *a, const char *path)
-{
-	const char *slash;
-
-	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
-		struct target *t = find_target_len(a, path, slash - path);
-
-		if (t && t->exists)
-			return t->path;
-	}
-	return NULL;
-}
-
-/* Work-tree paths are reached through real directories only. */
-static int check_leading(struct applier *a, const char *path)
-{
-	if (a->flags & APPLY_CACHED)
-		return 0;
-	if (has_symlink_leading_path(path, strlen(path)) != 0)
-		return patch_fail(a->err, path, "affected file '%s' is beyond "
-				  "a symbolic link", path);
-	return 0;
-}
-
-/*
- * The same for a path the set creates, but a file or symlink above it
- * may be one the set removes (in any order: -R turns the order
- * around), so such a path waits for check_final_paths.
- */
-static int check_leading_new(struct applier *a, const char *path, int *later)
-{
-	int r;
-
-	*later = 0;
-	if (a->flags & APPLY_CACHED)
-		return 0;
-	r = has_symlink_leading_path(path, strlen(path));
-	if (r < 0)
-		return patch_fail(a->err, path, "%s: %s", path,
-				  strerror(errno));
-	if (r) {
-		ALLOC_GROW(a->beyond, a->nr_beyond + 1, a->alloc_beyond);
-		a->beyond[a->nr_beyond++] = xstrdup(path);
-		*later = 1;
-	}
-	return 0;
-}
-
-/* The set removes the file or link that is now above a new path. */
-static int check_beyond(struct applier *a, const char *path)
-{
-	char *dir = xstrdup(path), *slash;
-	int ret = 0;
-
-	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
-		struct target *t;
-		struct stat st;
-
-		*slash = '\0';
-		if (!lstat(dir, &st) && S_ISDIR(st.st_mode)) {
-			*slash = '/';
-			continue;
-		}
-		t = find_target(a, dir);
-		if (!t || t->exists)
-			ret = patch_fail(a->err, path, "affected file '%s' is "
-					 "beyond a symbolic link", path);
-		break;
-	}
-	free(dir);
-	return ret;
-}
-
-static int index_entry(const char *path)
-{
-	return cache_name_pos(path, strlen(path));
-}
-
-/* With --index, the work-tree file must hold what the index holds. */
-static int check_index_match(struct applier *a, const char *path,
-			     const struct cache_entry *ce,
-			     const struct stat *st)
-{
-	if (!ce_match_stat(ce, st))
-		return 0;
-	if (ce_mode_from_stat(st->st_mode) == ce->ce_mode &&
-	    path_matches_sha1(path, st, ce->sha1) == 1)
-		return 0;
-	return patch_fail(a->err, path, "%s: does not match index", path);
-}
-
-/* The content of path before the set, from the index or the work tree. */
-static int read_old(struct applier *a, const char *path, struct target *t,
-		    char **buf)
-{
-	int pos = index_entry(path);
-	struct stat st;
-
-	*buf = NULL;
-	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && pos < 0)
-		return patch_fail(a->err, path, "%s: does not exist in index",
-				  path);
-	if (a->flags & APPLY_CACHED) {
-		const struct cache_entry *ce = active_cache[pos];
-
-		t->mode = ce->ce_mode;
-		if (a->set->old_content &&
-		    a->set->old_content(ce, buf, &t->size) == 1)
-			return 0;
-		*buf = read_object_of_type(ce->sha1, OBJ_BLOB, &t->size);
-		if (!*buf)
-			return patch_fail(a->err, path, "%s: cannot read blob "
-					  "%s", path, sha1_to_hex(ce->sha1));
-		return 0;
-	}
-	if (check_leading(a, path) < 0)
-		return -1;
-	if (lstat(path, &st) < 0)
-		return patch_fail(a->err, path, "%s: %s", path,
-				  strerror(errno));
-	if ((a->flags & APPLY_INDEX) &&
-	    check_index_match(a, path, active_cache[pos], &st) < 0)
-		return -1;
-	if (check_work_file_type(path, &st) < 0)
-		return patch_fail(a->err, path, "%s: wrong type", path);
-	*buf = read_work_file(path, &st, &t->size);
-	if (!*buf)
-		return patch_fail(a->err, path, "%s: cannot read", path);
-	t->mode = ce_mode_from_stat(st.st_mode);
-	return 0;
-}
-
-/* Is path free for a new file (not in the tree, or gone by now)? */
-static int check_absent(struct applier *a, const char *path)
-{
-	struct target *t = find_target(a, path);
-	struct stat st;
-	int later;
-
-	if (t) {
-		if (t->exists)
-			return patch_fail(a->err, path, "%s: already exists "
-					  "in working directory", path);
-		return 0;
-	}
-	if ((a->flags & (APPLY_INDEX | APPLY_CACHED)) && index_entry(path) >= 0)
-		return patch_fail(a->err, path, "%s: already exists in index",
-				  path);
-	if (check_leading_new(a, path, &later) < 0)
-		return -1;
-	if ((a->flags & APPLY_CACHED) || later)
-		return 0;
-	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
-		/* Fine if the set empties it: checked once all is read. */
-		ALLOC_GROW(a->dirs, a->nr_dirs + 1, a->alloc_dirs);
-		a->dirs[a->nr_dirs++] = xstrdup(path);
-		return 0;
-	}
-	if (!lstat(path, &st) || errno != ENOENT)
-		return patch_fail(a->err, path, "%s: already exists in working "
-				  "directory", path);
-	return 0;
-}
-
-/* Does the set remove every file below the directory dir? */
-static int emptied_by_set(struct applier *a, const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int ok = d != NULL;
-
-	while (ok && (e = readdir(d)) != NULL) {
-		struct target *t;
-		struct stat st;
-		char *path;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		path = path_join(dir, e->d_name);
-		if (lstat(path, &st) < 0)
-			ok = 0;
-		else if (S_ISDIR(st.st_mode))
-			ok = emptied_by_set(a, path);
-		else
-			ok = (t = find_target(a, path)) != NULL && !t->exists;
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return ok;
-}
-
-/*
- * What the whole set leaves: no file written below a path it leaves
- * as a file or symlink (one it creates, or one already there), and
- * every directory a new file takes the place of emptied.
- */
-static int check_final_paths(struct applier *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nr; i++) {
-		const char *above;
-
-		if (!a->t[i].exists || !a->t[i].owner)
-			continue;
-		above = set_file_above(a, a->t[i].path);
-		if (above)
-			return patch_fail(a->err, a->t[i].path, "affected file "
-					  "'%s' is beyond a symbolic link",
-					  a->t[i].path);
-	}
-	for (i = 0; i < a->nr_beyond; i++)
-		if (check_beyond(a, a->beyond[i]) < 0)
-			return -1;
-	for (i = 0; i < a->nr_dirs; i++)
-		if (!emptied_by_set(a, a->dirs[i]))
-			return patch_fail(a->err, a->dirs[i], "%s: already "
-					  "exists in working directory",
-					  a->dirs[i]);
-	return 0;
-}
-
-/*
- * The old side of patch: its content (owned by the set or, when read
- * now, by *owned) and mode.  A path the set already changed gives
- * what the set made of it.
- */
-static int old_side(struct applier *a, struct patch *patch, char **owned,
-		    const char **buf, size_t *size, unsigned int *mode)
-{
-	const char *path = patch->old_name;
-	struct target *t = find_target(a, path), *nt, old;
-
-	*owned = NULL;
-	if (t) {
-		if (!t->exists)
-			return patch_fail(a->err, path, "%s: No such file or "
-					  "directory", path);
-		if (t->tmp && !(*owned = read_tmp(a, t)))
-			return -1;
-		*buf = t->tmp ? *owned : t->buf;
-		*size = t->size;
-		*mode = t->mode;
-		return 0;
-	}
-	memset(&old, 0, sizeof(old));
-	if (read_old(a, path, &old, owned) < 0)
-		return -1;
-	nt = add_target(a, path);
-	nt->existed = nt->exists = 1;
-	nt->buf = *owned;
-	nt->size = old.size;
-	nt->mode = old.mode;
-	*buf = *owned;
-	*size = nt->size;
-	*mode = nt->mode;
-	return 0;
-}
-
-/* ---- one patch in memory ---- */
-
-static int check_modes(struct applier *a, struct patch *patch,
-		       unsigned int mode)
-{
-	const char *path = patch->old_name;
-
-	if (patch->old_mode &&
-	    (patch->old_mode & S_IFMT) != (mode & S_IFMT))
-		return patch_fail(a->err, path, "%s: wrong type", path);
-	if (!patch->old_mode)
-		patch->old_mode = mode;
-	if (!patch->new_mode && !patch->is_delete)
-		patch->new_mode = patch->old_mode;
-	return 0;
-}
-
-static int make_result(struct applier *a, struct patch *patch,
-		       const char *old, size_t old_size)
-{
-	const char *name = patch->new_name ? patch->new_name : patch->old_name;
-	int reject = !!(a->flags & APPLY_REJECT), r;
-
-	if (patch->is_binary)
-		return apply_binary_patch(patch, old, old_size, &patch->result,
-					  &patch->result_size, a->err);
-	r = apply_text_hunks(patch, name, old, old_size, reject,
-			     !!(a->flags & APPLY_VERBOSE), &patch->result,
-			     &patch->result_size, a->err);
-	if (r > 0) {
-		patch->has_rejects = r;
-		a->err->rejects += r;
-	}
-	return r < 0 ? -1 : 0;
-}
-
-static int apply_one(struct applier *a, struct patch *patch, char **owned)
-{
-	const char *old = "";
-	size_t old_size = 0;
-	unsigned int mode = 0;
-	struct target *t;
-
-	if (patch->is_new) {
-		if (check_absent(a, patch->new_name) < 0)
-			return -1;
-		if (!patch->new_mode)
-			patch->new_mode = 0100644;
-	} else {
-		if (old_side(a, patch, owned, &old, &old_size, &mode) < 0 ||
-		    check_modes(a, patch, mode) < 0)
-			return -1;
-	}
-	if (patch->new_name && patch->old_name &&
-	    strcmp(patch->new_name, patch->old_name) &&
-	    check_absent(a, patch->new_name) < 0)
-		return -1;
-	if (make_result(a, patch, old, old_size) < 0)
-		return -1;
-	if (patch->is_delete && patch->result_size)
-		return patch_fail(a->err, patch->old_name, "removal patch "
-				  "leaves file contents");
-	if (patch->old_name && (patch->is_delete || patch->is_rename)) {
-		t = find_target(a, patch->old_name);
-		drop_tmp(t);
-		t->exists = 0;
-		t->owner = patch;
-	}
-	if (patch->new_name) {
-		t = find_target(a, patch->new_name);
-		if (!t)
-			t = add_target(a, patch->new_name);
-		drop_tmp(t);
-		t->exists = 1;
-		t->buf = patch->result;
-		t->size = patch->result_size;
-		t->mode = patch->new_mode;
-		t->owner = patch;
-		return spill(a, t, patch);
-	}
-	return 0;
-}
-
-/* git's way of naming a patch in its messages: "old => new" for a move. */
-static void say_patch(const char *before, const struct patch *patch,
-		      const char *after)
+void note_patch(const struct patch_set *set, const char *before,
+		const struct patch *patch, const char *after)
 {
 	const char *o = patch->old_name, *n = patch->new_name;
+	struct mbuf text = MBUF_INIT;
 
-	fputs(before, stderr);
+	mbuf_addstr(&text, before);
 	if (o && n && strcmp(o, n)) {
-		write_quoted_path(stderr, "", o, strlen(o));
-		fputs(" => ", stderr);
-		write_quoted_path(stderr, "", n, strlen(n));
+		add_quoted_path(&text, "", o, strlen(o));
+		mbuf_addstr(&text, " => ");
+		add_quoted_path(&text, "", n, strlen(n));
 	} else {
 		o = n ? n : o;
-		write_quoted_path(stderr, "", o, strlen(o));
+		add_quoted_path(&text, "", o, strlen(o));
 	}
-	fputs(after, stderr);
+	mbuf_addstr(&text, after);
+	patch_note(set, 0, &text);
+	mbuf_release(&text);
 }
-
-static void say_checking(const struct patch *patch)
-{
-	say_patch("Checking patch ", patch, "...\n");
-}
-
-/*
- * Is the old content read for patch still wanted, as what a later
- * patch of the set finds at its path (a copy leaves the source)?
- * Otherwise it goes at once: the set holds the new images, not the
- * old ones as well.
- */
-static int keep_old(struct applier *a, const struct patch *patch,
-		    const char *buf)
-{
-	struct target *t = find_target(a, patch->old_name);
-
-	if (t->buf != buf)
-		return 0;
-	if (t->exists)
-		return 1;
-	t->buf = NULL;
-	return 0;
-}
-
-/* All of the set in memory: 0, or -1 at the first failure. */
-static int apply_in_memory(struct applier *a, struct patch_set *set,
-			   char ***owned, size_t *nr_owned)
-{
-	struct patch *patch;
-
-	for (patch = set->first; patch; patch = patch->next) {
-		char *buf = NULL;
-		int r;
-
-		if (a->flags & APPLY_VERBOSE)
-			say_checking(patch);
-		r = apply_one(a, patch, &buf);
-		if (r < 0) {
-			free(buf);
-			return -1;
-		}
-		if (buf && keep_old(a, patch, buf)) {
-			*owned = xrealloc(*owned, (*nr_owned + 1) *
-					  sizeof(**owned));
-			(*owned)[(*nr_owned)++] = buf;
-		} else {
-			free(buf);
-		}
-	}
-	return (a->flags & APPLY_CACHED) ? 0 : check_final_paths(a);
-}
-
-/* ---- writing ---- */
 
 static int index_target(const struct target *t, unsigned int flags,
 			const unsigned char *sha1)
@@ -619,8 +64,7 @@ static int write_target(struct target *t)
 	return 0;
 }
 
-static int write_patch_targets(struct target *t, size_t nr,
-			       unsigned int flags)
+int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
 {
 	unsigned char (*ids)[20] = xcalloc(nr ? nr : 1, 20);
 	int with_index = flags & (APPLY_INDEX | APPLY_CACHED);
@@ -652,76 +96,41 @@ out:
 	return ret;
 }
 
+/* git apply -v's account of a patch with rejects, hunk by hunk. */
+static void note_hunks(const struct patch_set *set, const struct patch *p)
+{
+	const struct patch_hunk *h;
+	struct mbuf text = MBUF_INIT;
+	unsigned int nth = 0;
+
+	mbuf_addf(&text, " with %d reject%s...\n", p->has_rejects,
+		  p->has_rejects == 1 ? "" : "s");
+	note_patch(set, "Applying patch ", p, mbuf_str(&text));
+	mbuf_reset(&text);
+	for (h = p->hunks; h; h = h->next) {
+		nth++;
+		if (h->rejected)
+			mbuf_addf(&text, "Rejected hunk #%u.\n", nth);
+		else
+			mbuf_addf(&text, "Hunk #%u applied cleanly.\n", nth);
+	}
+	patch_note(set, 0, &text);
+	mbuf_release(&text);
+}
+
 /* git apply -v's account of each file, and the .rej files. */
-static int report_results(struct patch_set *set, unsigned int flags)
+int report_patch_results(struct patch_set *set, unsigned int flags)
 {
 	struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
-		const struct patch_hunk *h;
-		unsigned int nth = 0;
-
-		char tail[64];
-
 		if (!p->has_rejects) {
-			say_patch("Applied patch ", p, " cleanly.\n");
+			note_patch(set, "Applied patch ", p, " cleanly.\n");
 			continue;
 		}
-		snprintf(tail, sizeof(tail), " with %d reject%s...\n",
-			 p->has_rejects, p->has_rejects == 1 ? "" : "s");
-		say_patch("Applying patch ", p, tail);
-		for (h = p->hunks; h; h = h->next) {
-			nth++;
-			if (h->rejected)
-				fprintf(stderr, "Rejected hunk #%u.\n", nth);
-			else
-				fprintf(stderr, "Hunk #%u applied cleanly.\n",
-					nth);
-		}
+		note_hunks(set, p);
 		if (!(flags & APPLY_CACHED) && write_patch_rejects(p) < 0)
 			return -1;
 	}
 	return 0;
-}
-
-int apply_patch_set(struct patch_set *set, unsigned int flags,
-		    struct patch_error *err)
-{
-	struct applier a = { .flags = flags, .set = set, .err = err };
-	char **owned = NULL;
-	size_t nr_owned = 0, i;
-	int ret;
-
-	if (flags & APPLY_CACHED)
-		a.flags &= ~APPLY_INDEX;
-	err->rejects = 0;
-	/*
-	 * The directories path.c remembers as real may have gone since
-	 * (an earlier set removed them, and may have put a symlink there).
-	 */
-	forget_known_dirs();
-	ret = apply_in_memory(&a, set, &owned, &nr_owned);
-	if (!ret && !(flags & APPLY_CHECK))
-		ret = write_patch_targets(a.t, a.nr, a.flags);
-	if (!ret && (flags & APPLY_VERBOSE) && !(flags & APPLY_CHECK))
-		ret = report_results(set, a.flags);
-	if (!ret && err->rejects)
-		ret = 1;
-	else if (ret < 0 && !err->msg[0])
-		patch_fail(err, NULL, "cannot write the patch's result");
-	forget_known_dirs();
-	for (i = 0; i < a.nr; i++)
-		drop_tmp(&a.t[i]);	/* left only by a failure */
-	for (i = 0; i < nr_owned; i++)
-		free(owned[i]);
-	free(owned);
-	free(a.t);
-	free(a.slots);
-	for (i = 0; i < a.nr_dirs; i++)
-		free(a.dirs[i]);
-	free(a.dirs);
-	for (i = 0; i < a.nr_beyond; i++)
-		free(a.beyond[i]);
-	free(a.beyond);
-	return ret;
 }

@@ -4,13 +4,17 @@
  * fork).  The files behind it:
  *
  *   patch-parse.c   text -> struct patch_set: git diffs with their
- *                   extended headers, plain unified diffs, quoted names
+ *                   extended headers, plain unified diffs
+ *   patch-name.c    the file names in them: C quotes, -p, /dev/null,
+ *                   the one name of a "diff --git" line
  *   patch-binary.c  "GIT binary patch" hunks: base85, zlib, literal
  *                   and delta
  *   patch-apply.c   hunks onto a file's content in memory, as git apply
  *                   places them (exact context, searched outward)
- *   patch-write.c   checking a set against the index and the work tree,
- *                   then writing it: all or nothing, temp + rename
+ *   patch-check.c   a set applied in memory and checked against the
+ *                   index and the work tree: all or nothing
+ *   patch-write.c   then written: temp + rename, blobs, index entries,
+ *                   and git apply -v's account
  *   patch-place.c   the work-tree files: temporary files, renames,
  *                   removals, .rej files
  *   patch-stat.c    --stat, --numstat and --summary as git prints them
@@ -22,10 +26,11 @@
  * are read, lstat'ed and hashed.
  *
  * Errors: parse_patch and apply_patch_set print nothing for what is
- * wrong with the patch or the tree; they fill a struct patch_error
- * that the caller reports (the tool prints both of its messages).  A
- * system error while writing (disk full, a store error) is also
- * printed by error() where it happens.
+ * wrong with the patch or the tree; they fill a struct fault (cache.h)
+ * that the caller reports (report_patch_fault prints it as git apply
+ * does).  A system error while writing (disk full, a store error) is
+ * also printed by error() where it happens.  Nothing else is printed:
+ * git apply -v's account goes to the set's note hook.
  */
 #ifndef PATCH_H
 #define PATCH_H
@@ -34,6 +39,7 @@
 #include <stddef.h>
 
 struct cache_entry;
+struct fault;
 
 /* One "@@ -a,b +c,d @@" hunk. */
 struct patch_hunk {
@@ -100,28 +106,34 @@ struct patch_set {
 	 */
 	int (*old_content)(const struct cache_entry *ce, char **buf,
 			   size_t *size);
+	/*
+	 * With APPLY_VERBOSE, git apply -v's account of the work, for the
+	 * caller to print (NULL: none): with is_error, one message for
+	 * error() (no '\n'); else text to print as it is ("Checking patch
+	 * a...\n", "Hunk #2 succeeded at 7 (offset 1 line).\n", ...).
+	 * note_data is passed on.  init_patch_set clears both.
+	 */
+	void (*note)(int is_error, const char *text, size_t len,
+		     void *note_data);
+	void *note_data;
 };
 
 /*
- * What went wrong, for the caller to print.  For a hunk that does not
- * apply: path, hunk (1-based), line (where the hunk says it goes),
- * msg "<path>: hunk #N (line L) does not apply" and git_msg "patch
- * failed: <path>:<L>" as git apply says it.  For anything else, msg
- * says what ("corrupt patch at line 12", "a/../b: invalid path",
- * "x: does not match index", ...), hunk is 0, and git_msg is git's
- * wording when it differs, else "".
+ * What went wrong, in the struct fault parse_patch and apply_patch_set
+ * fill: a patch that does not parse is FAULT_CORRUPT, with line the
+ * input's line when there is one; a hunk that does not apply is
+ * FAULT_CONFLICT with path (borrowed from the set) and line (where the
+ * hunk says it goes), msg "<path>: hunk #N (line L) does not apply";
+ * the tree refusing (a file that exists, one that does not match the
+ * index) FAULT_CONFLICT without a line; the system refusing FAULT_IO.
+ * msg says what ("corrupt patch at line 12", "a/../b: invalid path",
+ * "x: does not match index", ...).
  */
-struct patch_error {
-	char *path;		/* malloc'd or NULL; clear_patch_error frees */
-	unsigned int hunk;
-	unsigned long line;	/* file line for a hunk, else the input line */
-	char msg[512];
-	char git_msg[512];
-	unsigned int rejects;	/* APPLY_REJECT: hunks sent to .rej files */
-};
-
-/* Zero err (and free its path), before reuse. */
-void clear_patch_error(struct patch_error *err);
+/*
+ * Print f as git apply does, with error(): "patch failed: <path>:<L>"
+ * before a hunk's message.  Returns -1.
+ */
+int report_patch_fault(const struct fault *f);
 
 /* An empty set; free with free_patch_set. */
 void init_patch_set(struct patch_set *set);
@@ -134,20 +146,20 @@ void free_patch_set(struct patch_set *set);
  * and append its files to set; buf is copied (the caller keeps it).
  * p_value: leading path components to strip (-p, 1 by default for
  * git).  Returns the number of files read (0 when the text holds no
- * patch at all: not an error here, the caller decides), or -1 with err
+ * patch at all: not an error here, the caller decides), or -1 with f
  * filled (a corrupt or truncated hunk, a bad header, a name that is
  * not a valid path, a binary hunk that does not decode); the set keeps
  * what earlier calls appended and gains nothing from a failed one.
  */
 int parse_patch(struct patch_set *set, const char *buf, size_t len,
-		int p_value, struct patch_error *err);
+		int p_value, struct fault *f);
 /*
  * The same without the copy: buf is malloc'd with room for len + 1
  * bytes, and the set takes it (freed with the set, or at once when
  * the parse fails).  For a patch read whole from a file.
  */
 int parse_patch_owned(struct patch_set *set, char *buf, size_t len,
-		      int p_value, struct patch_error *err);
+		      int p_value, struct fault *f);
 
 /*
  * Turn every patch of set around, and their order, as -R does (call
@@ -160,7 +172,7 @@ void reverse_patch_set(struct patch_set *set);
 #define APPLY_CACHED	0x02	/* the index only (--cached) */
 #define APPLY_CHECK	0x04	/* check only; write nothing (--check) */
 #define APPLY_REJECT	0x08	/* write what applies, the rest to .rej */
-#define APPLY_VERBOSE	0x10	/* git apply -v's lines on stderr */
+#define APPLY_VERBOSE	0x10	/* git apply -v's lines, to set->note */
 
 /*
  * Check every patch of set against the tree and, unless APPLY_CHECK,
@@ -176,21 +188,22 @@ void reverse_patch_set(struct patch_set *set);
  * leading directory, present or created by the set.  A patch of set
  * may take up a file an earlier one of the same set changed.
  *
- * Returns 0 when all of it applied; -1 with err filled when any part
+ * Returns 0 when all of it applied; -1 with f filled when any part
  * failed, with nothing written at all (no file, no temporary file
- * left, no object needed only
- * by the failed set, no index entry); with APPLY_REJECT, 1 when some
- * hunks did not apply: the others are written and the failed ones go
- * to <path>.rej (err->rejects counts them, err describes the first).
- * -1 with APPLY_REJECT is a failure that is not a hunk's (a bad path,
- * a missing file): then too nothing is written.
+ * left, no object needed only by the failed set, no index entry); with
+ * APPLY_REJECT, the number of hunks that did not apply (> 0) when some
+ * did not: the others are written and the failed ones go to
+ * <path>.rej (f describes the first).  -1 with APPLY_REJECT is a
+ * failure that is not a hunk's (a bad path, a missing file): then too
+ * nothing is written.
  */
 int apply_patch_set(struct patch_set *set, unsigned int flags,
-		    struct patch_error *err);
+		    struct fault *f);
 
 /*
  * What git apply --stat, --numstat and --summary print for set, byte
- * for byte (paths quoted as git quotes them).  -1 on an output error.
+ * for byte (paths quoted as git quotes them).  -1 on an output error
+ * (errno says why: ENOMEM when memory ran out).
  */
 int print_patch_stat(FILE *out, const struct patch_set *set);
 int print_patch_numstat(FILE *out, const struct patch_set *set);

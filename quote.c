@@ -67,22 +67,42 @@ static char escape_letter(unsigned char c)
 	return 0;
 }
 
+/* c as it stands in a quoted name, in e (up to 4 bytes); its length. */
+static size_t escape_byte(unsigned char c, char *e)
+{
+	if (!needs_escape(c)) {
+		e[0] = c;
+		return 1;
+	}
+	e[0] = '\\';
+	if (escape_letter(c)) {
+		e[1] = escape_letter(c);
+		return 2;
+	}
+	e[1] = '0' + (c >> 6);
+	e[2] = '0' + ((c >> 3) & 7);
+	e[3] = '0' + (c & 7);
+	return 4;
+}
+
 static void write_escaped(FILE *out, const char *s, size_t len)
 {
 	size_t i;
+	char e[4];
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
+	for (i = 0; i < len; i++)
+		fwrite(e, 1, escape_byte(s[i], e), out);
+}
 
-		if (!needs_escape(c)) {
-			putc(c, out);
-		} else if (escape_letter(c)) {
-			putc('\\', out);
-			putc(escape_letter(c), out);
-		} else {
-			fprintf(out, "\\%03o", c);
-		}
-	}
+static int add_escaped(struct mbuf *b, const char *s, size_t len)
+{
+	size_t i;
+	char e[4];
+
+	for (i = 0; i < len; i++)
+		if (mbuf_add(b, e, escape_byte(s[i], e)) < 0)
+			return -1;
+	return 0;
 }
 
 void write_quoted_path(FILE *out, const char *prefix, const char *name,
@@ -98,6 +118,20 @@ void write_quoted_path(FILE *out, const char *prefix, const char *name,
 	write_escaped(out, prefix, strlen(prefix));
 	write_escaped(out, name, len);
 	putc('"', out);
+}
+
+int add_quoted_path(struct mbuf *b, const char *prefix, const char *name,
+		    size_t len)
+{
+	if (!path_needs_quoting(name, len) &&
+	    !path_needs_quoting(prefix, strlen(prefix))) {
+		mbuf_addstr(b, prefix);
+		return mbuf_add(b, name, len);
+	}
+	mbuf_addch(b, '"');
+	add_escaped(b, prefix, strlen(prefix));
+	add_escaped(b, name, len);
+	return mbuf_addch(b, '"');
 }
 
 void write_name_field(FILE *out, const char *name, size_t len, int nul)

@@ -53,37 +53,13 @@ static unsigned char *read_stdin(size_t *len)
 	return buf;
 }
 
-/* Inflate exactly size bytes from data; returns the bytes it used. */
-static size_t inflate_exact(const unsigned char *data, size_t len,
-			    unsigned char *out, size_t size, uint64_t at)
-{
-	z_stream z;
-	int ret;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		die("zlib: inflateInit failed");
-	z.next_in = (unsigned char *)data;
-	z.avail_in = len > UINT32_MAX ? UINT32_MAX : len;
-	z.next_out = out;
-	z.avail_out = size + 1;
-	do
-		ret = inflate(&z, Z_FINISH);
-	while (ret == Z_OK);
-	inflateEnd(&z);
-	if (ret != Z_STREAM_END || z.total_out != size)
-		die("pack has bad object at offset %llu: %s",
-		    (unsigned long long)at, ret == Z_STREAM_END ?
-		    "size is not the one in its header" :
-		    "truncated or damaged zlib stream");
-	return z.total_in;
-}
-
 static void parse_entries(const unsigned char *pack, size_t end)
 {
 	uint64_t off = 12;
 	uint32_t i;
 	struct fault f;
+	size_t used;
+	int ret;
 
 	for (i = 0; i < nr_entries; i++) {
 		struct entry *e = &entries[i];
@@ -99,10 +75,14 @@ static void parse_entries(const unsigned char *pack, size_t end)
 			    "large for its data", (unsigned long long)off);
 		e->offset = off;
 		e->size = e->info.size;
-		e->data = xmalloc(e->size + 1);
+		e->data = xmalloc(e->size + INFLATE_SLACK);
 		off += hdr;
-		off += inflate_exact(pack + off, end - off, e->data, e->size,
-				     e->offset);
+		ret = inflate_whole(pack + off, end - off, e->data, e->size,
+				    &used, 1);
+		if (ret)
+			die("pack has bad object at offset %llu: %s",
+			    (unsigned long long)e->offset, inflate_error(ret));
+		off += used;
 		e->data[e->size] = '\0';
 	}
 	if (off != end)

@@ -295,15 +295,36 @@ void stop_progress(struct progress **pp)
 	*pp = NULL;
 }
 
+static void vset_fault(struct fault *f, enum fault_code code,
+		       const char *fmt, va_list ap)
+{
+	f->code = code;
+	f->err = 0;
+	f->path = NULL;
+	f->line = 0;
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+}
+
 int set_fault(struct fault *f, enum fault_code code, const char *fmt, ...)
 {
 	va_list ap;
 
-	f->code = code;
-	f->err = 0;
 	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	vset_fault(f, code, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int set_fault_at(struct fault *f, enum fault_code code, const char *path,
+		 unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset_fault(f, code, fmt, ap);
+	va_end(ap);
+	f->path = path;
+	f->line = line;
 	return -1;
 }
 
@@ -313,11 +334,10 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 	size_t len;
 	va_list ap;
 
-	f->code = FAULT_IO;
-	f->err = err;
 	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	vset_fault(f, FAULT_IO, fmt, ap);
 	va_end(ap);
+	f->err = err;
 	len = strlen(f->msg);
 	snprintf(f->msg + len, sizeof(f->msg) - len, ": %s", strerror(err));
 	errno = err;

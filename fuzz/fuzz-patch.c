@@ -38,31 +38,30 @@ static void apply_in_memory(struct patch_set *set)
 	struct patch *p;
 
 	for (p = set->first; p; p = p->next) {
-		struct patch_error err = { 0 };
+		struct fault f = { 0 };
 		char *out = NULL;
 		size_t out_size;
 		const char *name = p->new_name ? p->new_name : p->old_name;
 
 		if (p->is_binary)
-			apply_binary_patch(p, "", 0, &out, &out_size, &err);
+			apply_binary_patch(p, "", 0, &out, &out_size, &f);
 		else
-			apply_text_hunks(p, name, "", 0, 1, 0, &out, &out_size,
-					 &err);
+			apply_text_hunks(p, name, "", 0, 1, NULL, &out,
+					 &out_size, &f);
 		free(out);
-		clear_patch_error(&err);
 	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct patch_error err = { 0 };
+	struct fault f = { 0 };
 	struct patch_set set;
 	FILE *null = fopen("/dev/null", "w");
 	int n;
 
 	init_patch_set(&set);
-	n = parse_patch(&set, (const char *)data, size, 1, &err);
-	if (n < 0 && !err.msg[0])
+	n = parse_patch(&set, (const char *)data, size, 1, &f);
+	if (n < 0 && !f.msg[0])
 		__builtin_trap();
 	if (n > 0) {
 		check_set(&set, set.bufs[0], size);
@@ -74,6 +73,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fclose(null);
 	free_patch_set(&set);
-	clear_patch_error(&err);
 	return 0;
 }

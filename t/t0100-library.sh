@@ -155,4 +155,15 @@ test_expect_success 'traverse: n trees in step, in git order, a file and a tree 
 	test_cmp expect actual
 '
 
+test_expect_success 'mbuf: formatted appends of any length, trims, detach' '
+	long=$(printf "%0700d" 7) &&
+	"$TT" mbuf a "b c" "$long" "" >got &&
+	text="[a][b c][$long][]" &&
+	echo "${#text} $text" >want &&
+	test_cmp want got &&
+	"$TT" mbuf >got &&
+	echo "0 " >want &&
+	test_cmp want got
+'
+
 test_done

@@ -279,19 +279,18 @@ static int cmd_apply_sets(int argc, char **argv)
 	    read_cache() < 0)
 		return 128;
 	for (i = 0; i < argc && !ret; i++) {
-		struct patch_error err = { 0 };
+		struct fault f;
 		struct patch_set set;
 		size_t len;
 		char *buf = read_whole_file(argv[i], &len);
 
 		init_patch_set(&set);
-		if (parse_patch(&set, buf, len, 1, &err) < 0 ||
-		    apply_patch_set(&set, APPLY_INDEX, &err)) {
-			printf("%s: %s\n", argv[i], err.msg);
+		if (parse_patch(&set, buf, len, 1, &f) < 0 ||
+		    apply_patch_set(&set, APPLY_INDEX, &f)) {
+			printf("%s: %s\n", argv[i], f.msg);
 			ret = 1;
 		}
 		free_patch_set(&set);
-		clear_patch_error(&err);
 		free(buf);
 	}
 	if (commit_index() < 0)
@@ -324,6 +323,32 @@ static int cmd_promise_parallel(char **argv)
 		     NULL, 0);
 	if (failed || flush_to_disk(-1) < 0)
 		return 1;
+	return 0;
+}
+
+/*
+ * The mbuf (mbuf.c): each word as "[word]" by mbuf_addf, the whole
+ * between "  " inserted at the front and " \n" at the end, trimmed,
+ * detached: "<length> <text>".
+ */
+static int cmd_mbuf(int argc, char **argv)
+{
+	struct mbuf b = MBUF_INIT;
+	size_t len;
+	char *text;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (mbuf_addf(&b, "[%s]", argv[i]) < 0)
+			return 1;
+	if (mbuf_insert(&b, 0, "  ", 2) < 0 || mbuf_addstr(&b, " \n") < 0 ||
+	    mbuf_trim(&b) < 0)
+		return 1;
+	text = mbuf_detach(&b, &len);
+	if (!text || b.buf || b.len)
+		return 1;
+	printf("%zu %s\n", len, text);
+	free(text);
 	return 0;
 }
 
@@ -443,7 +468,9 @@ int main(int argc, char **argv)
 	setup_tool(argv[0]);
 	if (argc < 2)
 		die("usage: test-tool <command> <args>");
-	if (!strcmp(argv[1], "pathspec"))
+	if (!strcmp(argv[1], "mbuf"))
+		ret = cmd_mbuf(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "pathspec"))
 		ret = cmd_pathspec(argc - 2, argv + 2, 0);
 	else if (!strcmp(argv[1], "interest"))
 		ret = cmd_pathspec(argc - 2, argv + 2, 1);
