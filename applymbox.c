@@ -612,7 +612,16 @@ static void resume(const char *cmd)
 		die("no run in progress: nothing to %s", cmd + 2);
 	am_remove_stale_locks();
 	if (!am_state_begun()) {
-		/* Killed while saving the mails: nothing was applied. */
+		/*
+		 * Killed while saving the mails: nothing was applied.
+		 * --abort removes the state; --continue and --skip have
+		 * nothing to go on with and say so, as git am does.
+		 */
+		if (strcmp(cmd, "--abort"))
+			die("the run never began (it was stopped while "
+			    "saving the mails in %s): nothing to %s; run "
+			    "\"applymbox --abort\" to remove it, then start "
+			    "again", am_state_path(NULL), cmd + 2);
 		if (am_remove_state() < 0)
 			exit(128);
 		fprintf(stderr, "applymbox: the run never began; its state "

@@ -54,4 +54,27 @@ test_expect_success 'two runs started together: the loser removes nothing' '
 	done
 '
 
+# What a kill -9 in the split leaves: the state directory with some of
+# the mails and no "next".
+test_expect_success '--continue after a kill in the split fails' '
+	rm -rf split && cp -R race split &&
+	mkdir split/.dircache/applymbox &&
+	mailsplit -osplit/.dircache/applymbox stop.mbox >/dev/null &&
+	rm split/.dircache/applymbox/0002 &&
+	: >split/.dircache/applymbox/0002.lock &&
+	(cd split && test_expect_code 128 applymbox --continue 2>../err) &&
+	test_grep "never began" err &&
+	test_grep "applymbox --abort" err &&
+	test -f split/.dircache/applymbox/0001 &&
+	(cd split && test_expect_code 128 applymbox --skip 2>../err) &&
+	test_grep "never began" err &&
+	test_cmp race.base split/.dircache/refs/heads/master &&
+	(cd split && applymbox --abort 2>../err) &&
+	test_grep "removed" err &&
+	test ! -e split/.dircache/applymbox &&
+	(cd split && test_expect_code 1 applymbox ../stop.mbox >/dev/null 2>&1) &&
+	echo 2 >expect &&
+	test_cmp expect split/.dircache/applymbox/next
+'
+
 test_done
