@@ -39,6 +39,7 @@
 #include "cache.h"
 #include "am-state.h"
 #include "commit-write.h"
+#include "exclude.h"
 #include "mail.h"
 #include "patch.h"
 
@@ -366,6 +367,52 @@ static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
  * A path an earlier commit since the checkpoint touched is the
  * checkpoint's to put right, and the index says whether it is free.
  */
+/* Does set take path away (a deletion or a rename from it)? */
+static int set_removes(const struct patch_set *set, const char *path)
+{
+	const struct patch *p;
+
+	for (p = set->first; p; p = p->next)
+		if ((p->is_delete || p->is_rename) && p->old_name &&
+		    !strcmp(p->old_name, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * A directory that the set replaces by a file or a symlink, as git
+ * apply lets it: every index entry under it is removed by the set, and
+ * the files under it the index does not have are stale ones the
+ * checkpoint removes (paths a commit since it touched).  Anything else
+ * there (an untracked file) would be lost: not free.
+ */
+static int dir_is_replaced(const struct patch_set *set, const char *dir)
+{
+	size_t len = strlen(dir), i;
+	int pos = cache_name_pos(dir, len);
+	unsigned int j = pos < 0 ? -pos - 1 : pos;
+	struct dir_walk w;
+	int ok = 1;
+
+	for (; ok && j < active_nr; j++) {
+		const char *name = active_cache[j]->name;
+
+		if (strncmp(name, dir, len) || name[len] > '/')
+			break;
+		if (name[len] == '/' && !set_removes(set, name))
+			ok = 0;
+	}
+	memset(&w, 0, sizeof(w));
+	if (ok && read_directory(&w) < 0)
+		ok = 0;
+	for (i = 0; ok && i < w.nr; i++)
+		if (!strncmp(w.names[i], dir, len) &&
+		    w.names[i][len] == '/' && !find_touched(w.names[i]))
+			ok = 0;
+	clear_dir_walk(&w);
+	return ok;
+}
+
 static int check_untracked(const struct patch_set *set,
 			   struct patch_error *err)
 {
@@ -377,7 +424,8 @@ static int check_untracked(const struct patch_set *set,
 
 		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
 		    cache_name_pos(path, strlen(path)) >= 0 ||
-		    find_touched(path) || lstat_work_path(path, &s) < 0)
+		    find_touched(path) || lstat_work_path(path, &s) < 0 ||
+		    (S_ISDIR(s.st_mode) && dir_is_replaced(set, path)))
 			continue;
 		snprintf(err->msg, sizeof(err->msg),
 			 "%s: already exists in working directory", path);

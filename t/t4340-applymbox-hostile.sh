@@ -77,4 +77,67 @@ test_expect_success '--continue after a kill in the split fails' '
 	test_cmp expect split/.dircache/applymbox/next
 '
 
+# git apply and git am let a patch replace a directory by a file or a
+# symlink ("new file d" and "deleted file d/passwd" in one patch).
+test_expect_success 'setup: directories replaced by a file, a symlink' '
+	git init -q dirs &&
+	(
+		cd dirs &&
+		mkdir -p d e/sub &&
+		echo secret >d/passwd &&
+		echo one >e/one && echo two >e/sub/two &&
+		echo keep >keep &&
+		git add -A &&
+		git commit -q -m base &&
+		git rm -q -r d &&
+		echo "now a file" >d &&
+		git add d &&
+		git commit -q -m "d: a file" &&
+		git rm -q -r e &&
+		ln -s keep e &&
+		git add e &&
+		git commit -q -m "e: a symlink" &&
+		git rm -q d &&
+		mkdir d && echo again >d/x &&
+		git add d &&
+		git commit -q -m "d: a directory again"
+	) &&
+	git -C dirs format-patch -q --stdout HEAD~3 >dirs.mbox &&
+	test_grep "^deleted file mode" dirs.mbox
+'
+
+test_expect_success 'a directory replaced by a file or a symlink applies' '
+	am_git dirs HEAD~3 dirs-git &&
+	(cd dirs-git && git am -q ../dirs.mbox) &&
+	for n in 1 2 3; do
+		rm -rf dirs-ours &&
+		am_start dirs HEAD~3 dirs-ours &&
+		(cd dirs-ours && DIRCACHE_AM_CHECKPOINT=$n \
+			applymbox ../dirs.mbox >/dev/null) &&
+		test ! -e dirs-ours/.dircache/applymbox &&
+		git -C dirs-git log --format="%T %s" >expect &&
+		git --git-dir=dirs-ours/.dircache log --format="%T %s" >actual &&
+		test_cmp expect actual &&
+		test -L dirs-ours/e &&
+		test "$(readlink dirs-ours/e)" = keep &&
+		ls dirs-ours/d >actual &&
+		echo x >expect &&
+		test_cmp expect actual &&
+		(cd dirs-ours && GIT_DIR=.dircache git status --porcelain -uno) >status &&
+		test_must_fail test -s status || exit 1
+	done
+'
+
+test_expect_success 'an untracked file in the directory stops the run' '
+	rm -rf dirs-ours &&
+	am_start dirs HEAD~3 dirs-ours &&
+	echo mine >dirs-ours/d/untracked &&
+	(cd dirs-ours && test_expect_code 1 applymbox ../dirs.mbox \
+		>/dev/null 2>../err) &&
+	test_grep "d: already exists in working directory" err &&
+	echo mine >expect &&
+	test_cmp expect dirs-ours/d/untracked &&
+	test_cmp dirs-ours.base dirs-ours/.dircache/refs/heads/master
+'
+
 test_done
