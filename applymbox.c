@@ -525,6 +525,23 @@ static const unsigned char *head_tree(unsigned char *tree)
 	return tree;
 }
 
+/*
+ * The state directory is the run's lock, made after HEAD and the index
+ * were read: a run that took it and ended in between moved the branch
+ * under us.  Then our state goes and we refuse.
+ */
+static void check_branch_still(void)
+{
+	unsigned char now[20];
+	int has_now = !read_ref(st.branch, now);
+
+	if (has_now == st.has_head && (!has_now || !memcmp(now, st.head, 20)))
+		return;
+	am_remove_state();
+	die("%s moved while the run started (another run?): start again",
+	    st.branch);
+}
+
 static void start(int argc, char **argv)
 {
 	unsigned char tree[20];
@@ -545,6 +562,7 @@ static void start(int argc, char **argv)
 	}
 	if (am_create_state(&st, argc, argv) < 0)
 		exit(128);
+	check_branch_still();
 	note_disk_head();
 	run();
 }
@@ -658,7 +676,6 @@ static void resume(const char *cmd)
 
 	if (!am_state_exists())
 		die("no run in progress: nothing to %s", cmd + 2);
-	am_remove_stale_locks();
 	if (!am_state_begun()) {
 		/*
 		 * Killed while saving the mails: nothing was applied.
@@ -676,6 +693,7 @@ static void resume(const char *cmd)
 			"is removed: start it again\n");
 		return;
 	}
+	am_remove_stale_locks();
 	if (am_load_state(&st) < 0)
 		exit(128);
 	finish_checkpoint();

@@ -66,6 +66,7 @@ test_expect_success '--continue after a kill in the split fails' '
 	test_grep "never began" err &&
 	test_grep "applymbox --abort" err &&
 	test -f split/.dircache/applymbox/0001 &&
+	test -f split/.dircache/applymbox/0002.lock &&
 	(cd split && test_expect_code 128 applymbox --skip 2>../err) &&
 	test_grep "never began" err &&
 	test_cmp race.base split/.dircache/refs/heads/master &&
