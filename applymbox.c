@@ -360,13 +360,6 @@ static void stop_at(int nr, struct am_mail *m, const struct patch_error *err)
 	exit(1);
 }
 
-/*
- * The patch is applied to the index alone, and its files reach the
- * work tree at the checkpoint: a file it creates must not stand there
- * already (an untracked file, which the checkpoint would overwrite).
- * A path an earlier commit since the checkpoint touched is the
- * checkpoint's to put right, and the index says whether it is free.
- */
 /* Does set take path away (a deletion or a rename from it)? */
 static int set_removes(const struct patch_set *set, const char *path)
 {
@@ -413,6 +406,13 @@ static int dir_is_replaced(const struct patch_set *set, const char *dir)
 	return ok;
 }
 
+/*
+ * The patch is applied to the index alone, and its files reach the
+ * work tree at the checkpoint: a file it creates must not stand there
+ * already (an untracked file, which the checkpoint would overwrite).
+ * A path an earlier commit since the checkpoint touched is the
+ * checkpoint's to put right, and the index says whether it is free.
+ */
 static int check_untracked(const struct patch_set *set,
 			   struct patch_error *err)
 {
