@@ -204,8 +204,19 @@ int am_create_state(struct am_state *st, int nr_mbox, char **mbox)
 	int i, nr = 0, ret = 0;
 	size_t bytes;
 
-	if (mkdir(dir, 0777) < 0)
-		ret = error_errno("cannot create '%s'", dir);
+	/*
+	 * The mkdir is the lock on the state: a run that loses it to
+	 * another started at the same time removes nothing.
+	 */
+	if (mkdir(dir, 0777) < 0) {
+		if (errno == EEXIST)
+			error("a run is in progress in '%s': use --continue, "
+			      "--skip or --abort", dir);
+		else
+			error_errno("cannot create '%s'", dir);
+		free(dir);
+		return -1;
+	}
 	free(dir);
 	for (i = 0; !ret && i < nr_mbox; i++)
 		if (split_mailbox(mbox[i], &opt, save_mail, &nr, &bytes) < 0)

@@ -53,7 +53,8 @@ int am_read_mail(int nr, struct mbuf *out);
  * A new run: the state directory, the mails of every mbox (split as
  * git mailsplit splits them), then "start", "last" and "next".  st
  * gives the options, branch and head, and gets next, last and orig.
- * On failure nothing is left; -1 after error().
+ * On failure nothing it made is left; when the directory exists (another
+ * run's) it is left alone.  -1 after error().
  */
 int am_create_state(struct am_state *st, int nr_mbox, char **mbox);
 /* Read the state of a begun run into st (head read from the branch). */

@@ -39,6 +39,7 @@
 #include "cache.h"
 #include "am-state.h"
 #include "commit-write.h"
+#include "exclude.h"
 #include "mail.h"
 #include "patch.h"
 
@@ -356,6 +357,52 @@ static void stop_at(int nr, struct am_mail *m, const struct fault *f)
 	exit(1);
 }
 
+/* Does set take path away (a deletion or a rename from it)? */
+static int set_removes(const struct patch_set *set, const char *path)
+{
+	const struct patch *p;
+
+	for (p = set->first; p; p = p->next)
+		if ((p->is_delete || p->is_rename) && p->old_name &&
+		    !strcmp(p->old_name, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * A directory that the set replaces by a file or a symlink, as git
+ * apply lets it: every index entry under it is removed by the set, and
+ * the files under it the index does not have are stale ones the
+ * checkpoint removes (paths a commit since it touched).  Anything else
+ * there (an untracked file) would be lost: not free.
+ */
+static int dir_is_replaced(const struct patch_set *set, const char *dir)
+{
+	size_t len = strlen(dir), i;
+	int pos = cache_name_pos(dir, len);
+	unsigned int j = pos < 0 ? -pos - 1 : pos;
+	struct dir_walk w;
+	int ok = 1;
+
+	for (; ok && j < active_nr; j++) {
+		const char *name = active_cache[j]->name;
+
+		if (strncmp(name, dir, len) || name[len] > '/')
+			break;
+		if (name[len] == '/' && !set_removes(set, name))
+			ok = 0;
+	}
+	memset(&w, 0, sizeof(w));
+	if (ok && read_directory(&w) < 0)
+		ok = 0;
+	for (i = 0; ok && i < w.nr; i++)
+		if (!strncmp(w.names[i], dir, len) &&
+		    w.names[i][len] == '/' && !find_touched(w.names[i]))
+			ok = 0;
+	clear_dir_walk(&w);
+	return ok;
+}
+
 /*
  * The patch is applied to the index alone, and its files reach the
  * work tree at the checkpoint: a file it creates must not stand there
@@ -373,7 +420,8 @@ static int check_untracked(const struct patch_set *set, struct fault *f)
 
 		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
 		    cache_name_pos(path, strlen(path)) >= 0 ||
-		    find_touched(path) || lstat_work_path(path, &s) < 0)
+		    find_touched(path) || lstat_work_path(path, &s) < 0 ||
+		    (S_ISDIR(s.st_mode) && dir_is_replaced(set, path)))
 			continue;
 		return set_fault_at(f, FAULT_CONFLICT, path, 0, "%s: already "
 				    "exists in working directory", path);
@@ -469,6 +517,23 @@ static const unsigned char *head_tree(unsigned char *tree)
 	return tree;
 }
 
+/*
+ * The state directory is the run's lock, made after HEAD and the index
+ * were read: a run that took it and ended in between moved the branch
+ * under us.  Then our state goes and we refuse.
+ */
+static void check_branch_still(void)
+{
+	unsigned char now[20];
+	int has_now = !read_ref(st.branch, now);
+
+	if (has_now == st.has_head && (!has_now || !memcmp(now, st.head, 20)))
+		return;
+	am_remove_state();
+	die("%s moved while the run started (another run?): start again",
+	    st.branch);
+}
+
 static void start(int argc, char **argv)
 {
 	unsigned char tree[20];
@@ -489,6 +554,7 @@ static void start(int argc, char **argv)
 	}
 	if (am_create_state(&st, argc, argv) < 0)
 		exit(128);
+	check_branch_still();
 	note_disk_head();
 	run();
 }
@@ -602,15 +668,24 @@ static void resume(const char *cmd)
 
 	if (!am_state_exists())
 		die("no run in progress: nothing to %s", cmd + 2);
-	am_remove_stale_locks();
 	if (!am_state_begun()) {
-		/* Killed while saving the mails: nothing was applied. */
+		/*
+		 * Killed while saving the mails: nothing was applied.
+		 * --abort removes the state; --continue and --skip have
+		 * nothing to go on with and say so, as git am does.
+		 */
+		if (strcmp(cmd, "--abort"))
+			die("the run never began (it was stopped while "
+			    "saving the mails in %s): nothing to %s; run "
+			    "\"applymbox --abort\" to remove it, then start "
+			    "again", am_state_path(NULL), cmd + 2);
 		if (am_remove_state() < 0)
 			exit(128);
 		fprintf(stderr, "applymbox: the run never began; its state "
 			"is removed: start it again\n");
 		return;
 	}
+	am_remove_stale_locks();
 	if (am_load_state(&st) < 0)
 		exit(128);
 	finish_checkpoint();

@@ -25,6 +25,7 @@ if [ $# -eq 0 ]; then
 		done
 	exit 0
 fi
+check_new_ref_name branch "$1"
 [ ! -e "$gd/refs/heads/$1" ] || die "a branch named '$1' already exists"
 start=$(rev-parse "${2:-HEAD}") || exit 128
 [ "$(cat-file -t "$start")" = commit ] || die "'${2:-HEAD}' is not a commit"

@@ -170,6 +170,15 @@ check_name() {
 	esac
 }
 
+# A new branch or tag name ($1 the kind): "HEAD" and "@" are HEAD
+# itself on every command line, so a ref of that name would only make
+# HEAD ambiguous.  git refuses "git branch HEAD"; we refuse all four.
+check_new_ref_name() {
+	case $2 in
+	HEAD|@) die "'$2' is not a valid $1 name" ;;
+	esac
+}
+
 check_remote_name() {
 	check_name remote "$1"
 	case $1 in */*) die "bad remote name: '$1'" ;; esac

@@ -43,6 +43,7 @@ if [ $# -eq 0 ]; then
 fi
 [ $# -le 2 ] || usage
 name=$1
+check_new_ref_name tag "$name"
 target=$(rev-parse "${2:-HEAD}") || exit 128
 ref=refs/tags/$name
 [ ! -e "$gd/$ref" ] || die "tag '$name' already exists"

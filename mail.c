@@ -25,7 +25,8 @@
 enum { HDR_FROM, HDR_SUBJECT, HDR_DATE, HDR_NR };
 static const char *const header_names[HDR_NR] = { "From", "Subject", "Date" };
 
-#define MAX_BOUNDARIES 5
+/* Multiparts nested deeper than this are refused, as git refuses them. */
+#define MAX_BOUNDARIES 4
 
 enum transfer_encoding { TE_NONE, TE_QP, TE_BASE64 };
 
@@ -153,6 +154,10 @@ static int header_attr(const char *text, const char *name, struct mbuf *out)
 	return 1;
 }
 
+/*
+ * A boundary= pushes a multipart, up to MAX_BOUNDARIES deep; one more
+ * is an input error, and then its charset= is not read (as in git).
+ */
 static void content_type(struct reader *r, const struct mbuf *value)
 {
 	struct mbuf *boundary = xcalloc(1, sizeof(*boundary));
@@ -160,12 +165,15 @@ static void content_type(struct reader *r, const struct mbuf *value)
 	if (header_attr(mbuf_str(value), "boundary=", boundary)) {
 		mbuf_insert(boundary, 0, "--", 2);
 		if (r->top == MAX_BOUNDARIES) {
-			error("too many nested MIME boundaries");
+			error("multipart nested more than %d deep: too many "
+			      "MIME boundaries", MAX_BOUNDARIES);
 			r->mi->input_error = 1;
-		} else {
-			r->boundary[++r->top] = boundary;
-			boundary = NULL;
+			mbuf_release(boundary);
+			free(boundary);
+			return;
 		}
+		r->boundary[++r->top] = boundary;
+		boundary = NULL;
 	}
 	header_attr(mbuf_str(value), "charset=", &r->charset);
 	if (boundary) {
@@ -375,6 +383,9 @@ static int find_boundary(struct reader *r, struct mbuf *line)
  * At a boundary line: an end boundary pops its multipart and skips to
  * the enclosing one's next boundary; a part boundary reads the part's
  * headers and leaves its first line in line.  0 when the body is over.
+ * Only the first end boundary met here gives the body a blank line:
+ * git's mailinfo gives the ends that follow it in one go (nested
+ * multiparts ending together) an empty one, and its patch is ours.
  */
 static int handle_boundary(struct reader *r, struct mbuf *line)
 {
@@ -390,6 +401,7 @@ static int handle_boundary(struct reader *r, struct mbuf *line)
 		free(r->boundary[r->top]);
 		r->boundary[r->top--] = NULL;
 		body_line(r, &newline);
+		mbuf_reset(&newline);	/* the next ends give "" */
 		/* After the outermost end, nothing more is read. */
 		if (r->mi->input_error || !find_boundary(r, line)) {
 			mbuf_release(&newline);
