@@ -482,8 +482,19 @@ void rollback_lock_file(struct lock_file *lk);
 /* ---- csum-file.c: files that end in the SHA-1 of their bytes ---- */
 
 /* The big-endian bytes of v at p (4 or 8 of them). */
-void put_be32(unsigned char *p, uint32_t v);
-void put_be64(unsigned char *p, uint64_t v);
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline void put_be64(unsigned char *p, uint64_t v)
+{
+	put_be32(p, v >> 32);
+	put_be32(p + 4, v);
+}
 
 /*
  * A file written through a buffer and hashed as it goes (the index, a

@@ -1,8 +1,9 @@
 /*
  * csum-file.c: a file written through a buffer and hashed as it goes,
  * ending in the SHA-1 of all that came before (the index, a pack, an
- * idx).  The bytes are hashed a buffer at a time, just before they are
- * written, so the file is read once by SHA-1 and written in big pieces.
+ * idx), and put_be32/put_be64 (inline, in cache.h).  The bytes are
+ * hashed a buffer at a time, just before they are written, so the file
+ * is read once by SHA-1 and written in big pieces.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,20 +11,6 @@
 #include <string.h>
 
 #include "cache.h"
-
-void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-void put_be64(unsigned char *p, uint64_t v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, v);
-}
 
 struct hashfile *hashfd(int fd)
 {
