@@ -192,7 +192,10 @@ static int write_start(const struct am_state *st)
 	mbuf_addch(&buf, '\n');
 	mbuf_addstr(&buf, st->signoff ? "signoff\n" : "");
 	mbuf_addstr(&buf, st->keep_subject ? "keep\n" : "");
-	ret = am_write_file("start", buf.buf, buf.len);
+	if (buf.failed)
+		ret = error("cannot write the state: out of memory");
+	else
+		ret = am_write_file("start", buf.buf, buf.len);
 	mbuf_release(&buf);
 	return ret;
 }
