@@ -168,7 +168,8 @@ int am_read_mail(int nr, struct mbuf *out)
 
 	snprintf(name, sizeof(name), "%04d", nr);
 	if (am_read_file(name, out) < 0)
-		return error("mail %04d is missing from the state", nr);
+		return out->failed ? -1 :	/* out of memory: said */
+		       error("mail %04d is missing from the state", nr);
 	return 0;
 }
 

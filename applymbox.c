@@ -114,8 +114,11 @@ static int load_mail(int nr, struct am_mail *m)
 	memset(m, 0, sizeof(*m));
 	mail_info_init(&m->mi);
 	m->mi.keep_subject = st.keep_subject;
-	if (am_read_mail(nr, &raw) < 0)
-		return -1;
+	if (am_read_mail(nr, &raw) < 0) {
+		ret = raw.failed ? -2 : -1;
+		mbuf_release(&raw);
+		return ret;
+	}
 	ret = parse_mail(&m->mi, mbuf_str(&raw), raw.len);
 	mbuf_release(&raw);
 	if (ret == -2 || mail_message(&m->mi, &m->subject, &m->name,

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='mail tools: out of memory is an error, never a cut-short output'
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-am.sh"
 
 # DIRCACHE_TEST_MBUF_FAIL_AFTER=<n> (mbuf.c, test only) makes every
 # mbuf allocation after the first n fail; "<n>:once" only the one after
@@ -129,6 +130,62 @@ test_expect_success 'mailsplit: every allocation that fails is reported' '
 	sweep_mailsplit series.mbox &&
 	cat corpus/* >corpus.mbox &&
 	sweep_mailsplit corpus.mbox
+'
+
+# applymbox: a run that runs out of memory stops with the commits
+# before the mail written, and --continue (or a new run, when the
+# mails were not saved yet) ends with the commits of a good run: no
+# message or patch cut short reached a commit.
+am_oom_run() {
+	rm -rf w w.base &&
+	am_start hist HEAD~6 w &&
+	(
+		cd w &&
+		DIRCACHE_TEST_MBUF_FAIL_AFTER=$1 applymbox ../good.mbox \
+			>../am.out 2>../am.err
+		echo $? >../am.status
+	) &&
+	if grep -q "^applymbox: .*out of memory" am.err; then
+		oom=1 &&
+		test $(cat am.status) = 128 &&
+		(
+			cd w &&
+			if test -d .dircache/applymbox; then
+				echo >>../resumed &&
+				applymbox --continue
+			else
+				applymbox ../good.mbox
+			fi
+		) >/dev/null 2>&1 || {
+			echo >&2 "applymbox with $1: no recovery" &&
+			cat am.err >&2 && return 1
+		}
+	else
+		oom=0 &&
+		test $(cat am.status) = 0
+	fi &&
+	test_cmp ref.head w/.dircache/refs/heads/master &&
+	test ! -d w/.dircache/applymbox || {
+		echo >&2 "applymbox with $1: exit $(cat am.status)" &&
+		cat am.err >&2 && return 1
+	}
+}
+
+test_expect_success 'applymbox: out of memory stops, --continue ends it' '
+	am_history hist 6 &&
+	git -C hist format-patch -q -M --stdout HEAD~6 >good.mbox &&
+	am_start hist HEAD~6 ref &&
+	(cd ref && applymbox ../good.mbox >/dev/null) &&
+	cp ref/.dircache/refs/heads/master ref.head &&
+	n=0 &&
+	while :; do
+		am_oom_run $n || exit 1
+		test $oom = 1 || break
+		n=$((n + 7))
+		test $n -lt 20000 || exit 1
+	done &&
+	test $n -gt 100 &&
+	test $(wc -l <resumed) -gt 5
 '
 
 test_done
