@@ -168,7 +168,8 @@ int am_read_mail(int nr, struct mbuf *out)
 
 	snprintf(name, sizeof(name), "%04d", nr);
 	if (am_read_file(name, out) < 0)
-		return error("mail %04d is missing from the state", nr);
+		return out->failed ? -1 :	/* out of memory: said */
+		       error("mail %04d is missing from the state", nr);
 	return 0;
 }
 
@@ -192,7 +193,10 @@ static int write_start(const struct am_state *st)
 	mbuf_addch(&buf, '\n');
 	mbuf_addstr(&buf, st->signoff ? "signoff\n" : "");
 	mbuf_addstr(&buf, st->keep_subject ? "keep\n" : "");
-	ret = am_write_file("start", buf.buf, buf.len);
+	if (buf.failed)
+		ret = error("cannot write the state: out of memory");
+	else
+		ret = am_write_file("start", buf.buf, buf.len);
 	mbuf_release(&buf);
 	return ret;
 }

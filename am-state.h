@@ -46,7 +46,10 @@ int am_remove_state(void);
 /* Remove the *.lock files a killed run left (only applymbox takes them). */
 void am_remove_stale_locks(void);
 
-/* Mail nr of the state (its raw text); -1 after error(). */
+/*
+ * Mail nr of the state (its raw text); -1 after error(), out marked
+ * failed when memory ran out.
+ */
 int am_read_mail(int nr, struct mbuf *out);
 
 /*

@@ -102,7 +102,10 @@ static void release_mail(struct am_mail *m)
 	mbuf_release(&m->msg);
 }
 
-/* Read mail number nr of the state into m; -1 after error(). */
+/*
+ * Read mail number nr of the state into m; -1 after error(), -2 after
+ * one when memory ran out (m must not be used).
+ */
 static int load_mail(int nr, struct am_mail *m)
 {
 	struct mbuf raw = MBUF_INIT;
@@ -111,12 +114,16 @@ static int load_mail(int nr, struct am_mail *m)
 	memset(m, 0, sizeof(*m));
 	mail_info_init(&m->mi);
 	m->mi.keep_subject = st.keep_subject;
-	if (am_read_mail(nr, &raw) < 0)
-		return -1;
+	if (am_read_mail(nr, &raw) < 0) {
+		ret = raw.failed ? -2 : -1;
+		mbuf_release(&raw);
+		return ret;
+	}
 	ret = parse_mail(&m->mi, mbuf_str(&raw), raw.len);
 	mbuf_release(&raw);
-	mail_message(&m->mi, &m->subject, &m->name, &m->email, &m->date,
-		     &m->msg);
+	if (ret == -2 || mail_message(&m->mi, &m->subject, &m->name,
+				      &m->email, &m->date, &m->msg) < 0)
+		return -2;
 	if (ret < 0 && m->mi.patch_lines)
 		return error("mail %04d could not be read whole", nr);
 	return 0;
@@ -268,6 +275,8 @@ static void commit_mail(struct am_mail *m, const struct ident *author)
 		exit(128);
 	if (st.signoff)
 		add_signoff(&m->msg, committer.name, committer.email);
+	if (m->msg.failed)
+		die("cannot sign off the message: out of memory");
 	if (write_index_tree(tree, 0) < 0 ||
 	    write_commit_object(tree, (const unsigned char (*)[20])st.head,
 				st.has_head, author, &committer,
@@ -450,9 +459,18 @@ static void apply_mail(int nr)
 	struct fault f;
 	struct ident author;
 	const char *s;
-	int len;
+	int len, ret = load_mail(nr, &m);
 
-	if (load_mail(nr, &m) < 0)
+	/*
+	 * Out of memory is no fault of the mail: the commits before it
+	 * are written, and --continue tries the mail again.
+	 */
+	if (ret == -2) {
+		checkpoint(nr);
+		die("mail %04d: out of memory; \"applymbox --continue\" "
+		    "tries it again", nr);
+	}
+	if (ret < 0)
 		stop_at(nr, &m, NULL);
 	first_line(&m.msg, &s, &len);
 	if (!m.mi.patch_lines) {

@@ -208,6 +208,12 @@ struct mbuf {
 
 #define MBUF_INIT { NULL, 0, 0, 0 }
 
+/*
+ * Test only: DIRCACHE_TEST_MBUF_FAIL_AFTER=<n> makes every mbuf
+ * allocation after the first n fail, "<n>:once" only the one after
+ * them, to show that a caller reports running out of memory.
+ */
+
 /* An empty buffer (as MBUF_INIT). */
 void mbuf_init(struct mbuf *b);
 /* Room for extra more bytes (and the NUL): 0, or -1. */
@@ -216,6 +222,8 @@ int mbuf_grow(struct mbuf *b, size_t extra);
 int mbuf_add(struct mbuf *b, const void *data, size_t len);
 int mbuf_addch(struct mbuf *b, int c);
 int mbuf_addstr(struct mbuf *b, const char *s);
+/* Append src's bytes: 0, or -1 (b failed too) when src had failed. */
+int mbuf_addbuf(struct mbuf *b, const struct mbuf *src);
 /* Append what printf would print: 0, or -1. */
 int mbuf_addf(struct mbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

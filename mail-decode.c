@@ -157,14 +157,14 @@ int convert_charset(struct mbuf *b, const char *to, const char *charset)
 		cd = iconv_open(to, "UTF-8");
 	if (cd == (iconv_t)-1)
 		return error("cannot convert from %s to %s", charset, to);
-	if (b->len && iconv_all(cd, b, &out) < 0) {
+	if (b->len && iconv_all(cd, b, &out) < 0 && !out.failed) {
 		iconv_close(cd);
 		mbuf_release(&out);
 		return error("cannot convert from %s to %s", charset, to);
 	}
 	iconv_close(cd);
 	mbuf_reset(b);
-	mbuf_add(b, mbuf_str(&out), out.len);
+	mbuf_addbuf(b, &out);	/* out of memory: b fails too */
 	mbuf_release(&out);
 	return 0;
 }
@@ -194,10 +194,12 @@ static const char *decode_word(struct mbuf *out, const char *p,
 		decode_base64(&dec, q + 3, end - (q + 3));
 	else
 		decode_qp(&dec, q + 3, end - (q + 3), 1);
-	if (convert_charset(&dec, to_charset, mbuf_str(&charset)) < 0)
+	if (charset.failed)
+		mbuf_addbuf(out, &charset);	/* out fails too */
+	else if (convert_charset(&dec, to_charset, mbuf_str(&charset)) < 0)
 		end = NULL;
 	else
-		mbuf_add(out, mbuf_str(&dec), dec.len);
+		mbuf_addbuf(out, &dec);
 	mbuf_release(&charset);
 	mbuf_release(&dec);
 	return end ? end + 2 : NULL;
@@ -227,7 +229,7 @@ int decode_header_words(struct mbuf *b, const char *to_charset)
 	}
 	mbuf_addstr(&out, in);
 	mbuf_reset(b);
-	mbuf_add(b, mbuf_str(&out), out.len);
+	mbuf_addbuf(b, &out);
 	mbuf_release(&out);
 	return 0;
 }
@@ -343,7 +345,7 @@ static void unquote_pairs(struct mbuf *b)
 			mbuf_addch(&out, c);
 	}
 	mbuf_reset(b);
-	mbuf_add(b, mbuf_str(&out), out.len);
+	mbuf_addbuf(b, &out);
 	mbuf_release(&out);
 }
 
@@ -354,12 +356,12 @@ static void sane_name(struct mbuf *name, const struct mbuf *candidate,
 	const struct mbuf *src = candidate;
 	struct mbuf tmp = MBUF_INIT;
 
-	if (!candidate->len || candidate->len > 60 ||
-	    strpbrk(mbuf_str(candidate), "@<>"))
+	if (!candidate->failed && (!candidate->len || candidate->len > 60 ||
+				   strpbrk(mbuf_str(candidate), "@<>")))
 		src = email;
-	mbuf_add(&tmp, mbuf_str(src), src->len);
+	mbuf_addbuf(&tmp, src);
 	mbuf_reset(name);
-	mbuf_add(name, mbuf_str(&tmp), tmp.len);
+	mbuf_addbuf(name, &tmp);
 	mbuf_release(&tmp);
 }
 
@@ -390,8 +392,12 @@ void parse_from(const struct mbuf *from, struct mbuf *name,
 
 	mbuf_reset(name);
 	mbuf_reset(email);
-	mbuf_add(&f, mbuf_str(from), from->len);
+	mbuf_addbuf(&f, from);
 	unquote_pairs(&f);
+	if (f.failed) {
+		mbuf_addbuf(name, &f);	/* name fails too */
+		goto out;
+	}
 	at = strchr(f.buf, '@');
 	if (!at) {
 		parse_bogus_from(from, name, email);

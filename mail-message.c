@@ -51,6 +51,10 @@ void strip_space(struct mbuf *b)
 		mbuf_reset(&line);
 		mbuf_add(&line, p, n);
 		mbuf_rtrim(&line);
+		if (line.failed) {
+			mbuf_addbuf(&out, &line);	/* out fails too */
+			break;
+		}
 		p += n + (nl != NULL);
 		if (!line.len) {
 			empties++;
@@ -63,7 +67,7 @@ void strip_space(struct mbuf *b)
 		mbuf_addch(&out, '\n');
 	}
 	mbuf_reset(b);
-	mbuf_add(b, mbuf_str(&out), out.len);
+	mbuf_addbuf(b, &out);
 	mbuf_release(&out);
 	mbuf_release(&line);
 }
@@ -94,6 +98,10 @@ void add_signoff(struct mbuf *msg, const char *name, const char *email)
 	mbuf_addstr(&sob, " <");
 	mbuf_addstr(&sob, email);
 	mbuf_addstr(&sob, ">\n");
+	if (sob.failed) {
+		mbuf_addbuf(msg, &sob);	/* msg fails too */
+		goto out;
+	}
 	s = mbuf_str(msg);
 	if (msg->len >= sob.len &&
 	    !memcmp(s + msg->len - sob.len, sob.buf, sob.len) &&
@@ -123,14 +131,18 @@ out:
 	mbuf_release(&sob);
 }
 
-void mail_message(const struct mail_info *mi, struct mbuf *subject,
-		  struct mbuf *name, struct mbuf *email, struct mbuf *date,
-		  struct mbuf *msg)
+int mail_message(const struct mail_info *mi, struct mbuf *subject,
+		 struct mbuf *name, struct mbuf *email, struct mbuf *date,
+		 struct mbuf *msg)
 {
 	read_info(mi, subject, name, email, date);
 	mbuf_reset(msg);
-	mbuf_add(msg, mbuf_str(subject), subject->len);
+	mbuf_addbuf(msg, subject);
 	mbuf_addstr(msg, "\n\n");
-	mbuf_add(msg, mbuf_str(&mi->msg), mi->msg.len);
+	mbuf_addbuf(msg, &mi->msg);
 	strip_space(msg);
+	if (mi->info.failed || name->failed || email->failed ||
+	    date->failed || msg->failed)
+		return error("cannot make the commit message: out of memory");
+	return 0;
 }

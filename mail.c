@@ -48,7 +48,20 @@ struct reader {
 	int header_stage;	/* still at the top of the description */
 	int in_patch;
 	struct mbuf accum;	/* an in-body header being unfolded */
+	int oom;		/* a buffer ran out of memory: stop */
 };
+
+/*
+ * Note when b ran out of memory (its writes failed, mbuf.c): what it
+ * holds is cut short, so the mail cannot be read whole.  Returns
+ * whether it did.
+ */
+static int check_buf(struct reader *r, const struct mbuf *b)
+{
+	if (b->failed)
+		r->oom = 1;
+	return b->failed;
+}
 
 /* The next line with its newline; 0 at the end of the mail. */
 static int read_line(struct reader *r, struct mbuf *line)
@@ -111,12 +124,14 @@ static int read_header_line(struct reader *r, struct mbuf *line)
 	while (r->pos < r->len &&
 	       (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t')) {
 		read_line_lf(r, &more);
+		if (check_buf(r, &more) || !more.len)
+			break;
 		more.buf[0] = ' ';
 		mbuf_rtrim(&more);
 		mbuf_add(line, more.buf, more.len);
 	}
 	mbuf_release(&more);
-	return 1;
+	return !check_buf(r, line);
 }
 
 /*
@@ -164,6 +179,11 @@ static void content_type(struct reader *r, const struct mbuf *value)
 
 	if (header_attr(mbuf_str(value), "boundary=", boundary)) {
 		mbuf_insert(boundary, 0, "--", 2);
+		if (check_buf(r, boundary)) {
+			mbuf_release(boundary);
+			free(boundary);
+			return;
+		}
 		if (r->top == MAX_BOUNDARIES) {
 			error("multipart nested more than %d deep: too many "
 			      "MIME boundaries", MAX_BOUNDARIES);
@@ -218,16 +238,19 @@ static int check_header(struct reader *r, const struct mbuf *line,
 			continue;
 		header_value(r, line, v, &value);
 		mbuf_reset(&hdr[i].text);
-		mbuf_add(&hdr[i].text, mbuf_str(&value), value.len);
+		mbuf_addbuf(&hdr[i].text, &value);
+		check_buf(r, &hdr[i].text);
 		hdr[i].set = 1;
 		goto out;
 	}
 	if ((v = skip_header(line, "Content-Type"))) {
 		header_value(r, line, v, &value);
-		content_type(r, &value);
+		if (!check_buf(r, &value))
+			content_type(r, &value);
 	} else if ((v = skip_header(line, "Content-Transfer-Encoding"))) {
 		header_value(r, line, v, &value);
-		transfer_encoding(r, &value);
+		if (!check_buf(r, &value))
+			transfer_encoding(r, &value);
 	} else if (!skip_header(line, "Message-Id")) {
 		ret = 0;
 	}
@@ -296,11 +319,13 @@ static int check_inbody_header(struct reader *r, const struct mbuf *line)
 
 		mbuf_reset(&h->text);
 		mbuf_add(&h->text, s, line->len);
+		check_buf(r, &h->text);
 		h->set = 1;
 		return 1;
 	}
 	if (is_inbody_header(r, line)) {
 		mbuf_add(&r->accum, s, line->len);
+		check_buf(r, &r->accum);
 		return 1;
 	}
 	return 0;
@@ -347,16 +372,24 @@ static int description_line(struct reader *r, struct mbuf *line)
 		r->mi->input_error = 1;
 		return 0;
 	}
+	if (check_buf(r, line))
+		return 0;
 	if (is_patch_break(line))
 		return 1;
 	mbuf_add(&r->mi->msg, line->buf, line->len);
 	return 0;
 }
 
+/* One line of the body; a line cut short by out of memory stops all. */
 static void body_line(struct reader *r, struct mbuf *line)
 {
-	mbuf_grow(line, 0);
+	if (mbuf_grow(line, 0) < 0 || r->oom) {
+		r->oom = 1;
+		return;
+	}
 	if (!r->in_patch && !description_line(r, line))
+		return;
+	if (r->oom)
 		return;
 	r->in_patch = 1;
 	mbuf_add(&r->mi->patch, line->buf, line->len);
@@ -373,9 +406,12 @@ static int is_boundary(struct reader *r, const struct mbuf *line)
 /* Skip to the next line that is the current boundary. */
 static int find_boundary(struct reader *r, struct mbuf *line)
 {
-	while (read_line_lf(r, line))
+	while (read_line_lf(r, line)) {
+		if (check_buf(r, line))
+			return 0;
 		if (is_boundary(r, line))
 			return 1;
+	}
 	return 0;
 }
 
@@ -403,7 +439,8 @@ static int handle_boundary(struct reader *r, struct mbuf *line)
 		body_line(r, &newline);
 		mbuf_reset(&newline);	/* the next ends give "" */
 		/* After the outermost end, nothing more is read. */
-		if (r->mi->input_error || !find_boundary(r, line)) {
+		if (r->mi->input_error || r->oom ||
+		    !find_boundary(r, line)) {
 			mbuf_release(&newline);
 			return 0;
 		}
@@ -413,10 +450,10 @@ static int handle_boundary(struct reader *r, struct mbuf *line)
 	mbuf_reset(&r->charset);
 	while (read_header_line(r, line))
 		check_header(r, line, r->mail_hdr, 0);
-	if (!read_line_lf(r, line))
+	if (r->oom || !read_line_lf(r, line))
 		return 0;
 	mbuf_addch(line, '\n');
-	return 1;
+	return !check_buf(r, line);
 }
 
 /* A decoded chunk: whole lines go on, a partial one waits in prev. */
@@ -428,7 +465,9 @@ static void decoded_lines(struct reader *r, struct mbuf *text,
 
 	mbuf_insert(text, 0, mbuf_str(prev), prev->len);
 	mbuf_reset(prev);
-	while (start < text->len) {
+	if (check_buf(r, text) || check_buf(r, prev))
+		return;
+	while (start < text->len && !r->oom) {
 		const char *nl = memchr(text->buf + start, '\n',
 					text->len - start);
 		size_t n = nl ? (size_t)(nl + 1 - (text->buf + start)) :
@@ -455,7 +494,7 @@ static void decode_line(struct reader *r, struct mbuf *line)
 	else
 		decode_base64(&out, mbuf_str(line), line->len);
 	mbuf_reset(line);
-	mbuf_add(line, mbuf_str(&out), out.len);
+	mbuf_addbuf(line, &out);	/* out of memory: line fails too */
 	mbuf_release(&out);
 }
 
@@ -480,13 +519,14 @@ static void read_body(struct reader *r, struct mbuf *line)
 			decode_line(r, line);
 			decoded_lines(r, line, &prev);
 		}
-		if (r->mi->input_error)
+		if (r->mi->input_error || r->oom)
 			break;
 	} while (read_line(r, line));
 	if (prev.len)
 		body_line(r, &prev);
 	flush_inbody_header(r);
 out:
+	check_buf(r, &prev);
 	mbuf_release(&prev);
 }
 
@@ -529,7 +569,8 @@ static void write_info(struct reader *r)
 		if (!h)
 			continue;
 		mbuf_reset(&hdr);
-		mbuf_add(&hdr, mbuf_str(h), h->len);
+		if (mbuf_addbuf(&hdr, h) < 0)
+			break;
 		if (memchr(hdr.buf, '\0', hdr.len)) {
 			error("a NUL byte in '%s' is not allowed",
 			      header_names[i]);
@@ -540,7 +581,7 @@ static void write_info(struct reader *r)
 				cleanup_subject(&hdr, mi->keep_brackets);
 				collapse_space(&hdr);
 			}
-			info_lines(&mi->info, "Subject", hdr.buf);
+			info_lines(&mi->info, "Subject", mbuf_str(&hdr));
 		} else if (i == HDR_FROM) {
 			collapse_space(&hdr);
 			parse_from(&hdr, &name, &email);
@@ -548,10 +589,14 @@ static void write_info(struct reader *r)
 			info_lines(&mi->info, "Email", mbuf_str(&email));
 		} else {
 			collapse_space(&hdr);
-			info_lines(&mi->info, header_names[i], hdr.buf);
+			info_lines(&mi->info, header_names[i], mbuf_str(&hdr));
 		}
 	}
 	mbuf_addch(&mi->info, '\n');
+	check_buf(r, &hdr);
+	check_buf(r, &name);
+	check_buf(r, &email);
+	check_buf(r, &mi->info);
 	mbuf_release(&hdr);
 	mbuf_release(&name);
 	mbuf_release(&email);
@@ -570,11 +615,14 @@ void mail_info_release(struct mail_info *mi)
 	mbuf_release(&mi->patch);
 }
 
+/* Release r's buffers, noting one that had run out of memory. */
 static void release_reader(struct reader *r)
 {
 	int i;
 
 	for (i = 0; i < HDR_NR; i++) {
+		check_buf(r, &r->mail_hdr[i].text);
+		check_buf(r, &r->body_hdr[i].text);
 		mbuf_release(&r->mail_hdr[i].text);
 		mbuf_release(&r->body_hdr[i].text);
 	}
@@ -583,6 +631,8 @@ static void release_reader(struct reader *r)
 			mbuf_release(r->boundary[i]);
 		free(r->boundary[i]);
 	}
+	check_buf(r, &r->charset);
+	check_buf(r, &r->accum);
 	mbuf_release(&r->charset);
 	mbuf_release(&r->accum);
 }
@@ -609,9 +659,16 @@ int parse_mail(struct mail_info *mi, const char *mail, size_t len)
 		return error("empty patch: nothing but blanks in the mail");
 	while (read_header_line(&r, &line))
 		check_header(&r, &line, r.mail_hdr, 1);
-	read_body(&r, &line);
-	write_info(&r);
+	if (!r.oom)
+		read_body(&r, &line);
+	if (!r.oom)
+		write_info(&r);
+	check_buf(&r, &line);
+	check_buf(&r, &mi->msg);
+	check_buf(&r, &mi->patch);
 	mbuf_release(&line);
 	release_reader(&r);
+	if (r.oom)
+		return error("cannot read the mail: out of memory") - 1;
 	return mi->input_error ? -1 : 0;
 }

@@ -67,7 +67,9 @@ void mail_info_release(struct mail_info *mi);
 /*
  * Read the mail (len bytes) into mi as git mailinfo does; returns 0,
  * or -1 after an error() when the mail was empty or partly unreadable
- * (git mailinfo's exit status 1; the results are still filled in).
+ * (git mailinfo's exit status 1; the results are still filled in), or
+ * -2 after an error() when memory ran out: the results are then cut
+ * short and must not be used.
  */
 int parse_mail(struct mail_info *mi, const char *mail, size_t len);
 
@@ -76,21 +78,30 @@ int parse_mail(struct mail_info *mi, const char *mail, size_t len);
 /*
  * From mi's info lines: the subject (several "Subject:" lines joined
  * with newlines), author name, email and date; and the commit message
- * "<subject>\n\n<description>" after strip_space.
+ * "<subject>\n\n<description>" after strip_space.  0, or -1 after an
+ * error() when memory ran out (the results must not be used).
  */
-void mail_message(const struct mail_info *mi, struct mbuf *subject,
+int mail_message(const struct mail_info *mi, struct mbuf *subject,
 		  struct mbuf *name, struct mbuf *email, struct mbuf *date,
 		  struct mbuf *msg);
 /*
  * git's stripspace: trailing blanks off every line, runs of empty lines
  * made one, none at the start or the end, a newline at the end.
+ * Out of memory: b is marked failed.
  */
 void strip_space(struct mbuf *b);
-/* "Signed-off-by: name <email>" at the end, unless it is already last. */
+/*
+ * "Signed-off-by: name <email>" at the end, unless it is already last;
+ * out of memory: msg is marked failed.
+ */
 void add_signoff(struct mbuf *msg, const char *name, const char *email);
 
 /* ---- mail-decode.c: the pieces of a mail's text ---- */
 
+/*
+ * Out of memory in these is not an error() but the result's mbuf
+ * marked failed (name for parse_from), for the caller to check.
+ */
 /* Quoted-printable (rfc2047: '_' is a space) and base64 decoding. */
 void decode_qp(struct mbuf *out, const char *in, size_t len, int rfc2047);
 void decode_base64(struct mbuf *out, const char *in, size_t len);

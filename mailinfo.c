@@ -9,7 +9,8 @@
  * are written whole or not at all (under <file>.lock, then renamed).
  * As git's, the exit status is 1 when part of the mail could not be
  * read (a bad encoded word, an unknown charset): the output is still
- * written, as well as it could be read.
+ * written, as well as it could be read.  Out of memory is no such
+ * partial read: it writes nothing and exits 128.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,10 @@ int main(int argc, char **argv)
 		usage(mailinfo_usage);
 	if (read_mailbox("-", &mail) < 0)
 		exit(128);
-	status = parse_mail(&mi, mbuf_str(&mail), mail.len) < 0;
+	status = parse_mail(&mi, mbuf_str(&mail), mail.len);
+	if (status == -2)
+		exit(128);	/* out of memory: nothing is written */
+	status = status < 0;
 	write_whole(argv[i], &mi.msg);
 	write_whole(argv[i + 1], &mi.patch);
 	fwrite(mbuf_str(&mi.info), 1, mi.info.len, stdout);

@@ -40,8 +40,11 @@ static int write_message(void *data, const char *mail, size_t len)
 	fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
 	if (fd < 0)
 		die_errno("cannot open output file '%s'", name);
-	if (write_in_full(fd, mail, len) < 0 || close(fd) < 0)
-		die_errno("cannot write '%s'", name);
+	if (write_in_full(fd, mail, len) < 0 || close(fd) < 0) {
+		error_errno("cannot write '%s'", name);
+		unlink(name);	/* no message cut short stays */
+		exit(128);
+	}
 	free(name);
 	return 0;
 }

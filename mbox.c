@@ -111,6 +111,11 @@ int split_mbox(const char *buf, size_t len, const struct mbox_options *opt,
 				n = line_length(p, end);
 		} while (p < end && (bare || !is_mbox_from_line(p, n)));
 		count++;
+		if (mail.failed) {
+			mbuf_release(&mail);
+			return error("cannot split message %d: out of memory",
+				     count);
+		}
 		if (each(data, mbuf_str(&mail), mail.len) < 0) {
 			mbuf_release(&mail);
 			return -1;

@@ -6,6 +6,7 @@
  * write a whole text and check once at the end.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,43 @@ static int mbuf_fail(struct mbuf *b)
 	return -1;
 }
 
+/*
+ * DIRCACHE_TEST_MBUF_FAIL_AFTER=<n>[:once], for the tests only: the
+ * allocations after the first n fail (with ":once", only the next one),
+ * as if memory had run out.  Read once; costs a test per allocation,
+ * none per byte.
+ */
+static long fail_after;
+static int fail_set, fail_once;
+static pthread_once_t fail_init = PTHREAD_ONCE_INIT;
+
+static void read_fail_after(void)
+{
+	const char *env = getenv("DIRCACHE_TEST_MBUF_FAIL_AFTER");
+	char *end;
+
+	if (!env || !*env)
+		return;
+	fail_after = strtol(env, &end, 10);
+	fail_set = 1;
+	fail_once = !strcmp(end, ":once");
+}
+
+static int test_alloc_fails(void)
+{
+	long left;
+
+	pthread_once(&fail_init, read_fail_after);
+	if (!fail_set)
+		return 0;
+	left = __atomic_sub_fetch(&fail_after, 1, __ATOMIC_RELAXED);
+	if (left == -1)
+		return 1;
+	if (left < -1 && !fail_once)
+		return 1;
+	return 0;
+}
+
 int mbuf_grow(struct mbuf *b, size_t extra)
 {
 	size_t want = b->len + extra + 1, alloc;
@@ -38,7 +76,7 @@ int mbuf_grow(struct mbuf *b, size_t extra)
 	alloc = b->alloc < 64 ? 64 : b->alloc;
 	while (alloc < want)
 		alloc = alloc * 2 < alloc ? want : alloc * 2;
-	buf = realloc(b->buf, alloc);
+	buf = test_alloc_fails() ? NULL : realloc(b->buf, alloc);
 	if (!buf)
 		return mbuf_fail(b);
 	b->buf = buf;
@@ -55,6 +93,13 @@ int mbuf_add(struct mbuf *b, const void *data, size_t len)
 	b->len += len;
 	b->buf[b->len] = '\0';
 	return 0;
+}
+
+int mbuf_addbuf(struct mbuf *b, const struct mbuf *src)
+{
+	if (src->failed)
+		return mbuf_fail(b);
+	return mbuf_add(b, mbuf_str(src), src->len);
 }
 
 int mbuf_addch(struct mbuf *b, int c)
