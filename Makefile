@@ -62,7 +62,7 @@ LIB_OBJS += patch-place.o patch-name.o patch-binary.o patch-parse.o \
 	patch-apply.o patch-stat.o patch-write.o patch-check.o
 # Mail and commits: mailboxes, commits made in process, resets, am state.
 LIB_OBJS += mail-decode.o mbox.o mail.o mail-message.o ident.o \
-	commit-write.o reset.o am-state.o
+	commit-write.o reset.o am-state.o am-touched.o
 # The porcelain (issue 13): the gate and ref tools it needs, and the
 # dircache front end, POSIX shell scripts built from dircache*.sh.
 PROGRAMS += verify-objects update-ref rev-parse mktag

@@ -75,4 +75,31 @@ int am_write_checkpoint(int next, const unsigned char *commit,
 int am_read_checkpoint(int *next, unsigned char *commit, unsigned char *old,
 		       int *has_old);
 
+/* ---- am-touched.c: the paths changed since the checkpoint ---- */
+
+struct patch_set;
+struct fault;
+
+/* A list of paths (malloc'd, the list's), in the order first touched. */
+struct am_touched {
+	char **paths;
+	size_t nr, alloc;
+};
+
+/* 1 when path is in t. */
+int am_touched_has(const struct am_touched *t, const char *path);
+/* Add the paths set changes (and forget their trees' ids: commit-write.h). */
+void am_touch_set(struct am_touched *t, const struct patch_set *set);
+/* Empty t (keeping its array for the next run of commits). */
+void am_touched_clear(struct am_touched *t);
+/*
+ * The patch is applied to the index alone, and its files reach the
+ * work tree at the checkpoint: a file it creates must not stand there
+ * already (an untracked file the checkpoint would overwrite), unless
+ * it is a touched path (the checkpoint's to put right) or a directory
+ * the set empties and replaces.  0, or -1 with f (FAULT_CONFLICT).
+ */
+int am_check_untracked(const struct am_touched *t,
+		       const struct patch_set *set, struct fault *f);
+
 #endif

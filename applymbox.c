@@ -194,27 +194,7 @@ static int disk_has_head;
  * on every core and synced at the checkpoint.
  */
 static int commits_since;
-static char **touched;
-static size_t touched_nr, touched_alloc;
-
-static int find_touched(const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < touched_nr; i++)
-		if (!strcmp(touched[i], path))
-			return 1;
-	return 0;
-}
-
-static void touch(const char *path)
-{
-	forget_index_trees(path);
-	if (find_touched(path))
-		return;
-	ALLOC_GROW(touched, touched_nr + 1, touched_alloc);
-	touched[touched_nr++] = xstrdup(path);
-}
+static struct am_touched touched;
 
 /* The content of ce when a commit since the checkpoint made it. */
 static char *held_content(const struct cache_entry *ce, size_t *size)
@@ -234,7 +214,7 @@ static int old_content(const struct cache_entry *ce, char **buf,
 {
 	struct stat s;
 
-	if (find_touched(ce->name)) {
+	if (am_touched_has(&touched, ce->name)) {
 		*buf = held_content(ce, size);
 		return *buf != NULL;
 	}
@@ -303,9 +283,8 @@ static int compare_paths(const void *a, const void *b)
  */
 static void checkpoint(int next)
 {
-	size_t i;
 
-	if (!commits_since && !touched_nr)
+	if (!commits_since && !touched.nr)
 		return;
 	if (flush_to_disk(-1) < 0)
 		die("unable to make the commits durable");
@@ -313,9 +292,10 @@ static void checkpoint(int next)
 				disk_has_head ? disk_head : NULL) < 0)
 		exit(128);
 	test_kill("journal");
-	if (touched_nr)
-		qsort(touched, touched_nr, sizeof(*touched), compare_paths);
-	if (checkout_index_paths(touched, touched_nr, held_content) < 0)
+	if (touched.nr)
+		qsort(touched.paths, touched.nr, sizeof(*touched.paths),
+		      compare_paths);
+	if (checkout_index_paths(touched.paths, touched.nr, held_content) < 0)
 		die("unable to write the work tree");
 	test_kill("worktree");
 	if (hold_index_lock() < 0 || commit_index() < 0)
@@ -330,9 +310,7 @@ static void checkpoint(int next)
 		exit(128);
 	note_disk_head();
 	drop_promises();
-	for (i = 0; i < touched_nr; i++)
-		free(touched[i]);
-	touched_nr = 0;
+	am_touched_clear(&touched);
 	commits_since = 0;
 }
 
@@ -364,91 +342,6 @@ static void stop_at(int nr, struct am_mail *m, const struct fault *f)
 		exit(128);
 	print_stop(nr, m, f);
 	exit(1);
-}
-
-/* Does set take path away (a deletion or a rename from it)? */
-static int set_removes(const struct patch_set *set, const char *path)
-{
-	const struct patch *p;
-
-	for (p = set->first; p; p = p->next)
-		if ((p->is_delete || p->is_rename) && p->old_name &&
-		    !strcmp(p->old_name, path))
-			return 1;
-	return 0;
-}
-
-/*
- * A directory that the set replaces by a file or a symlink, as git
- * apply lets it: every index entry under it is removed by the set, and
- * the files under it the index does not have are stale ones the
- * checkpoint removes (paths a commit since it touched).  Anything else
- * there (an untracked file) would be lost: not free.
- */
-static int dir_is_replaced(const struct patch_set *set, const char *dir)
-{
-	size_t len = strlen(dir), i;
-	int pos = cache_name_pos(dir, len);
-	unsigned int j = pos < 0 ? -pos - 1 : pos;
-	struct dir_walk w;
-	int ok = 1;
-
-	for (; ok && j < active_nr; j++) {
-		const char *name = active_cache[j]->name;
-
-		if (strncmp(name, dir, len) || name[len] > '/')
-			break;
-		if (name[len] == '/' && !set_removes(set, name))
-			ok = 0;
-	}
-	memset(&w, 0, sizeof(w));
-	if (ok && read_directory(&w) < 0)
-		ok = 0;
-	for (i = 0; ok && i < w.nr; i++)
-		if (!strncmp(w.names[i], dir, len) &&
-		    w.names[i][len] == '/' && !find_touched(w.names[i]))
-			ok = 0;
-	clear_dir_walk(&w);
-	return ok;
-}
-
-/*
- * The patch is applied to the index alone, and its files reach the
- * work tree at the checkpoint: a file it creates must not stand there
- * already (an untracked file, which the checkpoint would overwrite).
- * A path an earlier commit since the checkpoint touched is the
- * checkpoint's to put right, and the index says whether it is free.
- */
-static int check_untracked(const struct patch_set *set, struct fault *f)
-{
-	const struct patch *p;
-	struct stat s;
-
-	for (p = set->first; p; p = p->next) {
-		const char *path = p->new_name;
-
-		if (!path || !(p->is_new || p->is_rename || p->is_copy) ||
-		    cache_name_pos(path, strlen(path)) >= 0 ||
-		    find_touched(path) || lstat_work_path(path, &s) < 0 ||
-		    (S_ISDIR(s.st_mode) && dir_is_replaced(set, path)))
-			continue;
-		return set_fault_at(f, FAULT_CONFLICT, path, 0, "%s: already "
-				    "exists in working directory", path);
-	}
-	return 0;
-}
-
-/* Note the paths the set changed. */
-static void touch_set(const struct patch_set *set)
-{
-	const struct patch *p;
-
-	for (p = set->first; p; p = p->next) {
-		if (p->old_name)
-			touch(p->old_name);
-		if (p->new_name)
-			touch(p->new_name);
-	}
 }
 
 /* Apply mail nr and commit it, or stop. */
@@ -491,10 +384,10 @@ static void apply_mail(int nr)
 		set_fault(&f, FAULT_CORRUPT, "no valid patch in mail %04d", nr);
 		stop_at(nr, &m, &f);
 	}
-	if (check_untracked(&set, &f) < 0 ||
+	if (am_check_untracked(&touched, &set, &f) < 0 ||
 	    apply_patch_set(&set, APPLY_CACHED, &f) != 0)
 		stop_at(nr, &m, &f);
-	touch_set(&set);
+	am_touch_set(&touched, &set);
 	commit_mail(&m, &author);
 	ident_release(&author);
 	free_patch_set(&set);

@@ -66,7 +66,8 @@
  *                 mail-message.c)
  *   commit-write.h identities (ident.c), trees from the index and
  *                 commits (commit-write.c), resetting to a tree (reset.c)
- *   am-state.h    the state files of an applymbox run (am-state.c)
+ *   am-state.h    the state files of an applymbox run (am-state.c), the
+ *                 paths changed since its checkpoint (am-touched.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
