@@ -13,7 +13,10 @@ TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$TEST_DIRECTORY/.." && pwd)
 SHARED_DIR=$(cd "$TOP/../shared" 2>/dev/null && pwd)
 test_name=$(basename "$0" .sh)
-TRASH_DIRECTORY="$TEST_DIRECTORY/trash-$test_name"
+# TEST_ROOT: where the trash directories go, t/ by default.  `make
+# test` puts them on tmpfs when there is one: on disk, creating and
+# removing the scripts' files costs more than all the tools' work.
+TRASH_DIRECTORY="${TEST_ROOT:-$TEST_DIRECTORY}/trash-$test_name"
 
 # Scrub: nothing from the caller's environment may change an id.
 for v in $(env | sed -n 's/^\(GIT_[A-Za-z_]*\)=.*/\1/p'); do
@@ -102,6 +105,19 @@ run_test_body() {
 	(eval "$1") >"$TRASH_DIRECTORY/.test-out" 2>&1
 }
 
+# TEST_PROFILE=FILE: add a line to FILE for each test, the CPU seconds
+# (user + system) its processes took and its title, to find slow ones.
+test_cpu_was=0
+test_profile() {
+	[ -n "$TEST_PROFILE" ] || return 0
+	_cpu=$(awk '{ print $16 + $17 }' /proc/$$/stat) &&
+	awk -v now="$_cpu" -v was="$test_cpu_was" -v hz="$(getconf CLK_TCK)" \
+		-v t="$test_name $test_count $1" \
+		'BEGIN { printf "%.2f %s\n", (now - was) / hz, t }' \
+		>>"$TEST_PROFILE"
+	test_cpu_was=$_cpu
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	cd "$TRASH_DIRECTORY"
@@ -112,6 +128,7 @@ test_expect_success() {
 		echo "not ok $test_count - $1"
 		say_verbose "$TRASH_DIRECTORY/.test-out"
 	fi
+	test_profile "$1"
 	cd "$TRASH_DIRECTORY"
 }
 
@@ -125,6 +142,7 @@ test_expect_failure() {
 	else
 		echo "not ok $test_count - $1 # TODO known breakage"
 	fi
+	test_profile "$1"
 	cd "$TRASH_DIRECTORY"
 }
 
