@@ -147,16 +147,33 @@ tree_of() {
 }
 
 # state_of DIR: every byte of the work tree and the index, for "nothing
-# changed" checks (file names, modes, contents, link targets).
+# changed" checks (file names, modes, contents, link targets), one line
+# a path ("./name"), .git/objects and .git/logs left out.
 state_of() {
-	(cd "$1" && find . -path ./.git/objects -prune -o -path ./.git/logs \
-		-prune -o -print | LC_ALL=C sort | while read -r f; do
-			if [ -h "$f" ]; then
-				echo "$f -> $(readlink "$f")"
-			elif [ -f "$f" ]; then
-				echo "$f $(stat -c %a "$f") $(cksum <"$f")"
-			else
-				echo "$f/"
-			fi
-		done)
+	python3 - "$1" <<-\EOF
+	import hashlib, os, stat, sys
+	os.chdir(sys.argv[1])
+	skip = (b"./.git/objects", b"./.git/logs")
+	paths = [b"."]
+	def walk(d):
+	    for e in os.scandir(d):
+	        p = d + b"/" + e.name
+	        if p in skip:
+	            continue
+	        paths.append(p)
+	        if e.is_dir(follow_symlinks=False):
+	            walk(p)
+	walk(b".")
+	out = sys.stdout.buffer
+	for p in sorted(paths):
+	    st = os.lstat(p)
+	    if stat.S_ISLNK(st.st_mode):
+	        out.write(p + b" -> " + os.readlink(p) + b"\n")
+	    elif stat.S_ISREG(st.st_mode):
+	        with open(p, "rb") as f:
+	            h = hashlib.sha1(f.read()).hexdigest()
+	        out.write(b"%s %o %s\n" % (p, st.st_mode & 0o7777, h.encode()))
+	    else:
+	        out.write(p + b"/\n")
+	EOF
 }

@@ -43,30 +43,35 @@ prepare() {
 	fi
 }
 
-# wt_state DIR: every path of DIR's work tree with its kind, mode bits
-# and content, so that two work trees can be compared.
+# wt_state DIR [DIR2 FILE2]: every path of DIR's work tree with its
+# kind, mode bits and content, so that two work trees can be compared;
+# DIR2's in FILE2 by the same process.
 wt_state() {
-	python3 - "$1" <<-\EOF
+	python3 - "$@" <<-\EOF
 	import hashlib, os, stat, sys
-	top = sys.argv[1]
-	out = []
-	for root, dirs, files in os.walk(top):
-	    rel = os.path.relpath(root, top)
-	    if rel == ".dircache" or rel.startswith(".dircache/"):
-	        continue
-	    out.append("dir " + rel)
-	    for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
-	        p = os.path.join(root, name)
-	        r = os.path.normpath(os.path.join(rel, name))
-	        st = os.lstat(p)
-	        if stat.S_ISLNK(st.st_mode):
-	            out.append("link %s -> %s" % (r, os.readlink(p)))
-	        else:
-	            with open(p, "rb") as f:
-	                h = hashlib.sha1(f.read()).hexdigest()
-	            kind = "exe" if st.st_mode & 0o100 else "file"
-	            out.append("%s %s %s" % (kind, r, h))
-	sys.stdout.write("".join(sorted(l + "\n" for l in out)))
+	def state(top):
+	    out = []
+	    for root, dirs, files in os.walk(top):
+	        rel = os.path.relpath(root, top)
+	        if rel == ".dircache" or rel.startswith(".dircache/"):
+	            continue
+	        out.append("dir " + rel)
+	        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+	            p = os.path.join(root, name)
+	            r = os.path.normpath(os.path.join(rel, name))
+	            st = os.lstat(p)
+	            if stat.S_ISLNK(st.st_mode):
+	                out.append("link %s -> %s" % (r, os.readlink(p)))
+	            else:
+	                with open(p, "rb") as f:
+	                    h = hashlib.sha1(f.read()).hexdigest()
+	                kind = "exe" if st.st_mode & 0o100 else "file"
+	                out.append("%s %s %s" % (kind, r, h))
+	    return "".join(sorted(l + "\n" for l in out))
+	sys.stdout.write(state(sys.argv[1]))
+	if len(sys.argv) > 2:
+	    with open(sys.argv[3], "w") as f:
+	        f.write(state(sys.argv[2]))
 	EOF
 }
 
@@ -85,8 +90,7 @@ run_both() {
 	(cd gits && gd read-tree $opts "$@" 2>../gits.err; echo $? >../gits.rc)
 	(cd ours && gd ls-files --stage >../ours.ls 2>&1)
 	(cd gits && gd ls-files --stage >../gits.ls 2>&1)
-	wt_state ours >ours.wt
-	wt_state gits >gits.wt
+	wt_state ours gits gits.wt >ours.wt
 }
 
 # same_as_git ok|fail: both succeeded (or both refused) as the row

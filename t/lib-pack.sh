@@ -24,19 +24,32 @@ pack_make_history() {
 	)
 }
 
-# Every object of the repository: cat-file -t, -s and -p as git.
+# Every object of the repository: cat-file -t, -s and -p as git.  Our
+# answers are gathered in one file and compared at once; git's are
+# made again only when the set of objects changed since the last call
+# (an object's answers do not depend on how it is stored).
 pack_cat_all() {
 	git cat-file --batch-all-objects --batch-check='%(objectname)' \
-		>"$TRASH_DIRECTORY/all" &&
-	test -s "$TRASH_DIRECTORY/all" &&
+		>"$TRASH_DIRECTORY/cat-ids" &&
+	test -s "$TRASH_DIRECTORY/cat-ids" &&
 	while read id; do
 		for opt in -t -s -p; do
-			cat-file $opt $id >"$TRASH_DIRECTORY/ours" &&
-			git cat-file $opt $id >"$TRASH_DIRECTORY/theirs" &&
-			cmp -s "$TRASH_DIRECTORY/theirs" "$TRASH_DIRECTORY/ours" ||
-				{ echo "cat-file $opt $id differs"; return 1; }
+			echo "== cat-file $opt $id" &&
+			cat-file $opt $id ||
+				{ echo >&2 "cat-file $opt $id failed"; return 1; }
 		done
-	done <"$TRASH_DIRECTORY/all"
+	done <"$TRASH_DIRECTORY/cat-ids" >"$TRASH_DIRECTORY/cat-ours" &&
+	if ! cmp -s "$TRASH_DIRECTORY/cat-ids" "$TRASH_DIRECTORY/cat-git-ids"
+	then
+		while read id; do
+			for opt in -t -s -p; do
+				echo "== cat-file $opt $id" &&
+				git cat-file $opt $id || return 1
+			done
+		done <"$TRASH_DIRECTORY/cat-ids" >"$TRASH_DIRECTORY/cat-git" &&
+		cp "$TRASH_DIRECTORY/cat-ids" "$TRASH_DIRECTORY/cat-git-ids"
+	fi &&
+	test_cmp "$TRASH_DIRECTORY/cat-git" "$TRASH_DIRECTORY/cat-ours"
 }
 
 # diff-tree -r between every pair of tags in a row, as git.

@@ -37,18 +37,19 @@ WORDS = ["alpha", "beta", "gamma", "delta", "", "x = 1;", "}", "{",
 
 
 def walk(top):
-    """Sorted lists of (files and symlinks) and directories below top."""
+    """Sorted lists of (files and symlinks) and directories below top.
+    os.scandir's entries know their kind: no lstat() a path, which made
+    most of the time of a long series of rounds."""
     files, dirs = [], []
-    for root, dnames, fnames in os.walk(top):
-        dnames.sort()
-        for d in dnames:
-            p = os.path.join(root, d)
-            if os.path.islink(p):
-                files.append(p)
-            else:
-                dirs.append(p)
-        for f in sorted(fnames):
-            files.append(os.path.join(root, f))
+    todo = [top]
+    while todo:
+        with os.scandir(todo.pop()) as it:
+            for e in it:
+                if e.is_dir(follow_symlinks=False):
+                    dirs.append(e.path)
+                    todo.append(e.path)
+                else:
+                    files.append(e.path)
     return sorted(files), sorted(dirs)
 
 
@@ -97,6 +98,8 @@ class Mutator:
         return self.rng.choice(regs) if regs else None
 
     def rel(self, p):
+        if p.startswith(self.top + os.sep):
+            return p[len(self.top) + 1:]
         return os.path.relpath(p, self.top)
 
     def op_add(self):

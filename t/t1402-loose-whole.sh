@@ -23,15 +23,16 @@ for n in map(int, sys.argv[1:]):
 
 for level in 0 1 6 9; do
 	test_expect_success "zlib level $level: cat-file gives git's bytes" '
-		for n in $SIZES; do
-			for f in r$n t$n; do
-				id=$($WO --level '$level' blob <$f) &&
-				cat-file blob $id >out &&
-				cmp $f out &&
-				GIT_DIR=.dircache git cat-file blob $id >gout &&
-				cmp $f gout || return 1
-			done
-		done &&
+		files=$(for n in $SIZES; do echo r$n t$n; done) &&
+		$WO --level '$level' blob $files >ids &&
+		for f in $files; do
+			read -r id &&
+			cat-file blob $id >out &&
+			cmp $f out &&
+			GIT_DIR=.dircache git cat-file blob $id >gout &&
+			cmp $f gout || return 1
+		done <ids &&
+		test $(wc -l <ids) = $(echo $files | wc -w) &&
 		fsck-cache
 	'
 done

@@ -208,7 +208,7 @@ test_expect_success 'random binary pairs: git'"'"'s choices, git'"'"'s literals'
 	     END { print same \"/\" NR \" hunks of the same kind\";
 		   exit bad || same < NR * 0.95 }" both &&
 	python3 - <<-\EOF
-	import re
+	import re, sys
 	def literals(p):
 	    out, cur, hunk = {}, None, None
 	    for l in open(p, "rb"):
@@ -226,7 +226,7 @@ test_expect_success 'random binary pairs: git'"'"'s choices, git'"'"'s literals'
 	common = set(ours) & set(git)
 	bad = [k for k in common if ours[k] != git[k]]
 	print(len(common), "literal hunks in both,", len(bad), "differ")
-	exit(1 if bad or len(common) < 80 else 0)
+	sys.exit(1 if bad or len(common) < 80 else 0)
 	EOF
 '
 

@@ -46,6 +46,15 @@ test_expect_success 'exclusions and ranges' '
 	same_as_git ^$c $d $b
 '
 
+# both_to_all ARGS: ours and git's rev-list ARGS, added to ours-all and
+# theirs-all under a line naming them, for one test_cmp at the end.
+both_to_all() {
+	echo "== rev-list $*" >>ours-all &&
+	echo "== rev-list $*" >>theirs-all &&
+	rev-list "$@" >>ours-all &&
+	git rev-list "$@" >>theirs-all
+}
+
 for seed in 1 2 3 4; do
 	test_expect_success "setup: random history $seed" "
 		test_create_repo r$seed &&
@@ -59,16 +68,18 @@ for seed in 1 2 3 4; do
 		test_expect_success "random history $seed: rev-list $o" "
 			cd r$seed &&
 			n=\$(wc -l <../ids$seed) &&
+			t=\$(tail -n 1 ../ids$seed) &&
+			: >ours-all && : >theirs-all &&
+			both_to_all $o \$t &&
 			for pick in 1 2 3; do
 				a=\$(sed -n \"\$(( ($seed * 7 + pick * 13) % n + 1 ))p\" ../ids$seed) &&
 				b=\$(sed -n \"\$(( ($seed * 3 + pick * 29) % n + 1 ))p\" ../ids$seed) &&
-				t=\$(tail -n 1 ../ids$seed) &&
-				same_as_git $o \$t &&
-				same_as_git $o \$a \$b &&
-				same_as_git $o \$t ^\$a &&
-				same_as_git $o \$a \$b ^\$t &&
-				same_as_git $o \$t ^\$a ^\$b || return 1
-			done
+				both_to_all $o \$a \$b &&
+				both_to_all $o \$t ^\$a &&
+				both_to_all $o \$a \$b ^\$t &&
+				both_to_all $o \$t ^\$a ^\$b || return 1
+			done &&
+			test_cmp theirs-all ours-all
 		"
 	done
 done
