@@ -2,7 +2,10 @@
  * limits: the physical limits of operation 1 (adding a tree) on the
  * same bytes, measured on one core: reading every file, lstat of every
  * path, SHA-1 (hash_buffer, OpenSSL's), and the throughput of zlib's
- * level-1 deflate and of ours (deflate.c, what the tools write with).
+ * level-1 deflate and of ours (deflate.c, what the tools write with);
+ * then inflating our stream back (inflate.c, what the readers and
+ * fsck-cache use, Adler-32 checked as fsck-cache asks), for the limit
+ * of fsck-cache.
  * Paths come NUL-separated on stdin.  Prints "name seconds" lines.
  */
 #include <fcntl.h>
@@ -52,8 +55,9 @@ int main(void)
 	double t;
 	struct deflate_writer *w;
 	z_stream z;
-	unsigned char *out;
-	size_t zlen;
+	unsigned char *out, *back;
+	size_t zlen, used;
+	int ret;
 
 	t = now();
 	for (i = 0; i < nr; i++)
@@ -96,13 +100,28 @@ int main(void)
 	printf("deflate1 %.3f\n", now() - t);
 	printf("bytes %zu\n", total);
 	deflateEnd(&z);
+	free(out);
 
 	/* ours (deflate.c), what the tools write with */
 	t = now();
 	w = deflate_writer_start(-1);
 	deflate_writer_add(w, all, total, 1);
-	free(deflate_writer_result(w, &zlen));
-	deflate_writer_end(w);
+	out = deflate_writer_result(w, &zlen);
 	printf("deflate_ours %.3f\n", now() - t);
+
+	/* ours back (inflate.c), what fsck-cache and the readers use */
+	back = malloc(total + INFLATE_SLACK);
+	if (!back)
+		return 1;
+	t = now();
+	ret = inflate_whole(out, zlen, back, total, &used, 1);
+	printf("inflate_ours %.3f\n", now() - t);
+	if (ret || memcmp(back, all, total)) {
+		fprintf(stderr, "limits: inflate: %s\n",
+			ret ? inflate_error(ret) : "not the bytes deflated");
+		return 1;
+	}
+	free(out);
+	deflate_writer_end(w);
 	return 0;
 }
