@@ -92,7 +92,7 @@ test_expect_success 'a write that fails for lack of space: message, no temp file
 
 test_expect_success 'a full disk stops the add: a few messages, not one a file' '
 	cd full &&
-	for i in $(seq 1 300); do head -c 300000 /dev/urandom >big$i; done &&
+	for i in $(seq 1 300); do head -c 80000 /dev/urandom >big$i; done &&
 	cp .dircache/index before &&
 	(
 		trap "" XFSZ &&
