@@ -500,7 +500,7 @@ static void finish_checkpoint(void)
 	unsigned char commit[20], old[20], tree[20];
 	int next, has_old, r = am_read_checkpoint(&next, commit, old,
 						  &has_old);
-	char *lock;
+	char *lock, *ref;
 
 	if (r == -2)
 		return;
@@ -510,10 +510,12 @@ static void finish_checkpoint(void)
 	sprintf(lock, "%s.lock", get_index_file());
 	remove_stale(lock);
 	free(lock);
-	lock = xmalloc(strlen(get_git_dir()) + strlen(st.branch) + 7);
-	sprintf(lock, "%s/%s.lock", get_git_dir(), st.branch);
+	ref = ref_path(st.branch);
+	lock = xmalloc(strlen(ref) + 6);
+	sprintf(lock, "%s.lock", ref);
 	remove_stale(lock);
 	free(lock);
+	free(ref);
 	if (!st.has_head || memcmp(st.head, commit, 20)) {
 		if (has_old != st.has_head ||
 		    (has_old && memcmp(old, st.head, 20)))
@@ -564,7 +566,7 @@ static void abort_run(void)
 	if (st.orig_has_head && update_ref(st.branch, st.orig, NULL) < 0)
 		exit(128);
 	if (!st.orig_has_head) {
-		char *ref = path_join(get_git_dir(), st.branch);
+		char *ref = ref_path(st.branch);
 
 		remove_stale(ref);
 		free(ref);

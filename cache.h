@@ -12,7 +12,8 @@
  *   mbuf.c        the one growing string buffer
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
- *   setup.c       what main() does first: environment, fds, the store
+ *   setup.c       what main() does first: environment, fds, the store,
+ *                 gitfiles and worktrees
  *   parallel.c    the thread pool
  *   lockfile.c    replacing a file under <file>.lock
  *   csum-file.c   files that end in the SHA-1 of their bytes
@@ -428,6 +429,7 @@ int match_pathspec(const struct pathspec *ps, const char *path, size_t len);
 #define OBJECT_DIR_ENVIRONMENT "GIT_OBJECT_DIRECTORY"
 #define INDEX_ENVIRONMENT "GIT_INDEX_FILE"
 #define GIT_DIR_ENVIRONMENT "GIT_DIR"
+#define COMMON_DIR_ENVIRONMENT "GIT_COMMON_DIR"
 #define NO_SYNC_ENVIRONMENT "DIRCACHE_NO_SYNC"
 
 /*
@@ -441,14 +443,33 @@ void setup_tool(const char *argv0);
 void setup_environment(void);
 /*
  * For tools that need a store: 0 when the object directory exists,
- * else -1 after "not a dircache repository (or GIT_DIR): <dir>" (and,
- * from inside a work tree, where its top is: the tools run there).
+ * else -1 after one line: "not a dircache repository (or GIT_DIR):
+ * <dir>" (and, from inside a work tree, where its top is: the tools
+ * run there), or git's words for a gitfile that names no repository.
  */
 int setup_repository(void);
-/* $GIT_DIR, its object directory and its index, as read at setup. */
+/* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */
+int check_git_dir(void);
+/*
+ * $GIT_DIR (a gitfile, "gitdir: <dir>", is followed), the common
+ * directory (GIT_COMMON_DIR, or what $GIT_DIR/commondir names, or
+ * $GIT_DIR itself) holding refs, packed-refs, config and shallow, the
+ * object directory (objects/ in the common one) and the index
+ * ($GIT_DIR/index), as read at setup.  Without GIT_DIR, the git
+ * directory is .dircache, or .git when only that exists.
+ */
 const char *get_git_dir(void);
+const char *get_common_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
+/*
+ * The directory the gitfile at path names (malloc'd; relative to the
+ * file's directory), or NULL with f filled: "invalid gitfile format:
+ * <path>", "not a git repository: <dir>" (git's words), or the errno.
+ */
+char *read_gitfile(const char *path, struct fault *f);
+/* The common directory of git directory dir (malloc'd; dir itself if none). */
+char *common_dir_of(const char *dir);
 /* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
 int sync_wanted(void);
 
@@ -1155,12 +1176,26 @@ int read_ref(const char *name, unsigned char *sha1);
  */
 int resolve_gitlink_head(const char *path, unsigned char *sha1);
 /*
+ * The file of ref name (malloc'd): HEAD and refs/bisect, refs/worktree
+ * and refs/rewritten in $GIT_DIR (a worktree's own), every other ref
+ * in the common directory, as git places them.
+ */
+char *ref_path(const char *name);
+typedef int (*each_ref_fn)(const char *name, const unsigned char *sha1,
+			   void *data);
+/*
  * Call fn for every ref under refs/ (loose and packed, a loose one
  * hiding its packed copy) in name order; a non-zero return stops the
  * walk and is returned.  Directories are walked without recursion.
  */
-int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
-			   void *data), void *data);
+int for_each_ref(each_ref_fn fn, void *data);
+/*
+ * Call fn for the HEAD of every other worktree of the repository
+ * ("main-worktree/HEAD", then "worktrees/<id>/HEAD" in name order)
+ * that names an object, as git rev-list --all adds them; a non-zero
+ * return stops and is returned.
+ */
+int for_each_other_head(each_ref_fn fn, void *data);
 /*
  * Point ref name (not HEAD) at sha1 under <ref>.lock, after syncing
  * the objects.  With old_sha1, only if the ref still holds it (all

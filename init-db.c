@@ -4,7 +4,9 @@
  * a valid git directory, and the object store ($SHA1_FILE_DIRECTORY or
  * $GIT_OBJECT_DIRECTORY when set, to share one store among several
  * work trees).  Running it again is safe: nothing that exists is
- * touched, and it says it reinitialized.
+ * touched, and it says it reinitialized.  Where only a .git exists it
+ * is the one reinitialized, as the other tools read it; in a worktree
+ * refs/ and config are the common directory's.
  *
  * --shared makes a store several users push into (git's
  * core.sharedRepository=group): every directory group-writable with
@@ -71,7 +73,7 @@ static void create_file(const char *dir, const char *name, const char *text)
 
 int main(int argc, char **argv)
 {
-	const char *git_dir, *objects;
+	const char *git_dir, *common, *objects;
 	char head[PATH_MAX], abs[PATH_MAX];
 	int existed;
 
@@ -81,22 +83,25 @@ int main(int argc, char **argv)
 		shared = 1;
 	else if (argc != 1)
 		usage(init_db_usage);
+	if (check_git_dir() < 0)
+		exit(128);
 	git_dir = get_git_dir();
+	common = get_common_dir();
 	objects = get_object_directory();
 
 	snprintf(head, sizeof(head), "%s/HEAD", git_dir);
 	existed = !access(head, F_OK);
 	make_dir(git_dir, "");
-	make_dir(git_dir, "refs");
-	make_dir(git_dir, "refs/heads");
-	make_dir(git_dir, "refs/tags");
+	make_dir(common, "refs");
+	make_dir(common, "refs/heads");
+	make_dir(common, "refs/tags");
 	make_dir(objects, "");
 	make_dir(objects, "info");
 	make_dir(objects, "pack");
 	if (shared)
 		make_fanout_dirs(objects);
 	create_file(git_dir, "HEAD", "ref: refs/heads/master\n");
-	create_file(git_dir, "config", shared ?
+	create_file(common, "config", shared ?
 		    "[core]\n\trepositoryformatversion = 0\n"
 		    "\tfilemode = true\n\tbare = false\n"
 		    "\tsharedrepository = 1\n"

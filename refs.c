@@ -37,6 +37,40 @@ int check_ref_name(const char *name)
 	return 0;
 }
 
+/* ---- where a ref lives ---- */
+
+/*
+ * In a worktree, HEAD and the refs under these are its own, in its git
+ * directory; all others are shared, in the common directory (git's
+ * files backend, is_per_worktree_ref).
+ */
+static const char *const worktree_ref_dirs[] = {
+	"refs/bisect", "refs/rewritten", "refs/worktree"
+};
+
+static int is_per_worktree_ref(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "refs/", 5)) {
+		for (i = 0; i < 3; i++) {
+			size_t n = strlen(worktree_ref_dirs[i]);
+
+			if (!strncmp(name, worktree_ref_dirs[i], n) &&
+			    (!name[n] || name[n] == '/'))
+				return 1;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+char *ref_path(const char *name)
+{
+	return path_join(is_per_worktree_ref(name) ? get_git_dir() :
+			 get_common_dir(), name);
+}
+
 /* ---- packed-refs ---- */
 
 struct packed_ref {
@@ -74,7 +108,7 @@ static void load_packed_refs(void)
 	if (packed_loaded)
 		return;
 	packed_loaded = 1;
-	path = path_join(get_git_dir(), "packed-refs");
+	path = path_join(get_common_dir(), "packed-refs");
 	f = fopen(path, "r");
 	free(path);
 	if (!f)
@@ -102,14 +136,12 @@ static const struct packed_ref *find_packed_ref(const char *name)
 /* ---- reading ---- */
 
 /*
- * Read the loose ref file for name: 0 with sha1 set, 1 with *target
- * set (malloc'd) for a symbolic ref, -1 when there is no such file or
- * it holds neither.
+ * Read the loose ref file at path (freed here): 0 with sha1 set, 1
+ * with *target set (malloc'd) for a symbolic ref, -1 when there is no
+ * such file or it holds neither.
  */
-static int read_loose_ref(const char *dir, const char *name,
-			  unsigned char *sha1, char **target)
+static int read_loose_ref(char *path, unsigned char *sha1, char **target)
 {
-	char *path = path_join(dir, name);
 	char buf[256], *nl;
 	struct stat st;
 	ssize_t n;
@@ -142,6 +174,23 @@ static int read_loose_ref(const char *dir, const char *name,
 	return 0;
 }
 
+/*
+ * Another repository's git and common directories (a submodule's), or
+ * ours (both NULL).
+ */
+struct repo_dirs {
+	const char *git_dir, *common_dir;
+};
+
+/* The file of ref name in repository r (malloc'd). */
+static char *ref_path_in(const struct repo_dirs *r, const char *name)
+{
+	if (!r->git_dir)
+		return ref_path(name);
+	return path_join(is_per_worktree_ref(name) ? r->git_dir :
+			 r->common_dir, name);
+}
+
 /* Another repository's packed ref name (not cached): 0, or -1. */
 static int read_other_packed_ref(const char *dir, const char *name,
 				 unsigned char *sha1)
@@ -167,16 +216,18 @@ static int read_other_packed_ref(const char *dir, const char *name,
 	return ret;
 }
 
-static int resolve_ref_in(const char *dir, const char *name,
+static int resolve_ref_in(const struct repo_dirs *r, const char *name,
 			  unsigned char *sha1, char **resolved);
 
 int resolve_ref(const char *name, unsigned char *sha1, char **resolved)
 {
-	return resolve_ref_in(NULL, name, sha1, resolved);
+	static const struct repo_dirs ours = { NULL, NULL };
+
+	return resolve_ref_in(&ours, name, sha1, resolved);
 }
 
-/* resolve_ref in the repository at dir (NULL: ours). */
-static int resolve_ref_in(const char *dir, const char *name,
+/* resolve_ref in repository r. */
+static int resolve_ref_in(const struct repo_dirs *r, const char *name,
 			  unsigned char *sha1, char **resolved)
 {
 	char *cur = xstrdup(name), *target;
@@ -190,15 +241,14 @@ static int resolve_ref_in(const char *dir, const char *name,
 
 		if (check_ref_name(cur) < 0)
 			break;
-		ret = read_loose_ref(dir ? dir : get_git_dir(), cur, sha1,
-				     &target);
+		ret = read_loose_ref(ref_path_in(r, cur), sha1, &target);
 		if (ret == 1) {
 			free(cur);
 			cur = target;
 			continue;
 		}
-		if (ret < 0 && dir)
-			ret = read_other_packed_ref(dir, cur, sha1);
+		if (ret < 0 && r->git_dir)
+			ret = read_other_packed_ref(r->common_dir, cur, sha1);
 		else if (ret < 0 && (p = find_packed_ref(cur)) != NULL) {
 			memcpy(sha1, p->sha1, 20);
 			ret = 0;
@@ -226,10 +276,9 @@ int read_ref(const char *name, unsigned char *sha1)
 /* The repository of a submodule at path: path/.git, or its "gitdir: ". */
 static char *gitlink_dir(const char *path)
 {
-	char *dot_git = path_join(path, ".git"), buf[1024], *dir, *nl;
+	char *dot_git = path_join(path, ".git"), *dir;
+	struct fault f = { 0 };
 	struct stat st;
-	ssize_t n;
-	int fd;
 
 	if (lstat(dot_git, &st) < 0 ||
 	    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
@@ -238,29 +287,24 @@ static char *gitlink_dir(const char *path)
 	}
 	if (S_ISDIR(st.st_mode))
 		return dot_git;
-	fd = open(dot_git, O_RDONLY | O_NONBLOCK);
+	dir = read_gitfile(dot_git, &f);
 	free(dot_git);
-	n = fd < 0 ? -1 : read_in_full(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n < 8 || strncmp(buf, "gitdir: ", 8))
-		return NULL;
-	buf[n] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	dir = buf + 8;
-	return dir[0] == '/' ? xstrdup(dir) : path_join(path, dir);
+	return dir;
 }
 
 int resolve_gitlink_head(const char *path, unsigned char *sha1)
 {
-	char *dir = gitlink_dir(path);
+	struct repo_dirs r;
+	char *dir = gitlink_dir(path), *common;
 	int ret;
 
 	if (!dir)
 		return -1;
-	ret = resolve_ref_in(dir, "HEAD", sha1, NULL);
+	common = common_dir_of(dir);
+	r.git_dir = dir;
+	r.common_dir = common;
+	ret = resolve_ref_in(&r, "HEAD", sha1, NULL);
+	free(common);
 	free(dir);
 	return ret;
 }
@@ -290,20 +334,34 @@ static void add_ref(struct ref_list *l, const char *name,
 	r->packed = packed;
 }
 
+/* Is the directory name (under refs/) one a worktree has of its own? */
+static int is_worktree_ref_dir(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(name, worktree_ref_dirs[i]))
+			return 1;
+	return 0;
+}
+
 /*
- * The loose refs under refs/, walked with a list of directories still
- * to read instead of recursion, so that a hostile tree of thousands of
- * nested directories costs memory, not stack.
+ * The loose refs under top in base (a git directory), walked with a
+ * list of directories still to read instead of recursion, so that a
+ * hostile tree of thousands of nested directories costs memory, not
+ * stack.  From the common directory, the worktree's own refs are
+ * skipped: they are read from its git directory.
  */
-static void list_loose_refs(struct ref_list *l)
+static void list_loose_refs_in(struct ref_list *l, const char *base,
+			       const char *top, int common)
 {
 	char **dirs = NULL;
 	size_t nr = 0, alloc = 0;
 
 	ALLOC_GROW(dirs, 1, alloc);
-	dirs[nr++] = xstrdup("refs");
+	dirs[nr++] = xstrdup(top);
 	while (nr) {
-		char *dir = dirs[--nr], *full = path_join(get_git_dir(), dir);
+		char *dir = dirs[--nr], *full = path_join(base, dir);
 		DIR *d = opendir(full);
 		struct dirent *de;
 
@@ -316,11 +374,13 @@ static void list_loose_refs(struct ref_list *l)
 			if (de->d_name[0] == '.')
 				continue;
 			name = path_join(dir, de->d_name);
-			full = path_join(get_git_dir(), name);
+			full = path_join(base, name);
 			if (!lstat(full, &st) && S_ISDIR(st.st_mode)) {
-				ALLOC_GROW(dirs, nr + 1, alloc);
-				dirs[nr++] = name;
-				name = NULL;
+				if (!common || !is_worktree_ref_dir(name)) {
+					ALLOC_GROW(dirs, nr + 1, alloc);
+					dirs[nr++] = name;
+					name = NULL;
+				}
 			} else if (!check_ref_name(name) &&
 				   !resolve_ref(name, sha1, &target)) {
 				add_ref(l, name, sha1, 0);
@@ -336,6 +396,16 @@ static void list_loose_refs(struct ref_list *l)
 	free(dirs);
 }
 
+/* Shared refs from the common directory, a worktree's own from its own. */
+static void list_loose_refs(struct ref_list *l)
+{
+	size_t i;
+
+	list_loose_refs_in(l, get_common_dir(), "refs", 1);
+	for (i = 0; i < 3; i++)
+		list_loose_refs_in(l, get_git_dir(), worktree_ref_dirs[i], 0);
+}
+
 static int compare_refs(const void *a, const void *b)
 {
 	const struct ref_item *x = a, *y = b;
@@ -344,8 +414,7 @@ static int compare_refs(const void *a, const void *b)
 	return cmp ? cmp : x->packed - y->packed;
 }
 
-int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
-			   void *data), void *data)
+int for_each_ref(each_ref_fn fn, void *data)
 {
 	struct ref_list l = { NULL, 0, 0 };
 	size_t i, n = 0;
@@ -374,6 +443,82 @@ int for_each_ref(int (*fn)(const char *name, const unsigned char *sha1,
 	return ret;
 }
 
+/* Are a and b the same directory? */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Call fn with the HEAD of the git directory dir, if it names a commit. */
+static int other_head(const char *dir, const char *name, each_ref_fn fn,
+		      void *data)
+{
+	struct repo_dirs r;
+	unsigned char sha1[20];
+
+	r.git_dir = dir;
+	r.common_dir = get_common_dir();
+	if (resolve_ref_in(&r, "HEAD", sha1, NULL) < 0)
+		return 0;
+	return fn(name, sha1, data);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names under dir (malloc'd, sorted, none starting with '.'). */
+static char **list_dir(const char *dir, size_t *nr)
+{
+	char **names = NULL;
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	*nr = 0;
+	while (d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(names, *nr + 1, alloc);
+		names[(*nr)++] = xstrdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (*nr > 1)
+		qsort(names, *nr, sizeof(*names), compare_names);
+	return names;
+}
+
+int for_each_other_head(each_ref_fn fn, void *data)
+{
+	char *wts = path_join(get_common_dir(), "worktrees"), **names;
+	size_t i, nr;
+	int ret = 0;
+
+	if (!same_dir(get_common_dir(), get_git_dir()))
+		ret = other_head(get_common_dir(), "main-worktree/HEAD", fn,
+				 data);
+	names = list_dir(wts, &nr);
+	for (i = 0; i < nr; i++) {
+		char *dir = path_join(wts, names[i]);
+		char *name = xmalloc(strlen(names[i]) + 16);
+
+		sprintf(name, "worktrees/%s/HEAD", names[i]);
+		if (!ret && !same_dir(dir, get_git_dir()))
+			ret = other_head(dir, name, fn, data);
+		free(name);
+		free(dir);
+		free(names[i]);
+	}
+	free(names);
+	free(wts);
+	return ret;
+}
+
 /* ---- writing ---- */
 
 static int ref_is_current(const char *name, const unsigned char *old_sha1)
@@ -396,7 +541,7 @@ int update_ref(const char *name, const unsigned char *sha1,
 
 	if (check_ref_name(name) < 0 || !strcmp(name, "HEAD"))
 		return error("refusing to write ref '%s': bad name", name);
-	path = path_join(get_git_dir(), name);
+	path = ref_path(name);
 	if (create_leading_dirs(path) < 0) {
 		ret = error_errno("create directories for '%s'", path);
 		free(path);

@@ -6,7 +6,8 @@
  * parents to its line; --objects then lists every tree and blob those
  * commits hold, that no excluded commit next to them holds, with the
  * path it was first met at, as git does.  --max-age and --min-age are
- * epoch seconds.
+ * epoch seconds.  --all starts from every ref, HEAD, and the HEAD of
+ * every other worktree of the repository, as git's does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@
 
 static const char rev_list_usage[] =
 	"rev-list [--max-count=<n>] [--max-age=<t>] [--min-age=<t>] "
-	"[--parents] [--topo-order] [--objects] <commit>... [^<commit>...]";
+	"[--parents] [--topo-order] [--objects] [--all] <commit>... "
+	"[^<commit>...]";
 
 static int show_parents;
 
@@ -43,6 +45,25 @@ static int add_range(struct rev_info *revs, const char *arg)
 	add_arg(revs, dots[2] ? dots + 2 : "HEAD", 0);
 	free(left);
 	return 1;
+}
+
+static int add_ref_tip(const char *name, const unsigned char *sha1,
+		       void *data)
+{
+	if (add_revision(data, sha1, 0) < 0)
+		die("bad revision '%s'", name);
+	return 0;
+}
+
+/* git's --all: the refs in name order, HEAD, the other worktrees' HEADs. */
+static void add_all(struct rev_info *revs)
+{
+	unsigned char sha1[20];
+
+	for_each_ref(add_ref_tip, revs);
+	if (!read_ref("HEAD", sha1))
+		add_ref_tip("HEAD", sha1, revs);
+	for_each_other_head(add_ref_tip, revs);
 }
 
 static long parse_count(const char *s)
@@ -91,6 +112,8 @@ static int parse_option(struct rev_info *revs, const char *arg)
 		revs->topo_order = 1;
 	else if (!strcmp(arg, "--objects"))
 		revs->tree_objects = 1;
+	else if (!strcmp(arg, "--all"))
+		;	/* taken in its place among the commits */
 	else
 		return -1;
 	return 0;
@@ -113,6 +136,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
+		if (!strcmp(arg, "--all")) {
+			add_all(&revs);
+			nr_args++;
+			continue;
+		}
 		if (arg[0] == '-')
 			continue;
 		nr_args++;

@@ -16,11 +16,18 @@
 
 #include "cache.h"
 
-static char *git_dir, *object_dir, *index_file;
+static char *git_dir, *common_dir, *object_dir, *index_file;
+/* Why git_dir is no repository, found at setup, told by setup_repository. */
+static struct fault setup_fault;
 
 const char *get_git_dir(void)
 {
 	return git_dir;
+}
+
+const char *get_common_dir(void)
+{
+	return common_dir;
 }
 
 const char *get_object_directory(void)
@@ -43,17 +50,155 @@ static const char *env_of(const char *first, const char *second)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * A small file's text (malloc'd), trailing newlines and CRs dropped;
+ * NULL with errno set when it cannot be read, or is 1 MiB or more.
+ */
+static char *read_small_file(const char *path)
+{
+	struct stat st;
+	ssize_t n = -1;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size < (1 << 20)) {
+		buf = xmalloc(st.st_size + 1);
+		n = read_in_full(fd, buf, st.st_size);
+	} else {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* name relative to the directory of file (its leading part), malloc'd. */
+static char *relative_to_file(const char *file, const char *name)
+{
+	const char *slash = strrchr(file, '/');
+	char *path;
+
+	if (name[0] == '/' || !slash)
+		return xstrdup(name);
+	path = xmalloc(slash - file + 2 + strlen(name));
+	memcpy(path, file, slash - file + 1);
+	strcpy(path + (slash - file + 1), name);
+	return path;
+}
+
+char *common_dir_of(const char *dir)
+{
+	char *file = path_join(dir, "commondir"), *text, *common;
+
+	text = read_small_file(file);
+	free(file);
+	if (!text)
+		return xstrdup(dir);
+	common = text[0] == '/' ? xstrdup(text) : path_join(dir, text);
+	free(text);
+	return common;
+}
+
+/* Does dir hold HEAD, and (in its common directory) objects/ and refs/? */
+static int is_git_directory(const char *dir)
+{
+	char *common = common_dir_of(dir), *path;
+	struct stat st;
+	int ok;
+
+	path = path_join(dir, "HEAD");
+	ok = !lstat(path, &st) && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
+	free(path);
+	path = path_join(common, "refs");
+	ok = ok && !stat(path, &st) && S_ISDIR(st.st_mode);
+	free(path);
+	path = path_join(common, "objects");
+	ok = ok && (env_of(DB_ENVIRONMENT, OBJECT_DIR_ENVIRONMENT) ||
+		    (!stat(path, &st) && S_ISDIR(st.st_mode)));
+	free(path);
+	free(common);
+	return ok;
+}
+
+char *read_gitfile(const char *path, struct fault *f)
+{
+	char *text = read_small_file(path), *dir;
+
+	if (!text) {
+		set_fault_errno(f, "read '%s'", path);
+		return NULL;
+	}
+	if (strncmp(text, "gitdir: ", 8) || !text[8]) {
+		free(text);
+		set_fault(f, FAULT_CORRUPT, "invalid gitfile format: %s", path);
+		return NULL;
+	}
+	dir = relative_to_file(path, text + 8);
+	free(text);
+	if (!is_git_directory(dir)) {
+		set_fault(f, FAULT_MISSING, "not a git repository: %s", dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/*
+ * The git directory when GIT_DIR is not set: .dircache, else .git (a
+ * repository git made: a directory, or a gitfile as in a worktree),
+ * else .dircache, which the tools that need one report missing.  A
+ * gitfile found here is named absolute, as git names it.
+ */
+static char *default_git_dir(void)
+{
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	if (!lstat(DEFAULT_GIT_DIR, &st) || lstat(".git", &st))
+		return xstrdup(DEFAULT_GIT_DIR);
+	if (S_ISREG(st.st_mode) && getcwd(cwd, sizeof(cwd)))
+		return path_join(cwd, ".git");
+	return xstrdup(".git");
+}
+
+/* Follow dir when it is a gitfile; the fault is kept for later. */
+static char *follow_gitfile(char *dir)
+{
+	struct stat st;
+	char *target;
+
+	if (stat(dir, &st) || !S_ISREG(st.st_mode))
+		return dir;
+	target = read_gitfile(dir, &setup_fault);
+	if (!target)
+		return dir;
+	free(dir);
+	return target;
+}
+
 void setup_environment(void)
 {
 	const char *env;
 
 	free(git_dir);
+	free(common_dir);
 	free(object_dir);
 	free(index_file);
+	memset(&setup_fault, 0, sizeof(setup_fault));
 	env = env_of(GIT_DIR_ENVIRONMENT, NULL);
-	git_dir = xstrdup(env ? env : DEFAULT_GIT_DIR);
+	git_dir = follow_gitfile(env ? xstrdup(env) : default_git_dir());
+	env = env_of(COMMON_DIR_ENVIRONMENT, NULL);
+	common_dir = env ? xstrdup(env) : common_dir_of(git_dir);
 	env = env_of(DB_ENVIRONMENT, OBJECT_DIR_ENVIRONMENT);
-	object_dir = env ? xstrdup(env) : path_join(git_dir, "objects");
+	object_dir = env ? xstrdup(env) : path_join(common_dir, "objects");
 	env = env_of(INDEX_ENVIRONMENT, NULL);
 	index_file = env ? xstrdup(env) : path_join(git_dir, "index");
 }
@@ -117,10 +262,10 @@ static void hint_store_above(void)
 	}
 }
 
-int setup_repository(void)
+/* 0 when the object directory exists, else -1 after saying so. */
+static int check_object_directory(void)
 {
 	struct stat st;
-
 	int missing = stat(object_dir, &st);
 
 	if (!missing && S_ISDIR(st.st_mode))
@@ -134,6 +279,18 @@ int setup_repository(void)
 	error("not a dircache repository (or GIT_DIR): %s", git_dir);
 	hint_store_above();
 	return -1;
+}
+
+int check_git_dir(void)
+{
+	return setup_fault.code ? error("%s", setup_fault.msg) : 0;
+}
+
+int setup_repository(void)
+{
+	if (check_git_dir() < 0)
+		return -1;
+	return check_object_directory();
 }
 
 int sync_wanted(void)
