@@ -37,8 +37,9 @@ PROGRAMS += verify-pack unpack-objects
 #
 # The base: messages and memory, ids as text, path rules, setup, the
 # thread pool, lock files, nameless files, dates.
-LIB_OBJS = usage.o mbuf.o hex.o path.o setup.o parallel.o lockfile.o csum-file.o \
-	nameless.o date.o
+LIB_OBJS = usage.o mbuf.o hex.o path.o
+LIB_OBJS += config.o
+LIB_OBJS += setup.o parallel.o lockfile.o csum-file.o nameless.o date.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.
 LIB_OBJS += inflate.o deflate-block.o deflate.o stream.o patch-delta.o \

@@ -12,8 +12,9 @@
  *   mbuf.c        the one growing string buffer
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
+ *   config.c      git's config files read
  *   setup.c       what main() does first: environment, fds, the store,
- *                 gitfiles and worktrees
+ *                 gitfiles and worktrees, the repository's format
  *   parallel.c    the thread pool
  *   lockfile.c    replacing a file under <file>.lock
  *   csum-file.c   files that end in the SHA-1 of their bytes
@@ -420,6 +421,23 @@ enum interest pathspec_interest(const struct pathspec *ps, const char *path,
 /* 1 when ps selects the file path (len bytes). */
 int match_pathspec(const struct pathspec *ps, const char *path, size_t len);
 
+/* ---- config.c: git's config files ---- */
+
+/*
+ * Called for each variable in the file's order: key is "section.name"
+ * or "section.subsection.name" (section and name lowercased), value
+ * NULL for a name alone (git's true).  A non-zero return stops.
+ */
+typedef int (*config_fn)(const char *key, const char *value, void *data);
+/*
+ * Read the config file at path with git's syntax: 0 when all of it was
+ * read (or there is no such file), fn's non-zero return, or -1 after
+ * error() when it cannot be read or git would refuse a line.
+ */
+int config_from_file(const char *path, config_fn fn, void *data);
+/* git's integer (a k, m or g suffix scales it) into *v: 0, or -1. */
+int config_int(const char *value, long *v);
+
 /* ---- setup.c: what every tool does first ---- */
 
 #define DEFAULT_GIT_DIR ".dircache"
@@ -442,14 +460,22 @@ void setup_tool(const char *argv0);
 /* Read GIT_DIR and the rest again (setup_tool does it once). */
 void setup_environment(void);
 /*
- * For tools that need a store: 0 when the object directory exists,
- * else -1 after one line: "not a dircache repository (or GIT_DIR):
- * <dir>" (and, from inside a work tree, where its top is: the tools
- * run there), or git's words for a gitfile that names no repository.
+ * For tools that need a store: 0 when the object directory exists and
+ * the repository's format is one we read, else -1 after one line:
+ * "not a dircache repository (or GIT_DIR): <dir>" (and, from inside a
+ * work tree, where its top is: the tools run there), git's words for
+ * a gitfile that names no repository, or the format's problem.
  */
 int setup_repository(void);
 /* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */
 int check_git_dir(void);
+/*
+ * 0 when the common directory's config (if any) gives a format this
+ * library reads: version 0 or 1, no extension it does not know (as
+ * git 2.39 decides, and of object formats sha1 only); else -1 after
+ * error() naming what is not known.
+ */
+int check_repository_format(void);
 /*
  * $GIT_DIR (a gitfile, "gitdir: <dir>", is followed), the common
  * directory (GIT_COMMON_DIR, or what $GIT_DIR/commondir names, or

@@ -6,7 +6,8 @@
  * work trees).  Running it again is safe: nothing that exists is
  * touched, and it says it reinitialized.  Where only a .git exists it
  * is the one reinitialized, as the other tools read it; in a worktree
- * refs/ and config are the common directory's.
+ * refs/ and config are the common directory's.  A repository whose
+ * format we do not read is refused before anything is made.
  *
  * --shared makes a store several users push into (git's
  * core.sharedRepository=group): every directory group-writable with
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
 		shared = 1;
 	else if (argc != 1)
 		usage(init_db_usage);
-	if (check_git_dir() < 0)
+	if (check_git_dir() < 0 || check_repository_format() < 0)
 		exit(128);
 	git_dir = get_git_dir();
 	common = get_common_dir();

@@ -262,6 +262,96 @@ static void hint_store_above(void)
 	}
 }
 
+/* What the repository's config says of its format and extensions. */
+struct repo_format {
+	long version;
+	struct mbuf unknown, v1_only;	/* extension names, ", " between */
+	char *object_format;		/* one we do not read, or NULL */
+};
+
+static void add_name(struct mbuf *list, const char *name)
+{
+	if (list->len)
+		mbuf_addstr(list, ", ");
+	mbuf_addstr(list, name);
+}
+
+/*
+ * git's rules (setup.c check_repo_format): these extensions mean
+ * something in a version 0 repository too; noop-v1 and objectformat
+ * only in version 1; any other is unknown, which only version 1 must
+ * refuse.  Of object formats, only sha1 is read here.
+ */
+static int check_format_var(const char *key, const char *value, void *data)
+{
+	static const char *const v0_known[] = {
+		"noop", "preciousobjects", "partialclone", "worktreeconfig"
+	};
+	struct repo_format *fmt = data;
+	const char *ext = key + 11;
+	size_t i;
+
+	if (!strcmp(key, "core.repositoryformatversion")) {
+		if (config_int(value, &fmt->version) < 0)
+			return error("bad numeric config value '%s' for "
+				     "'core.repositoryformatversion'",
+				     value ? value : "");
+		return 0;
+	}
+	if (strncmp(key, "extensions.", 11))
+		return 0;
+	for (i = 0; i < sizeof(v0_known) / sizeof(*v0_known); i++)
+		if (!strcmp(ext, v0_known[i]))
+			return 0;
+	if (strcmp(ext, "noop-v1") && strcmp(ext, "objectformat")) {
+		add_name(&fmt->unknown, ext);
+		return 0;
+	}
+	add_name(&fmt->v1_only, ext);
+	if (!strcmp(ext, "objectformat") && (!value || strcmp(value, "sha1"))) {
+		free(fmt->object_format);
+		fmt->object_format = xstrdup(value ? value : "");
+	}
+	return 0;
+}
+
+static int verify_format(const struct repo_format *fmt)
+{
+	if (fmt->version > 1)
+		return error("expected repository format version <= 1, "
+			     "found %ld", fmt->version);
+	if (fmt->version == 1 && fmt->unknown.len)
+		return error("unknown repository extension%s found: %s",
+			     strchr(mbuf_str(&fmt->unknown), ',') ? "s" : "",
+			     mbuf_str(&fmt->unknown));
+	if (fmt->version == 0 && fmt->v1_only.len)
+		return error("repository format version is 0, but v1-only "
+			     "extension%s found: %s",
+			     strchr(mbuf_str(&fmt->v1_only), ',') ? "s" : "",
+			     mbuf_str(&fmt->v1_only));
+	if (fmt->object_format)
+		return error("unsupported object format '%s' "
+			     "(extensions.objectformat)", fmt->object_format);
+	if (fmt->unknown.failed || fmt->v1_only.failed)
+		return error("out of memory reading the repository format");
+	return 0;
+}
+
+int check_repository_format(void)
+{
+	struct repo_format fmt = { 0, MBUF_INIT, MBUF_INIT, NULL };
+	char *path = path_join(common_dir, "config");
+	int ret = config_from_file(path, check_format_var, &fmt);
+
+	if (!ret)
+		ret = verify_format(&fmt);
+	free(path);
+	mbuf_release(&fmt.unknown);
+	mbuf_release(&fmt.v1_only);
+	free(fmt.object_format);
+	return ret ? -1 : 0;
+}
+
 /* 0 when the object directory exists, else -1 after saying so. */
 static int check_object_directory(void)
 {
@@ -288,9 +378,9 @@ int check_git_dir(void)
 
 int setup_repository(void)
 {
-	if (check_git_dir() < 0)
+	if (check_git_dir() < 0 || check_object_directory() < 0)
 		return -1;
-	return check_object_directory();
+	return check_repository_format();
 }
 
 int sync_wanted(void)

@@ -23,6 +23,12 @@ same_error() {
 	test_cmp expect err
 }
 
+# snapshot DIR: every file under DIR with its size and time, to show
+# that a refused command wrote nothing.
+snapshot() {
+	find "$1" -exec ls -ld --time-style=+%s.%N {} + | sort
+}
+
 test_expect_success 'setup: a repository and a worktree of it' '
 	git init -q main && cd main &&
 	mkdir d && echo one >a && echo two >d/b &&
@@ -159,6 +165,102 @@ test_expect_success 'a gitfile git cannot read: git says so, exit 128' '
 	: >.git &&
 	same_error write-tree &&
 	test_must_fail test -e .dircache
+'
+
+# copy NAME VERSION KEY VALUE: a copy of main with a format set.
+copy() {
+	cp -R main "$1" &&
+	git config --file "$1/.git/config" core.repositoryformatversion "$2" &&
+	git config --file "$1/.git/config" "$3" "$4"
+}
+
+test_expect_success 'extensions git reads too: the tools work' '
+	for ext in worktreeConfig:true noop:x preciousObjects:true \
+		   partialclone:origin objectFormat:sha1; do
+		copy ok 1 "extensions.${ext%%:*}" "${ext#*:}" &&
+		(cd ok && same rev-parse HEAD && same ls-files -s) &&
+		rm -rf ok || return 1
+	done
+'
+
+test_expect_success 'unknown extensions: one line naming it, nothing written' '
+	for ext in refStorage:reftable someFuture:true; do
+		name=${ext%%:*} &&
+		lower=$(echo $name | tr A-Z a-z) &&
+		copy ext 1 "extensions.$name" "${ext#*:}" &&
+		(cd ext && echo x >new && echo more >>a &&
+		 snapshot .git >../before &&
+		 for cmd in "update-cache --add new" "update-cache a" \
+			    write-tree "update-ref refs/heads/x HEAD" \
+			    "rev-list HEAD" init-db; do
+			test_expect_code 128 $cmd >out 2>err &&
+			echo "${cmd%% *}: unknown repository extension found: $lower" >expect &&
+			test_cmp expect err || return 1
+		 done &&
+		 test_must_fail git status 2>git-err &&
+		 test_grep "unknown repository extension" git-err &&
+		 snapshot .git >../after && test_cmp ../before ../after) &&
+		rm -rf ext || return 1
+	done
+'
+
+test_expect_success 'a sha256 repository git made is refused in one line' '
+	git init -q --object-format=sha256 sha && cd sha &&
+	echo one >a && git add a && git commit -q -m one &&
+	snapshot .git >../before &&
+	for cmd in "rev-parse HEAD" "update-cache --add a" write-tree \
+		   "cat-file -t HEAD" fsck-cache; do
+		test_expect_code 128 $cmd >out 2>err &&
+		echo "${cmd%% *}: unsupported object format '\''sha256'\'' (extensions.objectformat)" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	snapshot .git >../after && test_cmp ../before ../after
+'
+
+test_expect_success 'version 0 ignores unknown extensions, refuses v1 ones' '
+	copy v0 0 extensions.someFuture true &&
+	(cd v0 && same rev-parse HEAD && git status >/dev/null) &&
+	copy v0obj 0 extensions.objectFormat sha1 &&
+	(cd v0obj && test_expect_code 128 rev-parse HEAD 2>err &&
+	 echo "rev-parse: repository format version is 0, but v1-only extension found: objectformat" >expect &&
+	 test_cmp expect err &&
+	 test_must_fail git status 2>/dev/null)
+'
+
+test_expect_success 'a version above 1 and a bad config are refused' '
+	copy v2 2 core.bare false &&
+	(cd v2 && test_expect_code 128 ls-files 2>err &&
+	 echo "ls-files: expected repository format version <= 1, found 2" >expect &&
+	 test_cmp expect err && test_must_fail git status 2>/dev/null) &&
+	cp -R main badcfg &&
+	printf "[core\n" >>badcfg/.git/config &&
+	(cd badcfg && test_expect_code 128 ls-files 2>err &&
+	 git status 2>git-err;
+	 sed "s/^fatal: /ls-files: /" git-err >expect &&
+	 test_cmp expect err)
+'
+
+test_expect_success 'config syntax: quotes, escapes, comments, continuations' '
+	cp -R main syntax &&
+	cat >>syntax/.git/config <<-\EOF &&
+	# a comment
+	[core] ; another
+		repositoryFormatVersion = "1"  # one
+	[Extensions]
+		WorktreeConfig
+		noop = "a \" quoted \\ value" \
+	more ; and \
+	[extensions] noop = 1
+	[remote "Origin Name"]
+		url = x\
+	y
+	EOF
+	(cd syntax && git status >/dev/null && same rev-parse HEAD) &&
+	printf "[extensions]\n\tnoop = \"open\n" >>syntax/.git/config &&
+	(cd syntax && test_expect_code 128 rev-parse HEAD 2>err &&
+	 git status 2>git-err;
+	 sed "s/^fatal: /rev-parse: /" git-err >expect &&
+	 test_cmp expect err)
 '
 
 test_done
