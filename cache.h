@@ -1124,6 +1124,12 @@ struct commit_info {
 /* Parse the tree and parent lines of a commit; -1 when malformed. */
 int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci);
 void free_commit_info(struct commit_info *ci);
+/*
+ * 1 when sha1 is listed in the common directory's shallow file (a
+ * shallow clone's boundary): git sees such a commit as having no
+ * parents, and so must every walk.  Read once; thread-safe.
+ */
+int is_shallow_commit(const unsigned char *sha1);
 /* The object and type lines of a tag; -1 when malformed. */
 int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
 		     enum object_type *type);

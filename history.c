@@ -159,6 +159,8 @@ int parse_commit(struct commit *c)
 	memcpy(c->tree, ci.tree, 20);
 	c->date = parse_commit_date(after_parents(buf, ci.nr_parents),
 				    buf + size);
+	if (is_shallow_commit(c->object.sha1))
+		ci.nr_parents = 0;	/* the parents were never fetched */
 	c->parents = xcalloc(ci.nr_parents ? ci.nr_parents : 1,
 			     sizeof(*c->parents));
 	for (i = 0; i < ci.nr_parents; i++) {

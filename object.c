@@ -4,7 +4,11 @@
  * check_tree(), so a hostile tree is refused the same way everywhere).
  * Modes are read as git reads them, canonicalised (a 2005 tree's
  * 100664 is 100644).  Parsers take (buf, len) and trust nothing in it.
+ * The shallow commits of a shallow clone, whose parents git never
+ * fetched, are known here, so that every walk sees them as roots.
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -241,6 +245,41 @@ void free_commit_info(struct commit_info *ci)
 	free(ci->parents);
 	ci->parents = NULL;
 	ci->nr_parents = 0;
+}
+
+/* ---- shallow commits ---- */
+
+static unsigned char (*shallow)[20];
+static size_t nr_shallow;
+static pthread_once_t shallow_once = PTHREAD_ONCE_INIT;
+
+/* $GIT_COMMON_DIR/shallow: an id a line; git ignores other lines too. */
+static void load_shallow(void)
+{
+	char *path = path_join(get_common_dir(), "shallow"), *line = NULL;
+	size_t size = 0, alloc = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+
+	free(path);
+	while (f && (len = getline(&line, &size, f)) > 0) {
+		if (len < 40 || (len > 40 && line[40] != '\n'))
+			continue;
+		ALLOC_GROW(shallow, nr_shallow + 1, alloc);
+		if (get_sha1_hex(line, shallow[nr_shallow]) == 0)
+			nr_shallow++;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	sort_sha1_table(shallow, nr_shallow, sizeof(*shallow));
+}
+
+int is_shallow_commit(const unsigned char *sha1)
+{
+	pthread_once(&shallow_once, load_shallow);
+	return nr_shallow &&
+	       find_sha1_in_table(sha1, shallow, nr_shallow, sizeof(*shallow));
 }
 
 /* ---- tree-ishes ---- */
