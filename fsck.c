@@ -507,7 +507,7 @@ static void commit_links(struct fsck_object *o, const char *buf,
 		return;
 	}
 	fsck_add_link(o, ci.tree, OBJ_TREE);
-	for (i = 0; i < ci.nr_parents; i++)
+	for (i = 0; i < ci.nr_parents && !is_shallow_commit(o->sha1); i++)
 		fsck_add_link(o, ci.parents[i], OBJ_COMMIT);
 	free_commit_info(&ci);
 }

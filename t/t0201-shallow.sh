@@ -44,11 +44,20 @@ test_expect_success 'merge-base sees the shallow commits as roots' '
 	same merge-base --all HEAD refs/remotes/origin/side
 '
 
+test_expect_success 'fsck-cache finds nothing missing, as git' '
+	cd sh &&
+	fsck-cache >../ours 2>&1 &&
+	git fsck >../theirs 2>&1 &&
+	test_cmp ../theirs ../ours &&
+	fsck-cache --strict HEAD
+'
+
 test_expect_success 'without the shallow file the parents are missing' '
 	cp -R sh noshallow && cd noshallow &&
 	rm .git/shallow &&
 	test_must_fail rev-list HEAD >/dev/null 2>&1 &&
-	test_must_fail git rev-list HEAD >/dev/null 2>&1
+	test_must_fail git rev-list HEAD >/dev/null 2>&1 &&
+	test_expect_code 2 fsck-cache >/dev/null 2>&1
 '
 
 test_expect_success 'a worktree of a shallow clone reads the common shallow' '
@@ -56,7 +65,8 @@ test_expect_success 'a worktree of a shallow clone reads the common shallow' '
 	git worktree add -q ../sh-wt origin/side &&
 	cd ../sh-wt &&
 	same rev-list HEAD &&
-	same rev-list --parents --all
+	same rev-list --parents --all &&
+	fsck-cache
 '
 
 test_done
