@@ -120,6 +120,15 @@ test_expect_success 'rev-list --all takes the other worktrees HEADs, as git' '
 	same rev-list --all
 '
 
+# fsck-cache.c (another branch's) marks HEAD and the refs; the other
+# worktrees' HEADs (for_each_other_head) are not marked yet.
+test_expect_failure 'fsck-cache takes the other worktrees HEADs as roots' '
+	cd wt1 &&
+	fsck-cache >../ours 2>&1 &&
+	git fsck >../theirs 2>&1 &&
+	test_cmp ../theirs ../ours
+'
+
 test_expect_success 'GIT_DIR naming the gitfile is followed too' '
 	cd wt1 &&
 	GIT_DIR=.git rev-parse HEAD >actual &&
