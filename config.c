@@ -249,7 +249,9 @@ int config_from_file(const char *path, config_fn fn, void *data)
 	c.p = buf;
 	c.end = buf + len;
 	ret = parse_config(&c, fn, data, &bad);
-	if (bad)
+	if (c.section.failed || c.key.failed || c.value.failed)
+		ret = error("read '%s': out of memory", path);
+	else if (bad)
 		ret = error("bad config line %lu in file %s", c.line, path);
 	mbuf_release(&c.section);
 	mbuf_release(&c.key);
