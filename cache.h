@@ -489,12 +489,16 @@ const char *get_common_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
 /*
- * The directory the gitfile at path names (malloc'd; relative to the
- * file's directory), or NULL with f filled: "invalid gitfile format:
- * <path>", "not a git repository: <dir>" (git's words), or the errno.
+ * The directory the gitfile at path names (malloc'd; read relative to
+ * the file's directory, returned absolute, as git names it), or NULL
+ * with f filled: "invalid gitfile format: <path>", "not a git
+ * repository: <dir>" (git's words), or the errno.
  */
 char *read_gitfile(const char *path, struct fault *f);
-/* The common directory of git directory dir (malloc'd; dir itself if none). */
+/*
+ * The common directory of git directory dir (malloc'd): what its
+ * commondir file names (absolute), or dir itself when it has none.
+ */
 char *common_dir_of(const char *dir);
 /* 0 when DIRCACHE_NO_SYNC asks for no syncs, else 1. */
 int sync_wanted(void);

@@ -94,6 +94,17 @@ static char *relative_to_file(const char *file, const char *name)
 	return path;
 }
 
+/* path made absolute and without "." or ".." (as git names it), or path. */
+static char *real_path(char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return path;
+	free(path);
+	return real;
+}
+
 char *common_dir_of(const char *dir)
 {
 	char *file = path_join(dir, "commondir"), *text, *common;
@@ -104,7 +115,7 @@ char *common_dir_of(const char *dir)
 		return xstrdup(dir);
 	common = text[0] == '/' ? xstrdup(text) : path_join(dir, text);
 	free(text);
-	return common;
+	return real_path(common);
 }
 
 /* Does dir hold HEAD, and (in its common directory) objects/ and refs/? */
@@ -148,7 +159,7 @@ char *read_gitfile(const char *path, struct fault *f)
 		free(dir);
 		return NULL;
 	}
-	return dir;
+	return real_path(dir);
 }
 
 /*

@@ -129,6 +129,13 @@ test_expect_failure 'fsck-cache takes the other worktrees HEADs as roots' '
 	test_cmp ../theirs ../ours
 '
 
+test_expect_success 'rev-parse --git-dir and --git-common-dir as git' '
+	(cd wt1 && same rev-parse --git-dir && same rev-parse --git-common-dir &&
+	 GIT_DIR=.git rev-parse --git-dir >actual &&
+	 git rev-parse --git-dir >expect && test_cmp expect actual) &&
+	cd main && same rev-parse --git-dir && same rev-parse --git-common-dir
+'
+
 test_expect_success 'GIT_DIR naming the gitfile is followed too' '
 	cd wt1 &&
 	GIT_DIR=.git rev-parse HEAD >actual &&
