@@ -138,6 +138,12 @@ void *grow_array(void *ptr, size_t nr, size_t *alloc, size_t elem);
 int write_in_full(int fd, const void *buf, size_t len);
 /* read(2) until len bytes or EOF; returns bytes read or -1. */
 ssize_t read_in_full(int fd, void *buf, size_t len);
+/*
+ * The bytes of the regular file at path (malloc'd, NUL added, their
+ * number in *len), or NULL with errno set: it cannot be opened, is no
+ * regular file (EISDIR, EINVAL), or has max bytes or more (EFBIG).
+ */
+char *read_small_file(const char *path, size_t max, size_t *len);
 /* pwrite(2) all of buf at offset: 0, or -1 with errno. */
 int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t offset);
 /* pread(2) all len bytes at offset: 0, or -1 with errno (EIO: EOF). */

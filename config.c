@@ -8,12 +8,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cache.h"
 
@@ -210,38 +207,12 @@ static int parse_config(struct config_parse *c, config_fn fn, void *data,
 	}
 }
 
-static char *read_whole(const char *path, size_t *len)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (!errno || S_ISDIR(st.st_mode))
-			errno = EISDIR;
-		close(fd);
-		return NULL;
-	}
-	buf = xmalloc(st.st_size + 1);
-	n = read_in_full(fd, buf, st.st_size);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 int config_from_file(const char *path, config_fn fn, void *data)
 {
 	struct config_parse c = { NULL, NULL, 0, 1, MBUF_INIT, MBUF_INIT,
 				  MBUF_INIT };
 	size_t len = 0;
-	char *buf = read_whole(path, &len);
+	char *buf = read_small_file(path, SIZE_MAX, &len);
 	int ret, bad = 0;
 
 	if (!buf)

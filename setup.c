@@ -54,26 +54,13 @@ static const char *env_of(const char *first, const char *second)
  * A small file's text (malloc'd), trailing newlines and CRs dropped;
  * NULL with errno set when it cannot be read, or is 1 MiB or more.
  */
-static char *read_small_file(const char *path)
+static char *read_text_file(const char *path)
 {
-	struct stat st;
-	ssize_t n = -1;
-	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	size_t n;
+	char *buf = read_small_file(path, 1 << 20, &n);
 
-	if (fd < 0)
+	if (!buf)
 		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size < (1 << 20)) {
-		buf = xmalloc(st.st_size + 1);
-		n = read_in_full(fd, buf, st.st_size);
-	} else {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
-	}
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;
 	buf[n] = '\0';
@@ -109,7 +96,7 @@ char *common_dir_of(const char *dir)
 {
 	char *file = path_join(dir, "commondir"), *text, *common;
 
-	text = read_small_file(file);
+	text = read_text_file(file);
 	free(file);
 	if (!text)
 		return xstrdup(dir);
@@ -141,7 +128,7 @@ static int is_git_directory(const char *dir)
 
 char *read_gitfile(const char *path, struct fault *f)
 {
-	char *text = read_small_file(path), *dir;
+	char *text = read_text_file(path), *dir;
 
 	if (!text) {
 		set_fault_errno(f, "read '%s'", path);

@@ -5,6 +5,7 @@
  * tell a refusal from a crash.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,35 @@ ssize_t read_in_full(int fd, void *buf, size_t len)
 		got += n;
 	}
 	return got;
+}
+
+char *read_small_file(const char *path, size_t max, size_t *len)
+{
+	struct stat st;
+	ssize_t n = -1;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0) {
+		/* errno is fstat's */
+	} else if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	} else if ((uintmax_t)st.st_size >= max) {
+		errno = EFBIG;
+	} else {
+		buf = xmalloc(st.st_size + 1);
+		n = read_in_full(fd, buf, st.st_size);
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
 }
 
 /*
