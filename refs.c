@@ -47,13 +47,15 @@ int check_ref_name(const char *name)
 static const char *const worktree_ref_dirs[] = {
 	"refs/bisect", "refs/rewritten", "refs/worktree"
 };
+#define NR_WORKTREE_REF_DIRS \
+	(sizeof(worktree_ref_dirs) / sizeof(*worktree_ref_dirs))
 
 static int is_per_worktree_ref(const char *name)
 {
 	size_t i;
 
 	if (!strncmp(name, "refs/", 5)) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < NR_WORKTREE_REF_DIRS; i++) {
 			size_t n = strlen(worktree_ref_dirs[i]);
 
 			if (!strncmp(name, worktree_ref_dirs[i], n) &&
@@ -334,17 +336,6 @@ static void add_ref(struct ref_list *l, const char *name,
 	r->packed = packed;
 }
 
-/* Is the directory name (under refs/) one a worktree has of its own? */
-static int is_worktree_ref_dir(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < 3; i++)
-		if (!strcmp(name, worktree_ref_dirs[i]))
-			return 1;
-	return 0;
-}
-
 /*
  * The loose refs under top in base (a git directory), walked with a
  * list of directories still to read instead of recursion, so that a
@@ -376,7 +367,7 @@ static void list_loose_refs_in(struct ref_list *l, const char *base,
 			name = path_join(dir, de->d_name);
 			full = path_join(base, name);
 			if (!lstat(full, &st) && S_ISDIR(st.st_mode)) {
-				if (!common || !is_worktree_ref_dir(name)) {
+				if (!common || !is_per_worktree_ref(name)) {
 					ALLOC_GROW(dirs, nr + 1, alloc);
 					dirs[nr++] = name;
 					name = NULL;
@@ -402,7 +393,7 @@ static void list_loose_refs(struct ref_list *l)
 	size_t i;
 
 	list_loose_refs_in(l, get_common_dir(), "refs", 1);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NR_WORKTREE_REF_DIRS; i++)
 		list_loose_refs_in(l, get_git_dir(), worktree_ref_dirs[i], 0);
 }
 

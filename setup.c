@@ -286,7 +286,7 @@ static int check_format_var(const char *key, const char *value, void *data)
 		"noop", "preciousobjects", "partialclone", "worktreeconfig"
 	};
 	struct repo_format *fmt = data;
-	const char *ext = key + 11;
+	const char *ext;
 	size_t i;
 
 	if (!strcmp(key, "core.repositoryformatversion")) {
@@ -298,6 +298,7 @@ static int check_format_var(const char *key, const char *value, void *data)
 	}
 	if (strncmp(key, "extensions.", 11))
 		return 0;
+	ext = key + 11;
 	for (i = 0; i < sizeof(v0_known) / sizeof(*v0_known); i++)
 		if (!strcmp(ext, v0_known[i]))
 			return 0;
