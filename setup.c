@@ -238,6 +238,38 @@ static int is_store(const char *dir)
 	return ok;
 }
 
+/* Does top hold a .dircache, or a .git (a store, or a gitfile)? */
+static int is_top(const char *top)
+{
+	char *dir = path_join(top, DEFAULT_GIT_DIR);
+	struct stat st;
+	int ok = is_store(dir);
+
+	free(dir);
+	if (ok)
+		return 1;
+	dir = path_join(top, ".git");
+	ok = is_store(dir) || (!stat(dir, &st) && S_ISREG(st.st_mode));
+	free(dir);
+	return ok;
+}
+
+/* Is dir one of GIT_CEILING_DIRECTORIES, above which git does not look? */
+static int is_ceiling(const char *dir)
+{
+	const char *list = getenv("GIT_CEILING_DIRECTORIES"), *end;
+	size_t len = strlen(dir);
+
+	for (; list && *list; list = *end ? end + 1 : end) {
+		end = strchr(list, ':');
+		if (!end)
+			end = list + strlen(list);
+		if ((size_t)(end - list) == len && !memcmp(list, dir, len))
+			return 1;
+	}
+	return 0;
+}
+
 /* Print where the store of an enclosing work tree is, if there is one. */
 static void hint_store_above(void)
 {
@@ -246,17 +278,14 @@ static void hint_store_above(void)
 	if (getenv(GIT_DIR_ENVIRONMENT) || !getcwd(cwd, sizeof(cwd)))
 		return;
 	while ((slash = strrchr(cwd, '/')) != NULL && slash != cwd) {
-		char *dir;
-
 		*slash = '\0';
-		dir = path_join(cwd, DEFAULT_GIT_DIR);
-		if (is_store(dir)) {
+		if (is_ceiling(cwd))
+			return;
+		if (is_top(cwd)) {
 			error("the work tree's top is '%s': run the tools "
 			      "there", cwd);
-			free(dir);
 			return;
 		}
-		free(dir);
 	}
 }
 

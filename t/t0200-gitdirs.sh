@@ -136,6 +136,15 @@ test_expect_success 'rev-parse --git-dir and --git-common-dir as git' '
 	cd main && same rev-parse --git-dir && same rev-parse --git-common-dir
 '
 
+test_expect_success 'below the worktree top, the error says where it is' '
+	cd wt1/d &&
+	test_expect_code 128 show-diff 2>err &&
+	test_grep "the work tree.s top is .$TRASH_DIRECTORY/wt1." err &&
+	mkdir -p ../../plain/sub && cd ../../plain/sub &&
+	test_expect_code 128 show-diff 2>err &&
+	test_must_fail test_grep "top is" err
+'
+
 test_expect_success 'GIT_DIR naming the gitfile is followed too' '
 	cd wt1 &&
 	GIT_DIR=.git rev-parse HEAD >actual &&
