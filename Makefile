@@ -39,6 +39,7 @@ PROGRAMS += verify-pack unpack-objects
 # thread pool, lock files, nameless files, dates.
 LIB_OBJS = usage.o mbuf.o hex.o path.o setup.o parallel.o lockfile.o csum-file.o \
 	nameless.o date.o
+LIB_OBJS += config.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.
 LIB_OBJS += inflate.o deflate-block.o deflate.o stream.o patch-delta.o \

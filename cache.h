@@ -18,6 +18,7 @@
  *   csum-file.c   files that end in the SHA-1 of their bytes
  *   nameless.c    files that get their name only once whole
  *   date.c        dates
+ *   config.c      git's config files read
  * git's formats
  *   inflate.c     a zlib stream inflated whole (rfc1951.h: the tables
  *                 it shares with deflate.c and deflate-block.c)
@@ -573,6 +574,22 @@ const char *parse_date(const char *date);
 /* The current time and local zone as "<epoch> <+hhmm>" (static). */
 const char *now_date(void);
 
+/* ---- config.c: git's config files ---- */
+
+/* Called per setting: key as "section[.sub].key", value NULL for true. */
+typedef int (*config_fn)(const char *key, const char *value, void *data);
+/*
+ * Call fn for every setting of ~/.gitconfig, then $GIT_DIR/config, in
+ * order; a non-zero return stops and is returned.  -1 after error()
+ * for a malformed file; a missing one is empty.
+ */
+int for_each_config(config_fn fn, void *data);
+/*
+ * The last value of key ("core.abbrev"): 1 with *value malloc'd (NULL
+ * for a bare "key" line), 0 when unset, -1 after error().
+ */
+int config_get(const char *key, char **value);
+
 /* ---- inflate.c: a zlib stream inflated whole, in memory ---- */
 
 /* Bytes past size that inflate_whole may write into (then overwrite). */
@@ -862,6 +879,16 @@ int has_sha1_file(const unsigned char *sha1);
  * unless list_loose_objects was called first.
  */
 int unique_abbrev_len(const unsigned char *sha1, int min);
+/* Lengths for find_abbrev_len besides a number of digits. */
+#define ABBREV_DEFAULT 0	/* core.abbrev, else ABBREV_AUTO */
+#define ABBREV_AUTO (-1)	/* git's rule from the count of objects */
+/*
+ * git's abbreviation of sha1 at len digits (4 to 40, or one of the
+ * above), lengthened until unique as unique_abbrev_len does.
+ */
+int find_abbrev_len(const unsigned char *sha1, int len);
+/* core.abbrev (once read): 4 to 40, or ABBREV_AUTO when unset or bad. */
+int default_abbrev(void);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);
