@@ -6,7 +6,14 @@
  * parents to its line; --objects then lists every tree and blob those
  * commits hold, that no excluded commit next to them holds, with the
  * path it was first met at, as git does.  --max-age and --min-age are
- * epoch seconds.
+ * epoch seconds.  --all starts from every ref and HEAD.
+ *
+ * A tag of a tree or blob is a tip like any other: with --objects the
+ * tags are listed, then what they name, from "".  An object --objects
+ * finds missing stops the command (a tree as "bad tree object") unless
+ * --missing allows it: then it is left out.  git would first try to
+ * fetch it from a promisor remote; we cannot, so where git succeeds in
+ * that fetch we fail, where it cannot fetch we fail as it does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +24,18 @@
 
 static const char rev_list_usage[] =
 	"rev-list [--max-count=<n>] [--max-age=<t>] [--min-age=<t>] "
-	"[--parents] [--topo-order] [--objects] <commit>... [^<commit>...]";
+	"[--parents] [--topo-order] [--objects] "
+	"[--missing=(error|allow-any|allow-promisor)] [--all] "
+	"<commit>... [^<commit>...]";
 
 static int show_parents;
+
+/* What to do about an object --objects finds missing (--missing=). */
+static enum {
+	MISSING_ERROR,		/* die, as git does */
+	MISSING_ALLOW_ANY,	/* leave it out */
+	MISSING_ALLOW_PROMISOR	/* leave it out if a promisor remote has it */
+} missing_action;
 
 static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 {
@@ -45,6 +61,24 @@ static int add_range(struct rev_info *revs, const char *arg)
 	return 1;
 }
 
+static int add_ref_tip(const char *name, const unsigned char *sha1,
+		       void *data)
+{
+	if (add_revision(data, sha1, 0) < 0)
+		die("bad ref '%s'", name);
+	return 0;
+}
+
+/* --all: every ref in name order, then HEAD, as git adds them. */
+static void add_all(struct rev_info *revs)
+{
+	unsigned char sha1[20];
+
+	for_each_ref(add_ref_tip, revs);
+	if (!read_ref("HEAD", sha1))
+		add_ref_tip("HEAD", sha1, revs);
+}
+
 static long parse_count(const char *s)
 {
 	char *end;
@@ -66,11 +100,33 @@ static void show_commit(const struct commit *c)
 	putchar('\n');
 }
 
+/*
+ * A missing object: left out (1), or the end.  git would first fetch
+ * it from a promisor remote; we cannot, and die as git does when that
+ * fetch fails.
+ */
+static int missing_object(const struct object *obj)
+{
+	const char *type = type_name(obj->type);
+	const char *hex = sha1_to_hex(obj->sha1);
+
+	if (missing_action == MISSING_ALLOW_ANY)
+		return 1;
+	if (missing_action == MISSING_ALLOW_PROMISOR) {
+		if (is_promisor_object(obj->sha1))
+			return 1;
+		die("unexpected missing %s object %s", type, hex);
+	}
+	die("missing %s object %s", type, hex);
+}
+
 /* git prints a path up to its first newline, unquoted. */
 static int show_object(const struct object *obj, const char *path,
 		       void *data)
 {
 	(void)data;
+	if (!has_sha1_file(obj->sha1) && missing_object(obj))
+		return 0;
 	printf("%s ", sha1_to_hex(obj->sha1));
 	fwrite(path, 1, strcspn(path, "\n"), stdout);
 	putchar('\n');
@@ -91,6 +147,14 @@ static int parse_option(struct rev_info *revs, const char *arg)
 		revs->topo_order = 1;
 	else if (!strcmp(arg, "--objects"))
 		revs->tree_objects = 1;
+	else if (!strcmp(arg, "--all"))
+		;	/* a tip: handled with them */
+	else if (!strcmp(arg, "--missing=error"))
+		missing_action = MISSING_ERROR;
+	else if (!strcmp(arg, "--missing=allow-any"))
+		missing_action = MISSING_ALLOW_ANY;
+	else if (!strcmp(arg, "--missing=allow-promisor"))
+		missing_action = MISSING_ALLOW_PROMISOR;
 	else
 		return -1;
 	return 0;
@@ -113,6 +177,10 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
+		if (!strcmp(arg, "--all")) {
+			add_all(&revs);
+			nr_args++;
+		}
 		if (arg[0] == '-')
 			continue;
 		nr_args++;
@@ -123,6 +191,8 @@ int main(int argc, char **argv)
 	}
 	if (!nr_args)
 		usage(rev_list_usage);
+	if (missing_action != MISSING_ERROR)
+		revs.missing_trees_ok = 1;
 	if (prepare_revision_walk(&revs) < 0)
 		die("cannot walk the history");
 	while ((c = get_revision(&revs)) != NULL)
@@ -130,7 +200,7 @@ int main(int argc, char **argv)
 	if (revs.failed)
 		die("cannot walk the history");
 	if (revs.tree_objects && walk_objects(&revs, show_object, NULL) < 0)
-		die("cannot list the objects");
+		exit(128);	/* the walk said why */
 	release_revisions(&revs);
 	finish_stdout();
 	return 0;
