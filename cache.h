@@ -1273,9 +1273,12 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 /* ---- sha1_name.c: ids from the command line ---- */
 
 /*
- * A command-line id: 40 hex digits, a unique abbreviation of at least
- * four, HEAD, or a ref name (refs/heads/x, heads/x, x).  Prints an
- * error and returns -1 when it names nothing or more than one object.
+ * A command-line id as git reads it: 40 hex digits, a ref name (x,
+ * refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and
+ * refs/remotes/x/HEAD, in that order; git's warning when ambiguous),
+ * or a unique abbreviation of at least four digits; then git's
+ * suffixes ^{type}, ^{}, ^<n>, ~<n>.  Prints an error and returns -1
+ * when it names nothing or more than one object.
  */
 int get_sha1(const char *name, unsigned char *sha1);
 

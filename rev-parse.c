@@ -1,10 +1,12 @@
 /*
  * rev-parse: the ids of names, one a line, for scripts: 40 hex digits,
- * a unique abbreviation, HEAD, or a ref name (sha1_name.c's rules).
+ * a ref name or a unique abbreviation, with git's suffixes (^, ~,
+ * ^{type}) (sha1_name.c's rules).
  * Nothing is printed unless every name resolves, so a script reading
  * the output never takes a partial list for a whole one.  --short
- * prints git's abbreviation instead (7 digits, more where the store
- * needs them to stay unique), as git log writes parents on "Merge:".
+ * prints git's abbreviation instead (core.abbrev, or git's automatic
+ * length, more where the store needs them to stay unique), as git log
+ * writes parents on "Merge:".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ int main(int argc, char **argv)
 		if (get_sha1(argv[i], ids[i]) < 0)
 			exit(128);
 	for (i = first; i < argc; i++) {
-		int len = shorten ? unique_abbrev_len(ids[i], 7) : 40;
+		int len = shorten ? find_abbrev_len(ids[i], ABBREV_DEFAULT) : 40;
 
 		printf("%.*s\n", len, sha1_to_hex(ids[i]));
 	}
