@@ -6,7 +6,7 @@
  * the output never takes a partial list for a whole one.  --short
  * prints git's abbreviation instead (core.abbrev, or git's automatic
  * length, more where the store needs them to stay unique), as git log
- * writes parents on "Merge:".
+ * writes parents on "Merge:"; --short=<n> at least n digits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +14,32 @@
 
 #include "cache.h"
 
-static const char rev_parse_usage[] = "rev-parse [--short] <name>...";
+static const char rev_parse_usage[] =
+	"rev-parse [--short[=<n>]] <name>...";
+
+/* --short=<n>: n digits at least, 4 to 40 as git clamps them. */
+static int parse_short(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (end == s || *end)
+		die("'%s' is not a number", s);
+	return n < 4 ? 4 : n > 40 ? 40 : n;
+}
 
 int main(int argc, char **argv)
 {
 	unsigned char (*ids)[20];
-	int i, first = 1, shorten = 0;
+	int i, first = 1, shorten = 40;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, rev_parse_usage);
 	if (argc > 1 && !strcmp(argv[1], "--short")) {
-		shorten = 1;
+		shorten = ABBREV_DEFAULT;
+		first = 2;
+	} else if (argc > 1 && !strncmp(argv[1], "--short=", 8)) {
+		shorten = parse_short(argv[1] + 8);
 		first = 2;
 	}
 	if (argc <= first || argv[first][0] == '-')
@@ -36,7 +51,7 @@ int main(int argc, char **argv)
 		if (get_sha1(argv[i], ids[i]) < 0)
 			exit(128);
 	for (i = first; i < argc; i++) {
-		int len = shorten ? find_abbrev_len(ids[i], ABBREV_DEFAULT) : 40;
+		int len = find_abbrev_len(ids[i], shorten);
 
 		printf("%.*s\n", len, sha1_to_hex(ids[i]));
 	}

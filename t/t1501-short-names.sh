@@ -69,6 +69,16 @@ test_expect_success 'a ref that looks like an id wins, with the warning' '
 	grep "refname '"'"'$short'"'"' is ambiguous" err
 '
 
+test_expect_success 'rev-parse --short and --short=<n>' '
+	same --short HEAD &&
+	same --short v1 &&
+	same --short=12 HEAD &&
+	same --short=2 HEAD &&
+	git config core.abbrev 9 &&
+	same --short HEAD &&
+	git config --unset core.abbrev
+'
+
 test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
 	same HEAD^ HEAD^1 HEAD^2 HEAD~ HEAD~2 HEAD^^ HEAD^2~1 &&
 	same v1^{} v1^{commit} v1^{tree} v1^{tag} v1^0 light^{tree} &&
