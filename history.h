@@ -103,6 +103,7 @@ struct rev_info {
 	int64_t min_age;	/* -1: none; else only commits this old */
 	int tree_objects;	/* --objects: walk_objects lists them */
 	int missing_trees_ok;	/* walk_objects shows them, not their trees */
+	int exclude_promisor_objects;	/* promisor packs' objects: excluded */
 
 	int failed;		/* set with error() when the walk broke */
 

@@ -14,6 +14,8 @@
  * --missing allows it: then it is left out.  git would first try to
  * fetch it from a promisor remote; we cannot, so where git succeeds in
  * that fetch we fail, where it cannot fetch we fail as it does.
+ * --exclude-promisor-objects leaves out what promisor packs hold or
+ * promise, as git does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +27,12 @@
 static const char rev_list_usage[] =
 	"rev-list [--max-count=<n>] [--max-age=<t>] [--min-age=<t>] "
 	"[--parents] [--topo-order] [--objects] "
-	"[--missing=(error|allow-any|allow-promisor)] [--all] "
+	"[--missing=(error|allow-any|allow-promisor)] "
+	"[--exclude-promisor-objects] [--all] "
 	"<commit>... [^<commit>...]";
 
 static int show_parents;
+static int exclude_promisor;	/* --exclude-promisor-objects */
 
 /* What to do about an object --objects finds missing (--missing=). */
 static enum {
@@ -125,7 +129,9 @@ static int show_object(const struct object *obj, const char *path,
 		       void *data)
 {
 	(void)data;
-	if (!has_sha1_file(obj->sha1) && missing_object(obj))
+	if (!has_sha1_file(obj->sha1) &&
+	    ((exclude_promisor && is_promisor_object(obj->sha1)) ||
+	     missing_object(obj)))
 		return 0;
 	printf("%s ", sha1_to_hex(obj->sha1));
 	fwrite(path, 1, strcspn(path, "\n"), stdout);
@@ -149,6 +155,8 @@ static int parse_option(struct rev_info *revs, const char *arg)
 		revs->tree_objects = 1;
 	else if (!strcmp(arg, "--all"))
 		;	/* a tip: handled with them */
+	else if (!strcmp(arg, "--exclude-promisor-objects"))
+		exclude_promisor = 1;
 	else if (!strcmp(arg, "--missing=error"))
 		missing_action = MISSING_ERROR;
 	else if (!strcmp(arg, "--missing=allow-any"))
@@ -191,7 +199,11 @@ int main(int argc, char **argv)
 	}
 	if (!nr_args)
 		usage(rev_list_usage);
-	if (missing_action != MISSING_ERROR)
+	if (exclude_promisor && missing_action != MISSING_ERROR)
+		die("--exclude-promisor-objects and --missing cannot be used "
+		    "together");
+	revs.exclude_promisor_objects = exclude_promisor;
+	if (missing_action != MISSING_ERROR || exclude_promisor)
 		revs.missing_trees_ok = 1;
 	if (prepare_revision_walk(&revs) < 0)
 		die("cannot walk the history");

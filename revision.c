@@ -355,6 +355,31 @@ static void mark_edges_uninteresting(struct rev_info *revs)
 	}
 }
 
+static int is_promisor_pack(const struct packed_git *p);
+
+/*
+ * --exclude-promisor-objects: what a promisor pack holds is neither
+ * walked nor listed, as if seen and excluded (after the tips are
+ * queued, as git marks them).
+ */
+static int exclude_promisor_packed(const unsigned char *sha1,
+				   struct packed_git *p, uint32_t n,
+				   void *data)
+{
+	enum object_type type;
+	struct object *obj;
+	size_t size;
+
+	(void)n;
+	(void)data;
+	if (!is_promisor_pack(p) || sha1_object_info(sha1, &type, &size) < 0)
+		return 0;
+	obj = lookup_object(sha1, type);
+	if (obj)
+		obj->flags |= UNINTERESTING | SEEN;
+	return 0;
+}
+
 int prepare_revision_walk(struct rev_info *revs)
 {
 	struct commit_list **tail = &revs->commits;
@@ -372,6 +397,8 @@ int prepare_revision_walk(struct rev_info *revs)
 		c->object.flags |= SEEN;
 		tail = &commit_list_append(c, tail)->next;
 	}
+	if (revs->exclude_promisor_objects)
+		for_each_packed_object(exclude_promisor_packed, NULL);
 	if (revs->commits)
 		revs->commits = sort_by_date(revs->commits);
 	if (revs->topo_order)

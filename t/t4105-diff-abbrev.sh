@@ -36,7 +36,10 @@ test_expect_success 'setup: function lines cut in and after characters' '
 	funcfile w/toobig "b\"xx\\xf4\\x90\\x80\\x80yy\"" &&
 	funcfile w/max "b\"xx\\xf4\\x8f\\xbf\\xbfyy\"" &&
 	snap A &&
-	for f in w/*; do sed "s/line 8/LINE 8/" $f >tmp && mv tmp $f || return 1; done &&
+	for f in w/*
+	do
+		sed "s/line 8/LINE 8/" $f >tmp && mv tmp $f || return 1
+	done &&
 	snap B
 '
 

@@ -9,8 +9,10 @@ test_description='rev-list --objects: tag tips, missing objects, as git'
 # success or failure.
 same() {
 	dir=$1 && shift &&
-	(cd "$dir" && GIT_DIR=.git git rev-list "$@" >../theirs; echo $? >../theirs.rc) &&
-	(cd "$dir" && GIT_DIR=.git rev-list "$@" >../ours 2>../err; echo $? >../ours.rc) &&
+	(cd "$dir" && GIT_DIR=.git git rev-list "$@" >../theirs
+	 echo $? >../theirs.rc) &&
+	(cd "$dir" && GIT_DIR=.git rev-list "$@" >../ours 2>../err
+	 echo $? >../ours.rc) &&
 	test_cmp theirs ours &&
 	test_cmp theirs.rc ours.rc
 }
@@ -38,7 +40,8 @@ test_expect_success 'setup: tags of commits, trees, blobs and tags' '
 
 test_expect_success 'rev-list --objects --all lists tags and their tips as git' '
 	same r --objects --all &&
-	grep "^$(GIT_DIR=r/.git git rev-parse tree-tag) tree-tag$" ours &&
+	tag=$(GIT_DIR=r/.git git rev-parse tree-tag) &&
+	grep "^$tag tree-tag$" ours &&
 	same r --objects v2 tree-tag blob-tag &&
 	same r --objects v2 ^v1 &&
 	same r --all
@@ -75,6 +78,24 @@ test_expect_success 'a partial clone whose promisor remote is gone' '
 	same pc --objects --all --missing=allow-promisor &&
 	test $(cat ours.rc) = 0 &&
 	same pc --objects --all --missing=allow-any &&
+	mv r.away r
+'
+
+test_expect_success '--exclude-promisor-objects leaves out what is promised' '
+	mv r r.away &&
+	same pc --objects --all --exclude-promisor-objects &&
+	test $(cat ours.rc) = 0 &&
+	(
+		cd pc &&
+		blob=$(echo new | GIT_DIR=.git git hash-object -w --stdin) &&
+		old=$(GIT_DIR=.git git rev-parse HEAD:a) &&
+		tree=$(printf "100644 blob %s\ta\n100644 blob %s\tnew\n" \
+			$old $blob | GIT_DIR=.git git mktree --missing) &&
+		commit=$(echo local | GIT_DIR=.git git commit-tree $tree -p HEAD) &&
+		GIT_DIR=.git git update-ref refs/heads/local $commit
+	) &&
+	same pc --objects --all --exclude-promisor-objects &&
+	test $(wc -l <ours) = 3 &&
 	mv r.away r
 '
 
