@@ -495,6 +495,18 @@ const char *get_common_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
 /*
+ * Call fn for every setting of the user's config (~/.gitconfig, or
+ * $GIT_CONFIG_GLOBAL), then the repository's (config in the common
+ * directory), in order; a non-zero return stops and is returned.  -1
+ * after error() for a malformed file; a missing one is empty.
+ */
+int for_each_config(config_fn fn, void *data);
+/*
+ * The last value of key ("core.abbrev"): 1 with *value malloc'd (NULL
+ * for a bare "key" line), 0 when unset, -1 after error().
+ */
+int config_get(const char *key, char **value);
+/*
  * The directory the gitfile at path names (malloc'd; read relative to
  * the file's directory, returned absolute, as git names it), or NULL
  * with f filled: "invalid gitfile format: <path>", "not a git
@@ -919,6 +931,16 @@ int has_sha1_file(const unsigned char *sha1);
  * unless list_loose_objects was called first.
  */
 int unique_abbrev_len(const unsigned char *sha1, int min);
+/* Lengths for find_abbrev_len besides a number of digits. */
+#define ABBREV_DEFAULT 0	/* core.abbrev, else ABBREV_AUTO */
+#define ABBREV_AUTO (-1)	/* git's rule from the count of objects */
+/*
+ * git's abbreviation of sha1 at len digits (4 to 40, or one of the
+ * above), lengthened until unique as unique_abbrev_len does.
+ */
+int find_abbrev_len(const unsigned char *sha1, int len);
+/* core.abbrev (once read): 4 to 40, or ABBREV_AUTO when unset or bad. */
+int default_abbrev(void);
 /* Type and size from the header only (cheap): -1 (f) on failure. */
 int object_info(const unsigned char *sha1, enum object_type *type,
 		size_t *size, struct fault *f);
@@ -1323,9 +1345,12 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 /* ---- sha1_name.c: ids from the command line ---- */
 
 /*
- * A command-line id: 40 hex digits, a unique abbreviation of at least
- * four, HEAD, or a ref name (refs/heads/x, heads/x, x).  Prints an
- * error and returns -1 when it names nothing or more than one object.
+ * A command-line id as git reads it: 40 hex digits, a ref name (x,
+ * refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and
+ * refs/remotes/x/HEAD, in that order; git's warning when ambiguous),
+ * or a unique abbreviation of at least four digits; then git's
+ * suffixes ^{type}, ^{}, ^<n>, ~<n>.  Prints an error and returns -1
+ * when it names nothing or more than one object.
  */
 int get_sha1(const char *name, unsigned char *sha1);
 

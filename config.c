@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 
@@ -207,6 +208,24 @@ static int parse_config(struct config_parse *c, config_fn fn, void *data,
 	}
 }
 
+/*
+ * After read_small_file failed: 1 when the file is simply not there, or
+ * is a device such as /dev/null (GIT_CONFIG_GLOBAL=/dev/null, as git's
+ * test suites set it, means no settings).
+ */
+static int no_config_file(const char *path)
+{
+	struct stat st;
+	int saved = errno;
+
+	if (saved == ENOENT)
+		return 1;
+	if (saved == EINVAL && !stat(path, &st) && S_ISCHR(st.st_mode))
+		return 1;
+	errno = saved;
+	return 0;
+}
+
 int config_from_file(const char *path, config_fn fn, void *data)
 {
 	struct config_parse c = { NULL, NULL, 0, 1, MBUF_INIT, MBUF_INIT,
@@ -216,7 +235,7 @@ int config_from_file(const char *path, config_fn fn, void *data)
 	int ret, bad = 0;
 
 	if (!buf)
-		return errno == ENOENT ? 0 : error_errno("read '%s'", path);
+		return no_config_file(path) ? 0 : error_errno("read '%s'", path);
 	c.p = buf;
 	c.end = buf + len;
 	ret = parse_config(&c, fn, data, &bad);

@@ -19,7 +19,8 @@
 #include "diff.h"
 
 static const char diff_cache_usage[] =
-	"diff-cache [-r] [-z] [-p] [--cached] <tree-ish> [<path>...]";
+	"diff-cache [-r] [-z] [-p] [--cached] [--full-index] "
+	"[--abbrev[=<n>]] <tree-ish> [<path>...]";
 
 static int cached, nul_terminate, show_patch;
 static struct diff_options patch_opts;
@@ -296,6 +297,8 @@ int main(int argc, char **argv)
 			cached = 1;
 		else if (!strcmp(arg, "--binary"))
 			patch_opts.binary = show_patch = 1;
+		else if (parse_diff_option(&patch_opts, arg))
+			;
 		else
 			usage(diff_cache_usage);
 	}

@@ -49,10 +49,62 @@ static int is_func_line(const struct diff_line *l)
 }
 
 /*
+ * The length of the part of s that is one UTF-8 character: 0 when it
+ * is not one as git counts them (overlong forms, surrogates, past
+ * U+10FFFF, and the noncharacters U+FDD0..U+FDEF, U+FFFE and U+FFFF are
+ * not).
+ */
+static size_t utf8_char_len(const unsigned char *s, size_t len)
+{
+	static const uint32_t min_code[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n, i;
+	uint32_t code;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, code = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, code = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, code = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		code = code << 6 | (s[i] & 0x3f);
+	}
+	if (code < min_code[n] || code > 0x10ffff ||
+	    (code >= 0xd800 && code <= 0xdfff) ||
+	    (code >= 0xfdd0 && code <= 0xfdef) || (code & 0x1ffffe) == 0xfffe)
+		return 0;
+	return n;
+}
+
+/*
+ * git keeps of a function line only what is valid UTF-8 from its
+ * start: the line is cut before the first byte that is not, such as
+ * the first half of a character cut at 80 bytes.
+ */
+static size_t valid_utf8_prefix(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len && (n = utf8_char_len(u + i, len - i)) != 0)
+		i += n;
+	return i;
+}
+
+/*
  * Remember the function line nearest above old line `below`, cut to
- * git's 80 bytes and stripped of trailing white space.  Hunks come in
- * order, so only the lines added since the last call need a look: a
- * line found earlier stays the nearest when none of them matches.
+ * git's 80 bytes, stripped of trailing white space, then cut to its
+ * valid UTF-8.  Hunks come in order, so only the lines added since the
+ * last call need a look: a line found earlier stays the nearest when
+ * none of them matches.
  */
 static void update_func_line(struct hunk_writer *w, long below)
 {
@@ -65,6 +117,7 @@ static void update_func_line(struct hunk_writer *w, long below)
 		n = w->a[l].len < FUNC_LINE_MAX ? w->a[l].len : FUNC_LINE_MAX;
 		while (n && is_space(w->a[l].start[n - 1]))
 			n--;
+		n = valid_utf8_prefix(w->a[l].start, n);
 		memcpy(w->func, w->a[l].start, n);
 		w->func_len = n;
 		break;
@@ -169,20 +222,36 @@ static void emit_file_name(FILE *out, const char *sign, const char *prefix,
 	fputs(strchr(side->path, ' ') ? "\t\n" : "\n", out);
 }
 
-/*
- * An id on the "index" line: full, or abbreviated as git does (7 digits
- * unless another object shares them).
- */
-static void emit_index_id(FILE *out, const struct diff_side *s, int full)
+int parse_diff_option(struct diff_options *opt, const char *arg)
 {
-	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
-	int len = full ? 40 : unique_abbrev_len(sha1, 7);
+	if (!strcmp(arg, "--full-index"))
+		opt->full_index = 1;
+	else if (!strcmp(arg, "--abbrev"))
+		opt->abbrev = ABBREV_DEFAULT;
+	else if (!strncmp(arg, "--abbrev=", 9)) {
+		unsigned long n = strtoul(arg + 9, NULL, 10);
 
-	fprintf(out, "%.*s", len, sha1_to_hex(sha1));
+		opt->abbrev = n < 4 ? 4 : n > 40 ? 40 : (int)n;
+	} else {
+		return 0;
+	}
+	return 1;
 }
 
+/*
+ * An id on the "index" line: full, or abbreviated as git does (len
+ * digits, see find_abbrev_len, more where another object shares them).
+ */
+static void emit_index_id(FILE *out, const struct diff_side *s, int len)
+{
+	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
+
+	fprintf(out, "%.*s", find_abbrev_len(sha1, len), sha1_to_hex(sha1));
+}
+
+/* abbrev: the digits of the ids on the "index" line (find_abbrev_len). */
 static void emit_header(FILE *out, const struct diff_side *one,
-			const struct diff_side *two, int full_index)
+			const struct diff_side *two, int abbrev)
 {
 
 	fputs("diff --git ", out);
@@ -200,9 +269,9 @@ static void emit_header(FILE *out, const struct diff_side *one,
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		return;
 	fputs("index ", out);
-	emit_index_id(out, one, full_index);
+	emit_index_id(out, one, abbrev);
 	fputs("..", out);
-	emit_index_id(out, two, full_index);
+	emit_index_id(out, two, abbrev);
 	if (one->mode == two->mode)
 		fprintf(out, " %06o", one->mode);
 	putc('\n', out);
@@ -377,14 +446,17 @@ int print_patch_f(FILE *out, const struct diff_side *one,
 	char buf1[64], buf2[64];
 	const char *d1, *d2;
 	size_t s1, s2;
-	int binary, want_binary = opt && opt->binary, ret = 0;
+	int binary, want_binary = opt && opt->binary, ret = 0, abbrev;
 
 	if (one->mode == two->mode && !memcmp(one->sha1, two->sha1, 20))
 		return 0;
 	d1 = side_data(one, &s1, buf1);
 	d2 = side_data(two, &s2, buf2);
 	binary = buffer_is_binary(d1, s1) || buffer_is_binary(d2, s2);
-	emit_header(out, one, two, want_binary && binary);
+	abbrev = !opt ? ABBREV_DEFAULT : opt->full_index ? 40 : opt->abbrev;
+	if (want_binary && binary)
+		abbrev = 40;	/* git apply needs the whole ids */
+	emit_header(out, one, two, abbrev);
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		; /* a mode change only */
 	else if (binary && want_binary)

@@ -40,13 +40,14 @@
 #define MAX_TREE_DEPTH 4096
 
 static const char diff_tree_usage[] =
-	"diff-tree [-r] [-z] [-p] [--binary] [--] <tree-ish> <tree-ish> "
-	"[<path>...]";
+	"diff-tree [-r] [-z] [-p] [--binary] [--full-index] [--abbrev[=<n>]] "
+	"[--] <tree-ish> <tree-ish> [<path>...]";
 
 static int recursive;
 static int nul_terminate;
 static int show_patch;
 static struct diff_options patch_opts;
+static int raw_abbrev = 40;	/* digits of raw ids (--abbrev) */
 
 static struct pathspec pathspec;
 
@@ -114,6 +115,16 @@ static char *put_mode(char *p, unsigned int mode)
 	return p;
 }
 
+/* sha1 in raw_abbrev digits, then a space; the end. */
+static char *put_id(char *p, const unsigned char *sha1)
+{
+	int len = raw_abbrev == 40 ? 40 : find_abbrev_len(sha1, raw_abbrev);
+
+	memcpy(p, sha1_to_hex(sha1), len);
+	p[len] = ' ';
+	return p + len + 1;
+}
+
 /*
  * ":<mode> <mode> <id> <id> <status>" and the name, git's raw line,
  * formatted by hand: printf was a twentieth of a packed diff-tree -r.
@@ -127,12 +138,8 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 	*p++ = ':';
 	p = put_mode(p, one ? one->mode : 0);
 	p = put_mode(p, two ? two->mode : 0);
-	memcpy(p, sha1_to_hex(one ? one->sha1 : null_sha1), 40);
-	p[40] = ' ';
-	p += 41;
-	memcpy(p, sha1_to_hex(two ? two->sha1 : null_sha1), 40);
-	p[40] = ' ';
-	p += 41;
+	p = put_id(p, one ? one->sha1 : null_sha1);
+	p = put_id(p, two ? two->sha1 : null_sha1);
 	*p++ = status;
 	fwrite(line, 1, p - line, stdout);
 	write_name_field(stdout, pb->buf, pb->len, nul_terminate);
@@ -296,6 +303,9 @@ static int parse_options(int argc, char **argv)
 			show_patch = recursive = 1;
 		else if (!strcmp(argv[i], "--binary"))
 			patch_opts.binary = show_patch = recursive = 1;
+		else if (parse_diff_option(&patch_opts, argv[i]))
+			raw_abbrev = strncmp(argv[i], "--abbrev", 8) ?
+				     raw_abbrev : patch_opts.abbrev;
 		else
 			usage(diff_tree_usage);
 	}

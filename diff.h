@@ -37,7 +37,21 @@ struct diff_options {
 	 * "Binary files a/p and b/p differ".
 	 */
 	int binary;
+	/*
+	 * Digits of the ids on "index" lines: ABBREV_DEFAULT (core.abbrev
+	 * or git's automatic length), or 4 to 40 (--abbrev=<n>); always
+	 * 40 with full_index (--full-index).
+	 */
+	int abbrev;
+	int full_index;
 };
+
+/*
+ * The options every patch-writing tool takes: --full-index, --abbrev
+ * and --abbrev=<n> (clamped to 4..40 as git does).  1 when arg was
+ * one of them, else 0.
+ */
+int parse_diff_option(struct diff_options *opt, const char *arg);
 
 /*
  * Print git's patch for one pair to out, byte for byte as git diff

@@ -102,6 +102,8 @@ struct rev_info {
 	int64_t max_age;	/* -1: none; else only commits this new */
 	int64_t min_age;	/* -1: none; else only commits this old */
 	int tree_objects;	/* --objects: walk_objects lists them */
+	int missing_trees_ok;	/* walk_objects shows them, not their trees */
+	int exclude_promisor_objects;	/* promisor packs' objects: excluded */
 
 	int failed;		/* set with error() when the walk broke */
 
@@ -119,8 +121,10 @@ struct rev_info {
 
 void init_revisions(struct rev_info *revs);
 /*
- * A starting point: sha1 names a commit or a tag of one; excluded
- * (^commit) hides it and its ancestors.  -1 after error().
+ * A starting point: sha1 names a commit, a tree or a blob, or a tag
+ * of one (with tree_objects, each tag of the chain is listed, and a
+ * tree or blob is listed from "", as git does); excluded (^commit)
+ * hides it and its ancestors.  -1 after error().
  */
 int add_revision(struct rev_info *revs, const unsigned char *sha1,
 		 int excluded);
@@ -138,11 +142,19 @@ struct commit *get_revision(struct rev_info *revs);
  * blob of the commits handed out, and tags given, as git rev-list
  * --objects lists them (each once, none an excluded commit has; path
  * is where it was first met, "" for a root tree).  A non-zero return
- * stops the walk and is returned; -1 after error() on a bad tree.
+ * stops the walk and is returned; -1 after error() on a bad tree, or
+ * a missing one unless missing_trees_ok.  Blobs are not read: fn may
+ * find some missing.
  */
 typedef int (*show_object_fn)(const struct object *obj, const char *path,
 			      void *data);
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data);
 void release_revisions(struct rev_info *revs);
+/*
+ * Is sha1 promised, as git's is_promisor_object says: a promisor
+ * remote is configured and a ".promisor" pack holds sha1 or an object
+ * naming it.  The first call reads every object of those packs.
+ */
+int is_promisor_object(const unsigned char *sha1);
 
 #endif

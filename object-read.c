@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cache.h"
 #include "pack.h"
@@ -61,6 +62,84 @@ int unique_abbrev_len(const unsigned char *sha1, int min)
 	len = packed_abbrev_len(sha1, len);
 	len = alternate_abbrev_len(sha1, len);
 	return len < 40 ? len : 40;
+}
+
+/*
+ * git's "auto" length: about n objects collide at 2^(bits(n)/2), 4
+ * bits a digit, so half the bits n needs, rounded up, at least 7.  n
+ * is git's approximate count, the objects in packs (loose ones are
+ * not counted).
+ */
+static int auto_abbrev_len(void)
+{
+	static int len;
+	struct packed_git *p;
+	uint64_t n = 0;
+	int bits = 0;
+
+	if (len)
+		return len;
+	for (p = get_packs(); p; p = p->next)
+		n += p->nr;
+	while (n >>= 1)
+		bits++;
+	len = (bits + 2) / 2;	/* (msb + 1) / 2, rounded up */
+	if (len < 7)
+		len = 7;
+	return len;
+}
+
+/* core.abbrev: a number (4 to 40), "auto", or a false boolean (40). */
+static int parse_abbrev(const char *value)
+{
+	char *end;
+	long n;
+
+	if (!value)
+		return error("missing value for 'core.abbrev'");
+	if (!strcasecmp(value, "auto"))
+		return ABBREV_AUTO;
+	if (!strcasecmp(value, "false") || !strcasecmp(value, "no") ||
+	    !strcasecmp(value, "off"))
+		return 40;
+	n = strtol(value, &end, 10);
+	if (end == value || *end)
+		return error("bad numeric config value '%s' for 'core.abbrev'",
+			     value);
+	if (n < 4 || n > 40)
+		return error("abbrev length out of range: %ld", n);
+	return n;
+}
+
+int default_abbrev(void)
+{
+	static int len, known;
+	char *value;
+	int ret;
+
+	if (known)
+		return len;
+	known = 1;
+	len = ABBREV_AUTO;
+	ret = config_get("core.abbrev", &value);
+	if (ret > 0) {
+		ret = parse_abbrev(value);
+		if (ret != -1)
+			len = ret;
+	}
+	free(value);
+	return len;
+}
+
+int find_abbrev_len(const unsigned char *sha1, int len)
+{
+	if (len == ABBREV_DEFAULT)
+		len = default_abbrev();
+	if (len == ABBREV_AUTO)
+		len = auto_abbrev_len();
+	if (len >= 40)
+		return 40;
+	return unique_abbrev_len(sha1, len < 4 ? 4 : len);
 }
 
 /* ---- the sources ---- */

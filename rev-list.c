@@ -8,6 +8,15 @@
  * path it was first met at, as git does.  --max-age and --min-age are
  * epoch seconds.  --all starts from every ref, HEAD, and the HEAD of
  * every other worktree of the repository, as git's does.
+ *
+ * A tag of a tree or blob is a tip like any other: with --objects the
+ * tags are listed, then what they name, from "".  An object --objects
+ * finds missing stops the command (a tree as "bad tree object") unless
+ * --missing allows it: then it is left out.  git would first try to
+ * fetch it from a promisor remote; we cannot, so where git succeeds in
+ * that fetch we fail, where it cannot fetch we fail as it does.
+ * --exclude-promisor-objects leaves out what promisor packs hold or
+ * promise, as git does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +27,20 @@
 
 static const char rev_list_usage[] =
 	"rev-list [--max-count=<n>] [--max-age=<t>] [--min-age=<t>] "
-	"[--parents] [--topo-order] [--objects] [--all] <commit>... "
-	"[^<commit>...]";
+	"[--parents] [--topo-order] [--objects] "
+	"[--missing=(error|allow-any|allow-promisor)] "
+	"[--exclude-promisor-objects] [--all] "
+	"<commit>... [^<commit>...]";
 
 static int show_parents;
+static int exclude_promisor;	/* --exclude-promisor-objects */
+
+/* What to do about an object --objects finds missing (--missing=). */
+static enum {
+	MISSING_ERROR,		/* die, as git does */
+	MISSING_ALLOW_ANY,	/* leave it out */
+	MISSING_ALLOW_PROMISOR	/* leave it out if a promisor remote has it */
+} missing_action;
 
 static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 {
@@ -51,7 +70,7 @@ static int add_ref_tip(const char *name, const unsigned char *sha1,
 		       void *data)
 {
 	if (add_revision(data, sha1, 0) < 0)
-		die("bad revision '%s'", name);
+		die("bad ref '%s'", name);
 	return 0;
 }
 
@@ -87,11 +106,35 @@ static void show_commit(const struct commit *c)
 	putchar('\n');
 }
 
+/*
+ * A missing object: left out (1), or the end.  git would first fetch
+ * it from a promisor remote; we cannot, and die as git does when that
+ * fetch fails.
+ */
+static int missing_object(const struct object *obj)
+{
+	const char *type = type_name(obj->type);
+	const char *hex = sha1_to_hex(obj->sha1);
+
+	if (missing_action == MISSING_ALLOW_ANY)
+		return 1;
+	if (missing_action == MISSING_ALLOW_PROMISOR) {
+		if (is_promisor_object(obj->sha1))
+			return 1;
+		die("unexpected missing %s object %s", type, hex);
+	}
+	die("missing %s object %s", type, hex);
+}
+
 /* git prints a path up to its first newline, unquoted. */
 static int show_object(const struct object *obj, const char *path,
 		       void *data)
 {
 	(void)data;
+	if (!has_sha1_file(obj->sha1) &&
+	    ((exclude_promisor && is_promisor_object(obj->sha1)) ||
+	     missing_object(obj)))
+		return 0;
 	printf("%s ", sha1_to_hex(obj->sha1));
 	fwrite(path, 1, strcspn(path, "\n"), stdout);
 	putchar('\n');
@@ -113,7 +156,15 @@ static int parse_option(struct rev_info *revs, const char *arg)
 	else if (!strcmp(arg, "--objects"))
 		revs->tree_objects = 1;
 	else if (!strcmp(arg, "--all"))
-		;	/* taken in its place among the commits */
+		;	/* a tip: handled with them */
+	else if (!strcmp(arg, "--exclude-promisor-objects"))
+		exclude_promisor = 1;
+	else if (!strcmp(arg, "--missing=error"))
+		missing_action = MISSING_ERROR;
+	else if (!strcmp(arg, "--missing=allow-any"))
+		missing_action = MISSING_ALLOW_ANY;
+	else if (!strcmp(arg, "--missing=allow-promisor"))
+		missing_action = MISSING_ALLOW_PROMISOR;
 	else
 		return -1;
 	return 0;
@@ -139,7 +190,6 @@ int main(int argc, char **argv)
 		if (!strcmp(arg, "--all")) {
 			add_all(&revs);
 			nr_args++;
-			continue;
 		}
 		if (arg[0] == '-')
 			continue;
@@ -151,6 +201,12 @@ int main(int argc, char **argv)
 	}
 	if (!nr_args)
 		usage(rev_list_usage);
+	if (exclude_promisor && missing_action != MISSING_ERROR)
+		die("--exclude-promisor-objects and --missing cannot be used "
+		    "together");
+	revs.exclude_promisor_objects = exclude_promisor;
+	if (missing_action != MISSING_ERROR || exclude_promisor)
+		revs.missing_trees_ok = 1;
 	if (prepare_revision_walk(&revs) < 0)
 		die("cannot walk the history");
 	while ((c = get_revision(&revs)) != NULL)
@@ -158,7 +214,7 @@ int main(int argc, char **argv)
 	if (revs.failed)
 		die("cannot walk the history");
 	if (revs.tree_objects && walk_objects(&revs, show_object, NULL) < 0)
-		die("cannot list the objects");
+		exit(128);	/* the walk said why */
 	release_revisions(&revs);
 	finish_stdout();
 	return 0;

@@ -1,10 +1,12 @@
 /*
  * rev-parse: the ids of names, one a line, for scripts: 40 hex digits,
- * a unique abbreviation, HEAD, or a ref name (sha1_name.c's rules).
+ * a ref name or a unique abbreviation, with git's suffixes (^, ~,
+ * ^{type}) (sha1_name.c's rules).
  * Nothing is printed unless every name resolves, so a script reading
  * the output never takes a partial list for a whole one.  --short
- * prints git's abbreviation instead (7 digits, more where the store
- * needs them to stay unique), as git log writes parents on "Merge:".
+ * prints git's abbreviation instead (core.abbrev, or git's automatic
+ * length, more where the store needs them to stay unique), as git log
+ * writes parents on "Merge:"; --short=<n> at least n digits.
  * --git-dir and --git-common-dir print the directories the tools use
  * (a worktree's own, and the one of the objects and shared refs), as
  * git prints them, so that a script finds them as the tools do.
@@ -16,7 +18,7 @@
 #include "cache.h"
 
 static const char rev_parse_usage[] =
-	"rev-parse [--short] <name>... | --git-dir | --git-common-dir";
+	"rev-parse [--short[=<n>]] <name>... | --git-dir | --git-common-dir";
 
 /* --git-dir, --git-common-dir: print the directory; 0, or -1 if neither. */
 static int show_dir(const char *arg)
@@ -36,17 +38,31 @@ static int show_dir(const char *arg)
 	return 0;
 }
 
+/* --short=<n>: n digits at least, 4 to 40 as git clamps them. */
+static int parse_short(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (end == s || *end)
+		die("'%s' is not a number", s);
+	return n < 4 ? 4 : n > 40 ? 40 : n;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char (*ids)[20];
-	int i, first = 1, shorten = 0;
+	int i, first = 1, shorten = 40;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, rev_parse_usage);
 	if (argc == 2 && !show_dir(argv[1]))
 		return 0;
 	if (argc > 1 && !strcmp(argv[1], "--short")) {
-		shorten = 1;
+		shorten = ABBREV_DEFAULT;
+		first = 2;
+	} else if (argc > 1 && !strncmp(argv[1], "--short=", 8)) {
+		shorten = parse_short(argv[1] + 8);
 		first = 2;
 	}
 	if (argc <= first || argv[first][0] == '-')
@@ -58,7 +74,7 @@ int main(int argc, char **argv)
 		if (get_sha1(argv[i], ids[i]) < 0)
 			exit(128);
 	for (i = first; i < argc; i++) {
-		int len = shorten ? unique_abbrev_len(ids[i], 7) : 40;
+		int len = find_abbrev_len(ids[i], shorten);
 
 		printf("%.*s\n", len, sha1_to_hex(ids[i]));
 	}

@@ -13,9 +13,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 #include "history.h"
+#include "pack.h"
 
 /* Commits git walks on after the last interesting one, in case of skew. */
 #define SLOP 5
@@ -51,6 +54,8 @@ static char *tag_name(const unsigned char *sha1)
 	return name ? name : xstrdup("");
 }
 
+static void mark_tree_uninteresting(const unsigned char *sha1);
+
 /* Queue obj for walk_objects; name (malloc'd) is the pending's now. */
 static void add_pending(struct rev_info *revs, struct object *obj,
 			char *name)
@@ -60,27 +65,78 @@ static void add_pending(struct rev_info *revs, struct object *obj,
 	revs->pending[revs->nr_pending++].name = name;
 }
 
+/* A tree or blob tip: listed from "" by walk_objects, or excluded. */
+static int add_non_commit(struct rev_info *revs, const unsigned char *sha1,
+			  enum object_type type, int excluded)
+{
+	struct object *obj;
+
+	if (!revs->tree_objects)
+		return 0;
+	if (type == OBJ_TREE && excluded) {
+		mark_tree_uninteresting(sha1);
+		return 0;
+	}
+	if (excluded)
+		return 0;	/* as git: an excluded blob hides nothing */
+	obj = lookup_object(sha1, type);
+	if (!obj)
+		return -1;
+	add_pending(revs, obj, xstrdup(""));
+	return 0;
+}
+
+/*
+ * The object a tag names, in sha1 (which held the tag's id): 0, or -1
+ * after error().
+ */
+static int peel_once(unsigned char *sha1)
+{
+	size_t size;
+	char *buf = read_object_of_type(sha1, OBJ_TAG, &size);
+	enum object_type type;
+	int ret;
+
+	if (!buf)
+		return -1;
+	ret = parse_tag_buffer(buf, size, sha1, &type);
+	free(buf);
+	if (ret < 0)
+		return error("bad tag %s", sha1_to_hex(sha1));
+	return 0;
+}
+
 int add_revision(struct rev_info *revs, const unsigned char *sha1,
 		 int excluded)
 {
+	unsigned char cur[20];
 	enum object_type type;
 	struct commit *c;
 	size_t size;
 
-	if (sha1_object_info(sha1, &type, &size) < 0)
-		return error("bad object %s", sha1_to_hex(sha1));
-	c = lookup_commit_peeled(sha1);
-	if (!c)
+	memcpy(cur, sha1, 20);
+	for (;;) {	/* git queues every tag of a chain, outermost first */
+		if (sha1_object_info(cur, &type, &size) < 0)
+			return error("bad object %s", sha1_to_hex(cur));
+		if (type != OBJ_TAG)
+			break;
+		if (revs->tree_objects && !excluded) {
+			struct object *tag = lookup_object(cur, OBJ_TAG);
+
+			if (!tag)
+				return -1;
+			add_pending(revs, tag, tag_name(cur));
+		}
+		if (peel_once(cur) < 0)
+			return -1;
+	}
+	if (type != OBJ_COMMIT)
+		return add_non_commit(revs, cur, type, excluded);
+	c = lookup_commit(cur);
+	if (!c || parse_commit(c) < 0)
 		return -1;
 	if (excluded)
 		c->object.flags |= UNINTERESTING;
-	if (type == OBJ_TAG && revs->tree_objects && !excluded) {
-		struct object *tag = lookup_object(sha1, OBJ_TAG);
-
-		if (!tag)
-			return -1;
-		add_pending(revs, tag, tag_name(sha1));
-	}
 	ALLOC_GROW(revs->starts, revs->nr_starts + 1, revs->alloc_starts);
 	revs->starts[revs->nr_starts++] = c;
 	return 0;
@@ -279,8 +335,6 @@ static struct commit_list *sort_by_date(struct commit_list *list)
 	return out;
 }
 
-static void mark_tree_uninteresting(const unsigned char *sha1);
-
 /* Trees the excluded commits next to the walk have: not listed. */
 static void mark_edges_uninteresting(struct rev_info *revs)
 {
@@ -301,6 +355,31 @@ static void mark_edges_uninteresting(struct rev_info *revs)
 	}
 }
 
+static int is_promisor_pack(const struct packed_git *p);
+
+/*
+ * --exclude-promisor-objects: what a promisor pack holds is neither
+ * walked nor listed, as if seen and excluded (after the tips are
+ * queued, as git marks them).
+ */
+static int exclude_promisor_packed(const unsigned char *sha1,
+				   struct packed_git *p, uint32_t n,
+				   void *data)
+{
+	enum object_type type;
+	struct object *obj;
+	size_t size;
+
+	(void)n;
+	(void)data;
+	if (!is_promisor_pack(p) || sha1_object_info(sha1, &type, &size) < 0)
+		return 0;
+	obj = lookup_object(sha1, type);
+	if (obj)
+		obj->flags |= UNINTERESTING | SEEN;
+	return 0;
+}
+
 int prepare_revision_walk(struct rev_info *revs)
 {
 	struct commit_list **tail = &revs->commits;
@@ -318,6 +397,8 @@ int prepare_revision_walk(struct rev_info *revs)
 		c->object.flags |= SEEN;
 		tail = &commit_list_append(c, tail)->next;
 	}
+	if (revs->exclude_promisor_objects)
+		for_each_packed_object(exclude_promisor_packed, NULL);
 	if (revs->commits)
 		revs->commits = sort_by_date(revs->commits);
 	if (revs->topo_order)
@@ -430,6 +511,7 @@ static void mark_tree_uninteresting(const unsigned char *sha1)
 struct object_walk {
 	show_object_fn fn;
 	void *data;
+	int missing_trees_ok;
 	char *path;
 	size_t len, alloc;
 };
@@ -457,12 +539,16 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	if (tree->flags & (UNINTERESTING | SEEN))
 		return 0;
 	tree->flags |= SEEN;
-	ret = w->fn(tree, w->path, w->data);
-	if (ret)
-		return ret;
+	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
+		return w->fn(tree, w->path, w->data);	/* its contents unknown */
 	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
 	if (!buf)
-		return -1;
+		return error("bad tree object %s", sha1_to_hex(tree->sha1));
+	ret = w->fn(tree, w->path, w->data);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
 	bad = check_tree(buf, size);
 	if (bad) {
 		free(buf);
@@ -498,7 +584,7 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 {
-	struct object_walk w = { fn, data, NULL, 0, 0 };
+	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0 };
 	size_t i;
 	int ret = 0;
 
@@ -507,9 +593,10 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 
 		if (obj->flags & (UNINTERESTING | SEEN))
 			continue;
-		if (obj->type == OBJ_TAG) {
+		if (obj->type != OBJ_TREE) {	/* a tag, or a blob tip */
 			obj->flags |= SEEN;
-			ret = fn(obj, revs->pending[i].name, data);
+			ret = fn(obj, revs->pending[i].name ?
+				 revs->pending[i].name : "", data);
 			continue;
 		}
 		set_path(&w, 0, "", 0);
@@ -517,4 +604,125 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 	}
 	free(w.path);
 	return ret;
+}
+
+/* ---- promised objects ---- */
+
+#define PROMISED	(1u << 20)	/* a promisor pack has or names it */
+
+static int note_promisor(const char *key, const char *value, void *data)
+{
+	int *found = data;
+	size_t len = strlen(key);
+
+	if (!strcmp(key, "extensions.partialclone") && value)
+		*found = 1;
+	if (!strncmp(key, "remote.", 7) && len > 16 &&
+	    !strcmp(key + len - 9, ".promisor") &&
+	    (!value || !strcasecmp(value, "true") ||
+	     !strcasecmp(value, "yes") || !strcasecmp(value, "on") ||
+	     !strcmp(value, "1")))
+		*found = 1;
+	return 0;
+}
+
+/* git's test: a remote with promisor=true, or extensions.partialClone. */
+static int has_promisor_remote(void)
+{
+	int found = 0;
+
+	for_each_config(note_promisor, &found);
+	return found;
+}
+
+static void mark_promised(const unsigned char *sha1, enum object_type type)
+{
+	struct object *obj = lookup_object(sha1, type);
+
+	if (obj)
+		obj->flags |= PROMISED;
+}
+
+/* What a packed object names is promised with it. */
+static void promise_named(const unsigned char *sha1, enum object_type type)
+{
+	unsigned char named[20];
+	enum object_type named_type;
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t size, i;
+	char *buf = read_object_of_type(sha1, type, &size);
+
+	if (!buf)
+		return;
+	if (type == OBJ_TREE && !check_tree(buf, size)) {
+		init_tree_desc(&desc, buf, size);
+		while (tree_entry_next(&desc, &e) > 0)
+			if (!S_ISGITLINK(e.mode))
+				mark_promised(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
+					OBJ_BLOB);
+	} else if (type == OBJ_COMMIT) {
+		struct commit *c = lookup_commit(sha1);
+
+		if (c && !parse_commit(c)) {
+			mark_promised(c->tree, OBJ_TREE);
+			for (i = 0; i < c->nr_parents; i++)
+				c->parents[i]->object.flags |= PROMISED;
+		}
+	} else if (type == OBJ_TAG &&
+		   !parse_tag_buffer(buf, size, named, &named_type)) {
+		mark_promised(named, named_type);
+	}
+	free(buf);
+}
+
+/* Does p have a ".promisor" file beside it (a promisor pack)? */
+static int is_promisor_pack(const struct packed_git *p)
+{
+	static const struct packed_git *last;
+	static int last_answer;
+	size_t len = strlen(p->pack_name);
+	struct stat st;
+	char *path;
+
+	if (p == last)
+		return last_answer;
+	if (len < 5 || strcmp(p->pack_name + len - 5, ".pack"))
+		return 0;
+	path = xmalloc(len + 5);
+	memcpy(path, p->pack_name, len - 5);
+	strcpy(path + len - 5, ".promisor");
+	last = p;
+	last_answer = !stat(path, &st);
+	free(path);
+	return last_answer;
+}
+
+static int promise_packed(const unsigned char *sha1, struct packed_git *p,
+			  uint32_t n, void *data)
+{
+	enum object_type type;
+	size_t size;
+
+	(void)n;
+	(void)data;
+	if (!is_promisor_pack(p) || sha1_object_info(sha1, &type, &size) < 0)
+		return 0;
+	mark_promised(sha1, type);
+	promise_named(sha1, type);
+	return 0;
+}
+
+int is_promisor_object(const unsigned char *sha1)
+{
+	static int prepared;
+	struct object *obj;
+
+	if (!prepared) {
+		prepared = 1;
+		if (has_promisor_remote())
+			for_each_packed_object(promise_packed, NULL);
+	}
+	obj = lookup_object(sha1, OBJ_NONE);
+	return obj && (obj->flags & PROMISED);
 }

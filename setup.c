@@ -417,3 +417,56 @@ int sync_wanted(void)
 
 	return !env || !*env || !strcmp(env, "0");
 }
+
+int for_each_config(config_fn fn, void *data)
+{
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
+	const char *home = getenv("HOME");
+	char *path;
+	int ret = 0;
+
+	if (global)
+		ret = config_from_file(global, fn, data);
+	else if (home && *home) {
+		path = path_join(home, ".gitconfig");
+		ret = config_from_file(path, fn, data);
+		free(path);
+	}
+	if (ret)
+		return ret;
+	path = path_join(get_common_dir(), "config");
+	ret = config_from_file(path, fn, data);
+	free(path);
+	return ret;
+}
+
+struct config_lookup {
+	const char *key;
+	char *value;
+	int found;
+};
+
+static int note_value(const char *key, const char *value, void *data)
+{
+	struct config_lookup *l = data;
+
+	if (strcmp(key, l->key))
+		return 0;
+	free(l->value);
+	l->value = value ? xstrdup(value) : NULL;
+	l->found = 1;
+	return 0;
+}
+
+int config_get(const char *key, char **value)
+{
+	struct config_lookup l = { key, NULL, 0 };
+
+	*value = NULL;
+	if (for_each_config(note_value, &l) < 0) {
+		free(l.value);
+		return -1;
+	}
+	*value = l.value;
+	return l.found;
+}

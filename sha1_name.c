@@ -1,8 +1,13 @@
 /*
- * sha1_name.c: naming objects on the command line.  An id is 40 hex
- * digits, a unique abbreviation of at least 4, HEAD, or a ref name
- * (tried as given, then under refs/, refs/tags/ and refs/heads/).
+ * sha1_name.c: naming objects on the command line as git does.  An id
+ * is 40 hex digits, a ref name by git's rules (as given, then under
+ * refs/, refs/tags/, refs/heads/, refs/remotes/, and
+ * refs/remotes/<name>/HEAD; loose or packed), or a unique
+ * abbreviation of at least 4 digits, in that order, with git's
+ * warning when a name could be read two ways.  Then any of git's
+ * suffixes: ^{type}, ^{}, ^<n>, ~<n>.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,25 +15,34 @@
 #include "pack.h"
 
 
-/* Try name as given, then under refs/, refs/tags/ and refs/heads/. */
-static int get_sha1_ref(const char *name, unsigned char *sha1)
+/*
+ * git's rules for a short ref name, in the order tried: the first that
+ * names a readable ref (symbolic refs followed) wins.
+ */
+static const char *const ref_rules[] = {
+	"%.*s", "refs/%.*s", "refs/tags/%.*s", "refs/heads/%.*s",
+	"refs/remotes/%.*s", "refs/remotes/%.*s/HEAD",
+};
+
+/*
+ * How many rules name a ref for the len bytes of name (git's
+ * dwim_ref); sha1 gets the first one's id.
+ */
+static int dwim_ref(const char *name, size_t len, unsigned char *sha1)
 {
-	static const char *prefixes[] = { "", "refs/", "refs/tags/",
-					  "refs/heads/" };
+	unsigned char found_sha1[20];
 	size_t i;
+	int found = 0;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
-		char *full = xmalloc(strlen(prefixes[i]) + strlen(name) + 1);
-		int ret;
+	for (i = 0; i < sizeof(ref_rules) / sizeof(*ref_rules); i++) {
+		char *full = xmalloc(strlen(ref_rules[i]) + len + 1);
 
-		strcpy(full, prefixes[i]);
-		strcat(full, name);
-		ret = read_ref(full, sha1);
+		sprintf(full, ref_rules[i], (int)len, name);
+		if (!read_ref(full, found_sha1) && !found++)
+			memcpy(sha1, found_sha1, 20);
 		free(full);
-		if (!ret)
-			return 0;
 	}
-	return -1;
+	return found;
 }
 
 struct abbrev {
@@ -73,26 +87,162 @@ static int is_hex(const char *s, size_t len)
 	return 1;
 }
 
-int get_sha1(const char *name, unsigned char *sha1)
+/* A hex prefix of 4 to 40 digits naming one object: 0, 1 or 2 (ambiguous). */
+static int get_short_sha1(const char *name, size_t len, unsigned char *sha1)
 {
-	size_t len = strlen(name);
 	char lower[41];
 	size_t i;
-	int n;
 
-	if (len == 40 && !get_sha1_hex(name, sha1))
-		return 0;
-	if (!get_sha1_ref(name, sha1))
-		return 0;
 	if (len < 4 || len > 40 || !is_hex(name, len))
-		return error("not a valid object name: '%s'", name);
+		return 0;
 	for (i = 0; i < len; i++)
 		lower[i] = name[i] | 0x20;
 	lower[len] = '\0';
-	n = find_abbrev(lower, len, sha1);
+	return find_abbrev(lower, len, sha1);
+}
+
+/*
+ * A name without suffixes, as git's get_oid_basic: 40 hex digits, a
+ * ref by git's rules, else a unique abbreviation.  A ref that could
+ * also be read otherwise gets git's warning.
+ */
+static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
+{
+	unsigned char other[20];
+	int refs, n;
+
+	if (len == 40 && !get_sha1_hex(name, sha1)) {
+		if (dwim_ref(name, len, other))
+			warning("refname '%.*s' is ambiguous", (int)len, name);
+		return 0;
+	}
+	refs = len ? dwim_ref(name, len, sha1) : 0;
+	if (refs) {
+		if (refs > 1 || get_short_sha1(name, len, other) == 1)
+			warning("refname '%.*s' is ambiguous", (int)len, name);
+		return 0;
+	}
+	n = get_short_sha1(name, len, sha1);
 	if (n > 1)
-		return error("short object id '%s' is ambiguous", name);
+		return error("short object id '%.*s' is ambiguous", (int)len,
+			     name);
 	if (!n)
-		return error("not a valid object name: '%s'", name);
+		return error("not a valid object name: '%.*s'", (int)len, name);
 	return 0;
+}
+
+/* The nth parent of the commit sha1 (n >= 1), in sha1: 0, or -1. */
+static int nth_parent(unsigned char *sha1, unsigned long n)
+{
+	struct commit_info ci;
+	unsigned char commit[20];
+	size_t size;
+	void *buf = read_object_peeled(sha1, OBJ_COMMIT, &size, commit);
+	int ret = -1;
+
+	if (!buf)
+		return -1;
+	if (parse_commit_buffer(buf, size, &ci) < 0) {
+		free(buf);
+		return error("bad commit %s", sha1_to_hex(commit));
+	}
+	if (n <= ci.nr_parents) {
+		memcpy(sha1, ci.parents[n - 1], 20);
+		ret = 0;
+	}
+	free_commit_info(&ci);
+	free(buf);
+	return ret;
+}
+
+/* "^{type}", "^{}": sha1 peeled to type (any non-tag for "^{}"). */
+static int peel_to(unsigned char *sha1, const char *type, size_t len)
+{
+	static const char *const names[] = { "commit", "tree", "blob", "tag" };
+	static const enum object_type types[] = { OBJ_COMMIT, OBJ_TREE,
+						  OBJ_BLOB, OBJ_TAG };
+	enum object_type want = OBJ_NONE, have;
+	unsigned char peeled[20];
+	size_t i, size;
+	void *buf;
+
+	for (i = 0; i < 4; i++)
+		if (strlen(names[i]) == len && !memcmp(type, names[i], len))
+			want = types[i];
+	if (len && want == OBJ_NONE)
+		return -1;
+	if (want == OBJ_TAG)
+		return sha1_object_info(sha1, &have, &size) < 0 ||
+		       have != OBJ_TAG ? -1 : 0;
+	while (want == OBJ_NONE) {
+		if (sha1_object_info(sha1, &have, &size) < 0)
+			return -1;
+		if (have != OBJ_TAG)
+			return 0;
+		buf = read_object_of_type(sha1, OBJ_TAG, &size);
+		if (!buf || parse_tag_buffer(buf, size, sha1, &have) < 0) {
+			free(buf);
+			return -1;
+		}
+		free(buf);
+	}
+	buf = read_object_peeled(sha1, want, &size, peeled);
+	if (!buf)
+		return -1;
+	free(buf);
+	memcpy(sha1, peeled, 20);
+	return 0;
+}
+
+/*
+ * name's first len bytes, with git's suffixes taken from the end:
+ * "^{type}", "^<n>" (the nth parent, "^" the first, "^0" the commit
+ * itself) and "~<n>" (n first parents up).
+ */
+static int get_sha1_1(const char *name, size_t len, unsigned char *sha1)
+{
+	size_t digits = 0, i;
+	unsigned long n = 0;
+	char kind;
+
+	if (len > 2 && name[len - 1] == '}') {
+		for (i = len - 1; i >= 2; i--)
+			if (name[i - 1] == '{' && name[i - 2] == '^')
+				break;
+		if (i < 2)
+			return get_sha1_basic(name, len, sha1);
+		if (get_sha1_1(name, i - 2, sha1) < 0)
+			return -1;
+		if (peel_to(sha1, name + i, len - 1 - i) < 0)
+			return error("'%.*s' cannot be peeled so", (int)len, name);
+		return 0;
+	}
+	while (digits < len && name[len - 1 - digits] >= '0' &&
+	       name[len - 1 - digits] <= '9')
+		digits++;
+	if (digits == len || (name[len - 1 - digits] != '^' &&
+			      name[len - 1 - digits] != '~'))
+		return get_sha1_basic(name, len, sha1);
+	kind = name[len - 1 - digits];
+	for (i = len - digits; i < len; i++)
+		n = n * 10 + (name[i] - '0');
+	if (!digits)
+		n = 1;
+	if (get_sha1_1(name, len - 1 - digits, sha1) < 0)
+		return -1;
+	if (kind == '^' && !n)
+		return peel_to(sha1, "commit", 6) < 0 ?
+		       error("'%.*s' is not a commit", (int)len, name) : 0;
+	if (kind == '^')
+		return nth_parent(sha1, n) < 0 ?
+		       error("'%.*s': no such parent", (int)len, name) : 0;
+	while (n--)
+		if (nth_parent(sha1, 1) < 0)
+			return error("'%.*s': no such ancestor", (int)len, name);
+	return 0;
+}
+
+int get_sha1(const char *name, unsigned char *sha1)
+{
+	return get_sha1_1(name, strlen(name), sha1);
 }

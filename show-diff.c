@@ -24,7 +24,8 @@
 #include "diff.h"
 
 static const char show_diff_usage[] =
-	"show-diff [-q] [-s] [-z] [--binary] [--] [<path>...]";
+	"show-diff [-q] [-s] [-z] [--binary] [--full-index] "
+	"[--abbrev[=<n>]] [--] [<path>...]";
 
 static int quiet, name_status, nul_terminate;
 static struct diff_options diff_opts;
@@ -471,6 +472,8 @@ int main(int argc, char **argv)
 			nul_terminate = 1;
 		else if (!strcmp(arg, "--binary"))
 			diff_opts.binary = 1;
+		else if (parse_diff_option(&diff_opts, arg))
+			;
 		else if (arg[0] == '-')
 			usage(show_diff_usage);
 		else

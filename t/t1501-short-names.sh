@@ -1,0 +1,91 @@
+#!/bin/sh
+test_description='revision names resolved as git resolves them'
+. "$(dirname "$0")/test-lib.sh"
+
+# Each name is given to our rev-parse and git's in a repository git
+# made: same id, same failure, and git's warning where git warns.
+
+# same NAME...: both print the same ids; err has our messages.
+same() {
+	GIT_DIR=.git git rev-parse "$@" >theirs 2>theirs.err
+	echo $? >theirs.rc
+	GIT_DIR=.git rev-parse "$@" >ours 2>err
+	echo $? >ours.rc
+	test_cmp theirs ours && test_cmp theirs.rc ours.rc
+}
+
+# fails NAME: neither resolves it.
+fails() {
+	test_must_fail env GIT_DIR=.git git rev-parse -q --verify "$1" &&
+	test_expect_code 128 env GIT_DIR=.git rev-parse "$1" 2>err
+}
+
+test_expect_success 'setup: branches, tags, remotes, packed and loose' '
+	git init -q . &&
+	echo one >f && git add f && git commit -q -m one &&
+	git tag -a -m "a tag" v1 &&
+	echo two >f && git commit -q -a -m two &&
+	git tag light &&
+	git checkout -q -b side HEAD^ &&
+	echo three >f && git commit -q -a -m three &&
+	git checkout -q master &&
+	git merge -q --no-edit side -s ours &&
+	git update-ref refs/remotes/origin/master HEAD^ &&
+	git update-ref refs/remotes/origin/side side &&
+	git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/master &&
+	git pack-refs --all &&
+	git update-ref refs/remotes/upstream/master HEAD~1 &&
+	git symbolic-ref refs/remotes/upstream/HEAD refs/remotes/upstream/master
+'
+
+test_expect_success 'refs/remotes and a remote name (its HEAD) resolve' '
+	same origin/master &&
+	same origin &&
+	same origin/side &&
+	same upstream &&
+	same upstream/master &&
+	same remotes/origin/master &&
+	same refs/remotes/origin/master &&
+	fails nosuch/master &&
+	fails nosuch
+'
+
+test_expect_success 'the rules are tried in git'"'"'s order' '
+	git tag side side^ &&
+	same side &&
+	grep "refname '"'"'side'"'"' is ambiguous" theirs.err &&
+	grep "refname '"'"'side'"'"' is ambiguous" err &&
+	same heads/side tags/side &&
+	! grep ambiguous err &&
+	git update-ref refs/heads/origin HEAD~1 &&
+	same origin &&
+	grep "refname '"'"'origin'"'"' is ambiguous" err
+'
+
+test_expect_success 'a ref that looks like an id wins, with the warning' '
+	short=$(GIT_DIR=.git git rev-parse --short=7 v1^{}) &&
+	git tag $short HEAD &&
+	same $short &&
+	grep "refname '"'"'$short'"'"' is ambiguous" err
+'
+
+test_expect_success 'rev-parse --short and --short=<n>' '
+	same --short HEAD &&
+	same --short v1 &&
+	same --short=12 HEAD &&
+	same --short=2 HEAD &&
+	git config core.abbrev 9 &&
+	same --short HEAD &&
+	git config --unset core.abbrev
+'
+
+test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
+	same HEAD^ HEAD^1 HEAD^2 HEAD~ HEAD~2 HEAD^^ HEAD^2~1 &&
+	same v1^{} v1^{commit} v1^{tree} v1^{tag} v1^0 light^{tree} &&
+	fails HEAD^3 &&
+	fails HEAD~9 &&
+	fails v1^{blob} &&
+	fails v1^{nonsense}
+'
+
+test_done
