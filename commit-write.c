@@ -308,6 +308,27 @@ static int write_pending_trees(void)
 }
 
 /*
+ * A sparse index's directory entry for base stands for its whole tree
+ * (as in git's cache tree): its id, and *pos moved past it.
+ */
+static int sparse_dir_at(unsigned int *pos, const char *base, size_t baselen,
+			 unsigned char *sha1)
+{
+	const struct cache_entry *ce;
+
+	if (!baselen || *pos >= active_nr)
+		return 0;
+	ce = active_cache[*pos];
+	if (!ce_sparse_dir(ce) || ce->ce_namelen != baselen ||
+	    memcmp(ce->name, base, baselen))
+		return 0;
+	if (sha1)
+		memcpy(sha1, ce->sha1, 20);
+	(*pos)++;
+	return 1;
+}
+
+/*
  * Write the tree for the entries from *pos on whose paths start with
  * base (baselen bytes, ending in '/' unless empty).  Advances *pos
  * past them.
@@ -319,7 +340,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	unsigned int start = *pos;
 	int ret = 0;
 
-	if (!dry_run && use_memo(pos, base, baselen, sha1))
+	if (sparse_dir_at(pos, base, baselen, sha1) ||
+	    (!dry_run && use_memo(pos, base, baselen, sha1)))
 		return 0;
 
 	while (!ret && *pos < active_nr) {
@@ -425,7 +447,8 @@ static int check_changed(unsigned int *pos, const char *base, size_t baselen)
 	const char *last_unmerged = NULL;
 	int bad = 0;
 
-	if (use_memo(pos, base, baselen, NULL))
+	if (sparse_dir_at(pos, base, baselen, NULL) ||
+	    use_memo(pos, base, baselen, NULL))
 		return 0;
 	while (*pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
