@@ -1401,7 +1401,8 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 				 const struct stat *st);
 /*
  * Stat data, and for a "racily clean" entry (modified in the second
- * the index was written) the content too.  0 means unchanged.
+ * the index was written) the content too; a gitlink by its directory
+ * and the HEAD of the repository there, as git.  0 means unchanged.
  */
 unsigned int ce_match_stat(const struct cache_entry *ce,
 			   const struct stat *st);
@@ -1420,6 +1421,11 @@ int read_cache(void);
 void discard_cache(void);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/*
+ * The cache tree, its directories whose paths changed since the read
+ * marked invalid (so valid nodes can be trusted now), or NULL.
+ */
+struct cache_tree *index_cache_tree(void);
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over

@@ -211,6 +211,29 @@ static void set_memo(const char *base, size_t baselen, unsigned int nr,
 }
 
 /*
+ * The index's own cache tree (TREE, as git wrote it or we kept it): a
+ * valid node is the directory's tree, as a memo is, for write-tree.
+ */
+static struct cache_tree *index_ct;
+
+static int use_cache_tree(unsigned int *pos, const char *base,
+			  size_t baselen, unsigned char *sha1)
+{
+	unsigned char id[20];
+	unsigned int nr;
+
+	if (!index_ct ||
+	    !cache_tree_lookup(index_ct, base, baselen ? baselen - 1 : 0,
+			       id, &nr) ||
+	    !nr || *pos + nr > active_nr)
+		return 0;
+	if (sha1)
+		memcpy(sha1, id, 20);
+	*pos += nr;
+	return 1;
+}
+
+/*
  * Trees hashed and waiting to be stored.  The walk only hashes (a
  * parent needs its subtrees' ids, not their files); the trees are then
  * deflated and written on every core, where a kernel's 5,000 trees
@@ -341,7 +364,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	int ret = 0;
 
 	if (sparse_dir_at(pos, base, baselen, sha1) ||
-	    (!dry_run && use_memo(pos, base, baselen, sha1)))
+	    (!dry_run && (use_memo(pos, base, baselen, sha1) ||
+			  use_cache_tree(pos, base, baselen, sha1))))
 		return 0;
 
 	while (!ret && *pos < active_nr) {
@@ -448,7 +472,8 @@ static int check_changed(unsigned int *pos, const char *base, size_t baselen)
 	int bad = 0;
 
 	if (sparse_dir_at(pos, base, baselen, NULL) ||
-	    use_memo(pos, base, baselen, NULL))
+	    use_memo(pos, base, baselen, NULL) ||
+	    use_cache_tree(pos, base, baselen, NULL))
 		return 0;
 	while (*pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
@@ -500,7 +525,8 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 {
 	unsigned int pos = 0;
 
-	if (memo_size && !dry_run) {
+	index_ct = dry_run ? NULL : index_cache_tree();
+	if ((memo_size || index_ct) && !dry_run) {
 		if (check_changed(&pos, "", 0) < 0)
 			return error("index cannot be written as a tree; "
 				     "nothing written");

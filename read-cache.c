@@ -165,10 +165,31 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 	return changed;
 }
 
+/*
+ * A gitlink's stat data says nothing (git ignores it): it is changed
+ * when its path is no directory, or holds a repository whose HEAD is
+ * another commit; an empty directory (a submodule not cloned) is not.
+ */
+static unsigned int gitlink_match(const struct cache_entry *ce,
+				  const struct stat *st)
+{
+	unsigned char head[20];
+
+	if (!S_ISDIR(st->st_mode))
+		return TYPE_CHANGED;
+	if (!resolve_gitlink_head(ce->name, head) && memcmp(head, ce->sha1, 20))
+		return DATA_CHANGED;
+	return 0;
+}
+
 unsigned int ce_match_stat(const struct cache_entry *ce,
 			   const struct stat *st)
 {
-	unsigned int changed = ce_match_stat_basic(ce, st);
+	unsigned int changed;
+
+	if (S_ISGITLINK(ce->ce_mode))
+		return gitlink_match(ce, st);
+	changed = ce_match_stat_basic(ce, st);
 
 	if (!changed && ce_is_racy(ce) && !S_ISGITLINK(ce->ce_mode) &&
 	    path_matches_sha1(ce->name, st, ce->sha1) != 1)
@@ -934,6 +955,13 @@ static void invalidate_changed(void)
 		i += cmp <= 0;
 		j += cmp >= 0;
 	}
+}
+
+struct cache_tree *index_cache_tree(void)
+{
+	if (active_cache_tree)
+		invalidate_changed();
+	return active_cache_tree;
 }
 
 /* Directory entries need the "sdir" extension that announces them. */
