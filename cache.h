@@ -1507,4 +1507,13 @@ void preload_index(int (*wanted)(const char *name));
 #define REFRESH_IGNORE_SKIP_WORKTREE 0x1
 int refresh_cache_entry(struct cache_entry *ce, unsigned int flags);
 
+/*
+ * A sparse index made whole, as git's ensure_full_index: each directory
+ * entry becomes the entries of its tree (skip-worktree, no stat data).
+ * 0, or -1 after error() with the index as it was.
+ */
+int expand_sparse_index(void);
+/* Is path (len bytes) below one of the index's sparse directories? */
+int path_in_sparse_dir(const char *path, size_t len);
+
 #endif
