@@ -724,6 +724,8 @@ static int read_shared_index(const unsigned char *sha1)
 	size_t size;
 	int ret;
 
+	if (!get_git_dir())
+		return error("split index: no repository for its shared index");
 	snprintf(name, sizeof(name), "sharedindex.%s", sha1_to_hex(sha1));
 	file = path_join(get_git_dir(), name);
 	ret = map_index_file(file, &map, &size, &st);
@@ -1059,11 +1061,14 @@ void rollback_index_lock(void)
 /* index.version in $GIT_DIR/config ("[index]" then "version = N"), or 0. */
 static int config_index_version(void)
 {
-	char *file = path_join(get_git_dir(), "config");
-	FILE *f = fopen(file, "r");
-	char line[1024];
+	char line[1024], *file;
 	int in_index = 0, version = 0;
+	FILE *f;
 
+	if (!get_git_dir())
+		return 0;
+	file = path_join(get_git_dir(), "config");
+	f = fopen(file, "r");
 	free(file);
 	while (f && fgets(line, sizeof(line), f)) {
 		char *p = line + strspn(line, " \t");
