@@ -58,6 +58,15 @@ test_expect_success 'a path inside a sparse directory expands it, as git' '
 	cp ../sparse .git/index
 '
 
+test_expect_success 'checkout-cache refuses a path not checked out, as git' '
+	cd s &&
+	test_expect_code 1 checkout-cache a/g 2>err &&
+	test_grep "a/g. has skip-worktree enabled" err &&
+	test_must_fail git checkout-index a/g 2>/dev/null &&
+	! test -e a/g &&
+	checkout-cache -f c/h
+'
+
 test_expect_success 'read-tree -m on a sparse index' '
 	cd s &&
 	read-tree -m HEAD &&
