@@ -53,6 +53,7 @@ LIB_OBJS += loose.o alternates.o pack-idx.o pack-cache.o pack-map.o \
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 # The index, and what the work tree holds beside it (globs, excludes).
+LIB_OBJS += cache-tree.o
 LIB_OBJS += read-cache.o index.o wildmatch.o exclude.o dir.o
 # Trees into the index and the work tree; read-tree's merges; history.
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o

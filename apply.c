@@ -132,6 +132,8 @@ static int apply_set(struct patch_set *set)
 			exit(128);
 		if (read_cache() < 0)
 			die("index file corrupt");
+		if (expand_sparse_index() < 0)
+			die("cannot expand the sparse index");
 	}
 	set->note = note;
 	ret = apply_patch_set(set, flags, &f);

@@ -46,6 +46,7 @@
  *   sha1_name.c   ids from the command line
  *   worktree.c    work-tree files in and out of the store
  * The index
+ *   cache-tree.c  the index's cache tree (TREE): trees of directories
  *   read-cache.c  the index file: reading, checking, writing it
  *   index.c       the index in memory: lookup, insertion, stat data
  *   exclude.h     git's globs (wildmatch.c), exclude patterns
@@ -1399,6 +1400,31 @@ int path_matches_sha1(const char *path, const struct stat *st,
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
 
+/* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
+
+struct cache_tree;
+struct mbuf;
+
+/* An empty, invalid node (the caller frees it with cache_tree_free). */
+struct cache_tree *cache_tree_new(void);
+void cache_tree_free(struct cache_tree *it);
+/* A TREE extension's payload parsed (caller frees); NULL when corrupt. */
+struct cache_tree *cache_tree_parse(const unsigned char *buf, size_t len);
+/* Append the TREE payload of it to b: 0, or -1 out of memory. */
+int cache_tree_write(struct mbuf *b, const struct cache_tree *it);
+/* Mark invalid every directory above path (len bytes), as git does. */
+void cache_tree_invalidate_path(struct cache_tree *it, const char *path,
+				size_t len);
+/*
+ * The tree of directory dir (len bytes, no '/' at its end; "" is the
+ * root) and the index entries it covers: 1 when it is valid, else 0.
+ */
+int cache_tree_lookup(struct cache_tree *it, const char *dir, size_t len,
+		      unsigned char *sha1, unsigned int *nr);
+/* Record dir's tree and entry count (the nodes above are untouched). */
+void cache_tree_set(struct cache_tree *it, const char *dir, size_t len,
+		    const unsigned char *sha1, unsigned int nr);
+
 /* ---- read-cache.c: the index file ---- */
 
 struct cache_time {
@@ -1439,9 +1465,17 @@ static inline unsigned int ce_stage(const struct cache_entry *ce)
 	return (ce->ce_flags & CE_STAGEMASK) >> CE_STAGESHIFT;
 }
 
+/* A sparse index's directory entry ("dir/", mode 040000, a tree). */
+static inline int ce_sparse_dir(const struct cache_entry *ce)
+{
+	return ce->ce_mode == 040000;
+}
+
 extern struct cache_entry **active_cache;
 extern unsigned int active_nr;
 extern size_t active_alloc;
+/* The index's cache tree, or NULL; dropped by discard_cache. */
+extern struct cache_tree *active_cache_tree;
 
 /* The index mode for a file of this stat mode. */
 unsigned int ce_mode_from_stat(unsigned int st_mode);
@@ -1469,7 +1503,8 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 				 const struct stat *st);
 /*
  * Stat data, and for a "racily clean" entry (modified in the second
- * the index was written) the content too.  0 means unchanged.
+ * the index was written) the content too; a gitlink by its directory
+ * and the HEAD of the repository there, as git.  0 means unchanged.
  */
 unsigned int ce_match_stat(const struct cache_entry *ce,
 			   const struct stat *st);
@@ -1477,19 +1512,30 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
 /*
  * Load the index (no file means an empty index): versions 2, 3 and 4.
  * Verifies signature, version, checksum, every path and the order of
- * entries.  Of the extensions, REUC (resolve-undo) is kept and written
- * back; TREE, UNTR, FSMN, EOIE and IEOT are dropped (git reads that as
- * "not cached"); a required one ("link", "sdir") is refused.  Returns
- * the number of entries or -1.
+ * entries.  A split index ("link") is read whole with its shared
+ * index; a sparse one's directory entries ("sdir") are kept.  Of the
+ * other extensions, TREE becomes active_cache_tree and REUC is kept;
+ * UNTR, FSMN, EOIE and IEOT are dropped (git reads that as "not
+ * cached"); another required (lower-case) one is refused.  Returns the
+ * number of entries or -1.
  */
 int read_cache(void);
 void discard_cache(void);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/*
+ * The cache tree, its directories whose paths changed since the read
+ * marked invalid (so valid nodes can be trusted now), or NULL.
+ */
+struct cache_tree *index_cache_tree(void);
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over
- * the index.  The lock is removed on failure, die() and signals.
+ * the index.  The lock is removed on failure, die() and signals.  The
+ * index is written unsplit, in the version it was read in (v2 and v3
+ * as the entries need, as git); a new one in GIT_INDEX_VERSION's or
+ * index.version's, else v2.  The cache tree is written with the
+ * directories of every path that changed since the read invalidated.
  */
 int hold_index_lock(void);
 int commit_index(void);
@@ -1562,5 +1608,14 @@ void preload_index(int (*wanted)(const char *name));
  */
 #define REFRESH_IGNORE_SKIP_WORKTREE 0x1
 int refresh_cache_entry(struct cache_entry *ce, unsigned int flags);
+
+/*
+ * A sparse index made whole, as git's ensure_full_index: each directory
+ * entry becomes the entries of its tree (skip-worktree, no stat data).
+ * 0, or -1 after error() with the index as it was.
+ */
+int expand_sparse_index(void);
+/* Is path (len bytes) below one of the index's sparse directories? */
+int path_in_sparse_dir(const char *path, size_t len);
 
 #endif

@@ -81,7 +81,13 @@ static int checkout_path(const char *arg)
 	size_t len = strlen(name);
 	int pos = cache_name_pos(name, len), ret;
 
-	if (pos >= 0) {
+	if ((pos >= 0 &&
+	     (active_cache[pos]->ce_ext_flags & CE_SKIP_WORKTREE)) ||
+	    (pos < 0 && path_in_sparse_dir(name, len))) {
+		/* sparse: not in the work tree by design, as git refuses */
+		ret = error("'%s' has skip-worktree enabled, not checked out",
+			    arg);
+	} else if (pos >= 0) {
 		ret = checkout_entry(&co, active_cache[pos]);
 	} else {
 		pos = -pos - 1;

@@ -211,6 +211,29 @@ static void set_memo(const char *base, size_t baselen, unsigned int nr,
 }
 
 /*
+ * The index's own cache tree (TREE, as git wrote it or we kept it): a
+ * valid node is the directory's tree, as a memo is, for write-tree.
+ */
+static struct cache_tree *index_ct;
+
+static int use_cache_tree(unsigned int *pos, const char *base,
+			  size_t baselen, unsigned char *sha1)
+{
+	unsigned char id[20];
+	unsigned int nr;
+
+	if (!index_ct ||
+	    !cache_tree_lookup(index_ct, base, baselen ? baselen - 1 : 0,
+			       id, &nr) ||
+	    !nr || *pos + nr > active_nr)
+		return 0;
+	if (sha1)
+		memcpy(sha1, id, 20);
+	*pos += nr;
+	return 1;
+}
+
+/*
  * Trees hashed and waiting to be stored.  The walk only hashes (a
  * parent needs its subtrees' ids, not their files); the trees are then
  * deflated and written on every core, where a kernel's 5,000 trees
@@ -308,6 +331,27 @@ static int write_pending_trees(void)
 }
 
 /*
+ * A sparse index's directory entry for base stands for its whole tree
+ * (as in git's cache tree): its id, and *pos moved past it.
+ */
+static int sparse_dir_at(unsigned int *pos, const char *base, size_t baselen,
+			 unsigned char *sha1)
+{
+	const struct cache_entry *ce;
+
+	if (!baselen || *pos >= active_nr)
+		return 0;
+	ce = active_cache[*pos];
+	if (!ce_sparse_dir(ce) || ce->ce_namelen != baselen ||
+	    memcmp(ce->name, base, baselen))
+		return 0;
+	if (sha1)
+		memcpy(sha1, ce->sha1, 20);
+	(*pos)++;
+	return 1;
+}
+
+/*
  * Write the tree for the entries from *pos on whose paths start with
  * base (baselen bytes, ending in '/' unless empty).  Advances *pos
  * past them.
@@ -319,7 +363,9 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	unsigned int start = *pos;
 	int ret = 0;
 
-	if (!dry_run && use_memo(pos, base, baselen, sha1))
+	if (sparse_dir_at(pos, base, baselen, sha1) ||
+	    (!dry_run && (use_memo(pos, base, baselen, sha1) ||
+			  use_cache_tree(pos, base, baselen, sha1))))
 		return 0;
 
 	while (!ret && *pos < active_nr) {
@@ -425,7 +471,9 @@ static int check_changed(unsigned int *pos, const char *base, size_t baselen)
 	const char *last_unmerged = NULL;
 	int bad = 0;
 
-	if (use_memo(pos, base, baselen, NULL))
+	if (sparse_dir_at(pos, base, baselen, NULL) ||
+	    use_memo(pos, base, baselen, NULL) ||
+	    use_cache_tree(pos, base, baselen, NULL))
 		return 0;
 	while (*pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
@@ -477,7 +525,8 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 {
 	unsigned int pos = 0;
 
-	if (memo_size && !dry_run) {
+	index_ct = dry_run ? NULL : index_cache_tree();
+	if ((memo_size || index_ct) && !dry_run) {
 		if (check_changed(&pos, "", 0) < 0)
 			return error("index cannot be written as a tree; "
 				     "nothing written");

@@ -317,6 +317,8 @@ int main(int argc, char **argv)
 	flatten_tree(tree, "", 0);
 	if (read_cache() < 0)
 		die("cannot read the index");
+	if (expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	if (!cached)
 		preload_index(pathspec.match_all ? NULL : entry_wanted);
 	diff_index();

@@ -427,3 +427,124 @@ int refresh_cache_entry(struct cache_entry *ce, unsigned int flags)
 	ce->ce_state |= CE_UPTODATE;
 	return 0;
 }
+
+/* ---- the sparse index ---- */
+
+struct expansion {
+	struct cache_entry **out;
+	size_t nr, alloc;
+	struct mbuf path;
+};
+
+static void push_entry(struct expansion *x, struct cache_entry *ce)
+{
+	ALLOC_GROW(x->out, x->nr + 1, x->alloc);
+	x->out[x->nr++] = ce;
+}
+
+/* The entries of tree sha1, below x->path (which ends in '/'). */
+static int expand_tree(struct expansion *x, const unsigned char *sha1)
+{
+	size_t size, len = x->path.len;
+	void *buf = read_object_peeled(sha1, OBJ_TREE, &size, NULL);
+	struct tree_desc d;
+	struct name_entry e;
+	int r, ret = 0;
+
+	if (!buf)
+		return -1;
+	init_tree_desc(&d, buf, size);
+	while (!ret && (r = tree_entry_next(&d, &e)) > 0) {
+		x->path.len = len;
+		if (mbuf_add(&x->path, e.path, e.pathlen) < 0) {
+			ret = error("out of memory expanding '%s'",
+				    x->path.buf);
+		} else if (S_ISDIR(e.mode)) {
+			mbuf_addch(&x->path, '/');
+			ret = expand_tree(x, e.sha1);
+		} else {
+			struct cache_entry *ce =
+				make_cache_entry(x->path.buf, x->path.len);
+
+			ce->ce_mode = e.mode;
+			memcpy(ce->sha1, e.sha1, 20);
+			ce->ce_ext_flags = CE_SKIP_WORKTREE;
+			push_entry(x, ce);
+		}
+	}
+	if (!ret && r < 0)
+		ret = error("tree %s is malformed", sha1_to_hex(sha1));
+	x->path.len = len;
+	free(buf);
+	return ret;
+}
+
+/* After a failure: free the new entries, not the index's own. */
+static void drop_expansion(struct expansion *x)
+{
+	unsigned int j = 0;
+	size_t k;
+
+	for (k = 0; k < x->nr; k++) {
+		while (j < active_nr && ce_sparse_dir(active_cache[j]))
+			j++;
+		if (j < active_nr && x->out[k] == active_cache[j])
+			j++;
+		else
+			free_cache_entry(x->out[k]);
+	}
+	free(x->out);
+	free(x->path.buf);
+}
+
+int expand_sparse_index(void)
+{
+	struct expansion x = { NULL, 0, 0, MBUF_INIT };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < active_nr; i++)
+		if (ce_sparse_dir(active_cache[i]))
+			break;
+	if (i == active_nr)
+		return 0;
+	for (i = 0; !ret && i < active_nr; i++) {
+		struct cache_entry *ce = active_cache[i];
+
+		if (!ce_sparse_dir(ce)) {
+			push_entry(&x, ce);
+			continue;
+		}
+		x.path.len = 0;
+		mbuf_add(&x.path, ce->name, ce->ce_namelen);
+		ret = expand_tree(&x, ce->sha1);
+	}
+	if (ret) {
+		drop_expansion(&x);
+		return ret;
+	}
+	for (i = 0; i < active_nr; i++)
+		if (ce_sparse_dir(active_cache[i]))
+			free_cache_entry(active_cache[i]);
+	free(active_cache);
+	active_cache = x.out;
+	active_nr = x.nr;
+	active_alloc = x.alloc;
+	free(x.path.buf);
+	return 0;
+}
+
+int path_in_sparse_dir(const char *path, size_t len)
+{
+	int pos = cache_name_pos(path, len);
+	const struct cache_entry *ce;
+
+	if (pos >= 0)
+		return 0;
+	pos = -pos - 1;
+	if (!pos)
+		return 0;
+	ce = active_cache[pos - 1];
+	return ce_sparse_dir(ce) && ce->ce_namelen < len &&
+	       !memcmp(ce->name, path, ce->ce_namelen);
+}

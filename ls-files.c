@@ -27,11 +27,12 @@
 #include "exclude.h"
 
 static const char ls_files_usage[] =
-	"ls-files [-z] [-t] [-c] [-d] [-m] [-o] [-i] [-s] [-u] [-k] "
+	"ls-files [-z] [-t] [-c] [-d] [-m] [-o] [-i] [-s] [-u] [-k] [--sparse] "
 	"[--exclude=<pattern>] [--exclude-from=<file>] "
 	"[--exclude-per-directory=<file>] [--] [<path>...]";
 
 static int show_cached, show_deleted, show_modified, show_others;
+static int show_sparse_dirs;	/* --sparse: a sparse index as it is */
 static int show_ignored, show_stage, show_unmerged, show_killed;
 static int nul_terminate, exclude_given;
 
@@ -281,6 +282,8 @@ static int parse_option(const char *arg)
 		show_unmerged = 1;
 	else if (!strcmp(arg, "-k") || !strcmp(arg, "--killed"))
 		show_killed = 1;
+	else if (!strcmp(arg, "--sparse"))
+		show_sparse_dirs = 1;
 	else if (!strncmp(arg, "--exclude=", 10))
 		add_exclude(&excludes.cmdline, arg + 10), exclude_given = 1;
 	else if (!strncmp(arg, "--exclude-from=", 15)) {
@@ -324,6 +327,8 @@ int main(int argc, char **argv)
 		exit(128);
 	if (read_cache() < 0)
 		die("cannot read the index");
+	if (!show_sparse_dirs && expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	if (show_others || show_killed)
 		show_work_tree_files();
 	if (show_cached || show_stage || show_deleted || show_modified)

@@ -143,6 +143,8 @@ int main(int argc, char **argv)
 		exit(128);
 	if (read_cache() < 0)
 		die("cannot read the index");
+	if (expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	for (; i < argc; i++) {
 		const char *arg = argv[i];
 

@@ -301,6 +301,8 @@ int main(int argc, char **argv)
 		die("cannot lock the index");
 	if (read_cache() < 0)
 		die("cannot read the index");
+	if (expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	if (merge_path(&b, &o, &t) < 0) {
 		rollback_index_lock();
 		return 1;

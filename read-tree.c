@@ -79,6 +79,8 @@ static void merge_trees(struct unpack_options *o, char **names)
 	o->initial = access(get_index_file(), F_OK) < 0;
 	if (read_cache() < 0)
 		die("cannot read the index");
+	if (expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	refuse_unmerged();
 	read_trees(o->n, names, o->trees, 1);
 	if (unpack_trees(o) < 0)

@@ -303,6 +303,25 @@ static int parse_options(int argc, char **argv)
 	return i;
 }
 
+/*
+ * A path below a sparse index's directory entry needs the entries of
+ * that directory (as git's update-index expands the index then); the
+ * index stays sparse otherwise.
+ */
+static int needs_full_index(void)
+{
+	size_t n;
+
+	for (n = 0; n < paths.nr; n++)
+		if (path_in_sparse_dir(paths.items[n], strlen(paths.items[n])))
+			return 1;
+	for (n = 0; n < nr_cacheinfos; n++)
+		if (path_in_sparse_dir(cacheinfos[n].path,
+				       strlen(cacheinfos[n].path)))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int i, first, stale = 0;
@@ -325,6 +344,8 @@ int main(int argc, char **argv)
 		exit(128);
 	if (read_cache() < 0)
 		die("unable to read the index");
+	if (needs_full_index() && expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
 	if (refresh)
 		stale = refresh_cache();
 	for (n = 0; n < nr_cacheinfos; n++)

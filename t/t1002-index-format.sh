@@ -180,21 +180,48 @@ test_expect_success 'a sparse file that claims gigabytes is refused quickly' '
 	rm -f .dircache/index
 '
 
-test_expect_success 'optional extensions (git TREE) are skipped' '
+test_expect_success 'the cache tree (TREE) is kept through a refresh' '
 	rm -rf g && mkdir g && cd g && git init -q &&
 	echo x >x && mkdir s && echo y >s/y && git add . &&
 	git write-tree >/dev/null &&
 	grep -q TREE .git/index &&
 	GIT_DIR=.git update-cache --refresh &&
-	! grep -q TREE .git/index &&
+	grep -q TREE .git/index &&
 	git ls-files >actual && printf "s/y\nx\n" >expect &&
 	test_cmp expect actual
 '
 
 test_expect_success 'a required (lowercase) extension is refused' '
 	cp good .dircache/index &&
-	rewrite_index "b += b\"link\" + (4).to_bytes(4, \"big\") + b\"abcd\"" &&
-	index_refused "extension .link."
+	rewrite_index "b += b\"qrst\" + (4).to_bytes(4, \"big\") + b\"abcd\"" &&
+	index_refused "extension .qrst."
+'
+
+test_expect_success 'a bad cache tree is dropped, as git drops it' '
+	cp good .dircache/index &&
+	rewrite_index "b += b\"TREE\" + (5).to_bytes(4, \"big\") + b\"\\0-1 9\"" &&
+	update-cache --refresh &&
+	! grep -q TREE .dircache/index && cmp good .dircache/index
+'
+
+test_expect_success 'a directory entry that is no sparse directory is refused' '
+	cp good .dircache/index &&
+	rewrite_index "b[12 + 24:12 + 28] = (0o40000).to_bytes(4, \"big\")" &&
+	index_refused "bad directory entry .a."
+'
+
+test_expect_success 'a split index: bitmaps checked, the shared index named' '
+	sha=$(tail -c 20 good | od -A n -t x1 | tr -d " \n") &&
+	cp good .dircache/sharedindex.$sha &&
+	cp good .dircache/index &&
+	rewrite_index "b += b\"link\" + (20).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\")" &&
+	update-cache --refresh && cmp good .dircache/index &&
+	rewrite_index "b += b\"link\" + (28).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\") + b\"\\xff\" * 8" &&
+	index_refused "bad bitmap in its link extension" &&
+	cp good .dircache/index &&
+	rewrite_index "b += b\"link\" + (20).to_bytes(4, \"big\") + bytes(20)" &&
+	index_refused "shared index .* is missing" &&
+	rm .dircache/sharedindex.$sha && cp good .dircache/index
 '
 
 test_expect_success 'index v3 (intent-to-add) is read and kept' '
