@@ -1058,36 +1058,18 @@ void rollback_index_lock(void)
 	rollback_lock_file(&index_lock);
 }
 
-/* index.version in $GIT_DIR/config ("[index]" then "version = N"), or 0. */
+/* index.version from the config files, or 0. */
 static int config_index_version(void)
 {
-	char line[1024], *file;
-	int in_index = 0, version = 0;
-	FILE *f;
+	char *value;
+	long v = 0;
 
-	if (!get_git_dir())
+	if (!get_git_dir() || config_get("index.version", &value) <= 0)
 		return 0;
-	file = path_join(get_git_dir(), "config");
-	f = fopen(file, "r");
-	free(file);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-		size_t n;
-
-		if (*p == '[') {
-			in_index = !strncasecmp(p, "[index]", 7);
-			continue;
-		}
-		n = strcspn(p, " \t=");
-		if (!in_index || n != 7 || strncasecmp(p, "version", 7))
-			continue;
-		p += n + strspn(p + n, " \t");
-		if (*p == '=')
-			version = atoi(p + 1);
-	}
-	if (f)
-		fclose(f);
-	return version;
+	if (config_int(value, &v) < 0)
+		v = 0;
+	free(value);
+	return v;
 }
 
 /* A new index's version: GIT_INDEX_VERSION, then index.version, then 2. */
