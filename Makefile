@@ -30,7 +30,7 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 	checkout-cache show-diff diff-tree cat-file fsck-cache merge-file
 PROGRAMS += merge-cache merge-one-file
 PROGRAMS += verify-pack unpack-objects
-PROGRAMS += index-pack
+PROGRAMS += index-pack prune-packed prune
 
 # The library, libcache.a, lowest layer first: a file calls only files
 # listed before it (cache.h's map is in the same order), which `make

@@ -1414,6 +1414,12 @@ int read_cache(void);
 void discard_cache(void);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/*
+ * The body of the TREE extension (git's cache tree) of the index last
+ * read, *len bytes (static: until the next read), or NULL: prune keeps
+ * the trees it names.  It is never written back.
+ */
+const unsigned char *index_cache_tree(size_t *len);
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over
