@@ -151,6 +151,8 @@ struct progress;
 struct progress *start_progress(const char *title, size_t total);
 void display_progress(struct progress *p, size_t done);
 void stop_progress(struct progress **p);
+/* 1: progress whatever stderr is (--progress); -1: never (-q); 0: as above. */
+void set_progress_mode(int mode);
 
 /*
  * The one error model of the library's readers: a caller that must
@@ -464,6 +466,10 @@ int sync_wanted(void);
 size_t run_parallel(size_t start, size_t end,
 		    size_t (*fn)(void *data, size_t i), void *data,
 		    struct progress *progress, size_t done);
+/* The same on nr_threads threads (at most 64), however few the items. */
+size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
+			    size_t (*fn)(void *data, size_t i), void *data,
+			    struct progress *progress, size_t done);
 
 /* ---- lockfile.c: replacing a file ---- */
 
