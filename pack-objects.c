@@ -361,6 +361,10 @@ static void search_deltas(void)
 	if (find_deltas(list, n, &opt) < 0)
 		exit(128);
 	stop_progress(&opt.progress);
+	/* A new delta beats the whole entry a pack has. */
+	for (i = 0; i < n; i++)
+		if (list[i]->delta)
+			list[i]->reuse = REUSE_NONE;
 	free(list);
 }
 
