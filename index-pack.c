@@ -168,7 +168,7 @@ static int write_idx_file(struct out_files *o, const struct pack_in *p,
 			  const struct pack_idx_entry *ents, const char *dir,
 			  const char *idx_path)
 {
-	o->idx_fd = open_pack_tmp(dir, "tmp_idx_", &o->tmp_idx);
+	o->idx_fd = open_pack_tmp_file(dir, "tmp_idx_", &o->tmp_idx);
 	if (o->idx_fd < 0)
 		return -1;
 	if (write_pack_idx(o->idx_fd, ents, p->nr, p->sha1) < 0)
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 		p.want_content = 1 << OBJ_COMMIT | 1 << OBJ_TREE | 1 << OBJ_TAG;
 	}
 	if (from_stdin) {
-		o.pack_fd = open_pack_tmp(dir, "tmp_pack_", &o.tmp_pack);
+		o.pack_fd = open_pack_tmp_file(dir, "tmp_pack_", &o.tmp_pack);
 		if (o.pack_fd < 0 || copy_stdin(o.pack_fd, o.tmp_pack) < 0)
 			goto out;
 	} else {
