@@ -29,7 +29,7 @@
 #include "cache.h"
 #include "pack.h"
 
-#define TRIM_BYTES ((uint64_t)64 << 20)
+#define TRIM_BYTES ((uint64_t)8 << 20)
 
 static size_t bases_held = (size_t)32 << 20;
 
