@@ -709,8 +709,8 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 		return set_fault(f, FAULT_CORRUPT, "pack version %u is not "
 				 "supported", get_be32(map + 4));
 	p->nr = get_be32(map + 8);
-	/* an entry is at least 2 bytes of header and 8 of zlib */
-	if (p->nr > (p->pack_size - 32) / 10)
+	/* an entry is at least 1 byte of header and 8 of zlib */
+	if (p->nr > (p->pack_size - 32) / 9)
 		return set_fault(f, FAULT_CORRUPT, "pack claims %u objects, "
 				 "more than it can hold", p->nr);
 	return 0;
