@@ -351,7 +351,9 @@ static void decide_reuse(void)
 static void search_deltas(void)
 {
 	struct object_entry **list = xmalloc(nr_objects * sizeof(*list));
-	struct delta_search opt = { window, depth, nr_threads, level, NULL };
+	struct delta_search opt = {
+		window, depth, nr_threads, level, reuse_delta, NULL
+	};
 	size_t i, n = 0;
 
 	for (i = 0; i < nr_objects; i++)
