@@ -55,8 +55,7 @@ static void remove_tmp_pack(void)
 
 static size_t bucket(const unsigned char *sha1)
 {
-	return (sha1[0] << 24 | sha1[1] << 16 | sha1[2] << 8 | sha1[3]) &
-		table_mask;
+	return get_be32(sha1) & table_mask;
 }
 
 static struct object_entry *locate(const unsigned char *sha1)
