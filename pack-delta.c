@@ -122,18 +122,32 @@ static size_t max_delta_size(const struct object_entry *trg,
 }
 
 /*
+ * When the pack that holds both keeps trg whole, its maker tried
+ * this pair already (git's rule): not again, when reusing deltas.
+ */
+static int tried_before(const struct object_entry *t,
+			const struct object_entry *s)
+{
+	return t->in_pack && t->in_pack == s->in_pack &&
+		t->reuse == REUSE_WHOLE;
+}
+
+/*
  * Try src as trg's base: 1 when its delta is the best yet, 0 when
  * not, -1 when src is of another type (nor will any further be).
  */
 static int try_delta(struct unpacked *trg, struct unpacked *src,
-		     int max_depth)
+		     const struct delta_search *opt)
 {
 	struct object_entry *t = trg->entry, *s = src->entry;
 	size_t max_size, sizediff, delta_size;
+	int max_depth = opt->depth;
 	void *delta;
 
 	if (t->type != s->type)
 		return -1;
+	if (opt->reuse_delta && tried_before(t, s))
+		return 0;
 	if (s->depth + 1 + t->height > (unsigned int)max_depth)
 		return 0;
 	max_size = max_delta_size(t, s, max_depth);
@@ -247,7 +261,7 @@ static size_t search_piece(void *data, size_t piece)
 
 			if (!win[other].entry)
 				break;
-			ret = try_delta(&win[idx], &win[other], opt->depth);
+			ret = try_delta(&win[idx], &win[other], opt);
 			if (ret < 0)
 				break;
 			if (ret > 0)

@@ -55,8 +55,7 @@ static void remove_tmp_pack(void)
 
 static size_t bucket(const unsigned char *sha1)
 {
-	return (sha1[0] << 24 | sha1[1] << 16 | sha1[2] << 8 | sha1[3]) &
-		table_mask;
+	return get_be32(sha1) & table_mask;
 }
 
 static struct object_entry *locate(const unsigned char *sha1)
@@ -351,7 +350,9 @@ static void decide_reuse(void)
 static void search_deltas(void)
 {
 	struct object_entry **list = xmalloc(nr_objects * sizeof(*list));
-	struct delta_search opt = { window, depth, nr_threads, level, NULL };
+	struct delta_search opt = {
+		window, depth, nr_threads, level, reuse_delta, NULL
+	};
 	size_t i, n = 0;
 
 	for (i = 0; i < nr_objects; i++)

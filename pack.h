@@ -322,6 +322,7 @@ struct delta_search {
 	int depth;		/* longest chain of deltas */
 	int threads;
 	int level;		/* zlib level of the deltas kept */
+	int reuse_delta;	/* a pack's choice of whole entries stands */
 	struct progress *progress;
 };
 /*

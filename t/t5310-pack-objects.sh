@@ -147,7 +147,7 @@ test_expect_success '--revs walks as rev-list --objects' '
 	test_cmp ../want ../got
 '
 
-test_expect_success 'reuse: git deltas copied, REF_DELTA made OFS_DELTA' '
+test_expect_success 'reuse: git deltas copied, REF_DELTA made OFS_DELTA, no more tried' '
 	rm -rf packed && cp -R repo packed && cd packed &&
 	git repack -q -adf --window=50 --depth=20 &&
 	git pack-objects -q --all --no-delta-base-offset --stdout \
@@ -161,8 +161,7 @@ test_expect_success 'reuse: git deltas copied, REF_DELTA made OFS_DELTA' '
 	pack-objects ../reused <../list >/dev/null &&
 	git verify-pack ../reused-*.idx &&
 	delta_pairs ../reused-*.idx >../our-pairs &&
-	comm -23 ../git-pairs ../our-pairs >../lost &&
-	test_cmp /dev/null ../lost &&
+	test_cmp ../git-pairs ../our-pairs &&
 	delta_data $(ls ../reused-*.pack | sed "s/.pack$//") >../our-deltas &&
 	join ../git-deltas ../our-deltas | awk "\$2 != \$3" >../changed &&
 	test_cmp /dev/null ../changed &&
