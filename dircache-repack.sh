@@ -105,20 +105,23 @@ pack_ids() {
 	sed -n 's/^\([0-9a-f]\{40\}\) .*/\1/p' "$dc_tmp/verify" | sort
 }
 
-# Write the objects of old pack $1 that the store keeps nowhere else
-# (listed in $dc_tmp/missing) as loose objects: exploded into a scratch
-# store, each moved in with a rename, then synced.
+# Write the objects of an old pack that the store keeps nowhere else
+# (listed in $dc_tmp/missing) as loose objects: packed on their own,
+# exploded into a scratch store, each moved in with a rename, synced.
 loosen_missing() {
-	rm -rf "$dc_tmp/objs" && mkdir "$dc_tmp/objs" || die "cannot make $dc_tmp/objs"
-	SHA1_FILE_DIRECTORY=$dc_tmp/objs GIT_OBJECT_DIRECTORY=$dc_tmp/objs \
-		unpack-objects -q <"$1" ||
-		die "cannot write out the objects of $1"
+	dc_objs=$dc_tmp/objs
+	rm -rf "$dc_objs" && mkdir "$dc_objs" || die "cannot make $dc_objs"
+	pack-objects -q --stdout <"$dc_tmp/missing" >"$dc_tmp/missing.pack" ||
+		die "cannot read the objects only $1 holds"
+	SHA1_FILE_DIRECTORY=$dc_objs GIT_OBJECT_DIRECTORY=$dc_objs \
+		unpack-objects -q <"$dc_tmp/missing.pack" ||
+		die "cannot write out the objects only $1 holds"
 	while read -r id; do
 		dc_fan=${id%??????????????????????????????????????}
 		dc_rest=${id#??}
 		mkdir -p "$od/$dc_fan" &&
 		if [ ! -e "$od/$dc_fan/$dc_rest" ]; then
-			mv "$dc_tmp/objs/$dc_fan/$dc_rest" "$od/$dc_fan/$dc_rest"
+			mv "$dc_objs/$dc_fan/$dc_rest" "$od/$dc_fan/$dc_rest"
 		fi || die "cannot move object $id into the store"
 	done <"$dc_tmp/missing"
 	[ "${DIRCACHE_NO_SYNC:-}" = 1 ] || sync -f "$od" ||
@@ -142,7 +145,8 @@ if [ -n "$all" ]; then
 		comm -23 "$dc_tmp/old" "$dc_tmp/have" >"$dc_tmp/missing"
 		if [ -s "$dc_tmp/missing" ]; then
 			loosen_missing "$base.pack"
-			sort -u -o "$dc_tmp/have" "$dc_tmp/have" "$dc_tmp/missing"
+			sort -u -o "$dc_tmp/have" "$dc_tmp/have" \
+				"$dc_tmp/missing"
 		fi
 		rm -f "$idx" && rm -f "$base.pack" ||
 			die "cannot remove $base"

@@ -319,8 +319,9 @@ static int check_ofs_bases(struct resolver *r, struct fault *f)
 		const struct pack_in_entry *e = &r->p->entries[r->ofs[i].n];
 
 		if (entry_at(r->p, r->ofs[i].base) < 0)
-			return set_fault(f, FAULT_CORRUPT, "bad delta at offset "
-					 "%llu: no object at its base offset",
+			return set_fault(f, FAULT_CORRUPT, "bad delta at "
+					 "offset %llu: no object at its base "
+					 "offset",
 					 (unsigned long long)e->offset);
 	}
 	return 0;
@@ -639,7 +640,7 @@ static int resolve_thin(struct resolver *r, size_t *resolved,
 		w.ext_type = type;
 		ALLOC_GROW(w.path, 1, w.alloc);
 		h = &w.path[w.depth++];
-		h->n = r->ref[i].n;	/* unused: the root is not an entry */
+		h->n = r->ref[i].n;	/* unused: not an entry */
 		h->data = buf;
 		h->size = size;
 		find_children(r, UINT64_MAX, base, &h->c);
@@ -702,9 +703,11 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 {
 	if (p->pack_size < 32)
 		return set_fault(f, FAULT_CORRUPT, "pack is truncated "
-				 "(%llu bytes)", (unsigned long long)p->pack_size);
+				 "(%llu bytes)",
+				 (unsigned long long)p->pack_size);
 	if (memcmp(map, "PACK", 4))
-		return set_fault(f, FAULT_CORRUPT, "not a pack (bad signature)");
+		return set_fault(f, FAULT_CORRUPT, "not a pack (bad "
+				 "signature)");
 	if (get_be32(map + 4) != 2 && get_be32(map + 4) != 3)
 		return set_fault(f, FAULT_CORRUPT, "pack version %u is not "
 				 "supported", get_be32(map + 4));
