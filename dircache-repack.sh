@@ -110,7 +110,8 @@ pack_ids() {
 # exploded into a scratch store, each moved in with a rename, synced.
 loosen_missing() {
 	dc_objs=$dc_tmp/objs
-	rm -rf "$dc_objs" && mkdir "$dc_objs" || die "cannot make $dc_objs"
+	rm -rf "$dc_objs"
+	mkdir "$dc_objs" || die "cannot make $dc_objs"
 	pack-objects -q --stdout <"$dc_tmp/missing" >"$dc_tmp/missing.pack" ||
 		die "cannot read the objects only $1 holds"
 	SHA1_FILE_DIRECTORY=$dc_objs GIT_OBJECT_DIRECTORY=$dc_objs \
@@ -119,10 +120,10 @@ loosen_missing() {
 	while read -r id; do
 		dc_fan=${id%??????????????????????????????????????}
 		dc_rest=${id#??}
-		mkdir -p "$od/$dc_fan" &&
-		if [ ! -e "$od/$dc_fan/$dc_rest" ]; then
-			mv "$dc_objs/$dc_fan/$dc_rest" "$od/$dc_fan/$dc_rest"
-		fi || die "cannot move object $id into the store"
+		mkdir -p "$od/$dc_fan" || die "cannot make $od/$dc_fan"
+		[ -e "$od/$dc_fan/$dc_rest" ] ||
+			mv "$dc_objs/$dc_fan/$dc_rest" "$od/$dc_fan/$dc_rest" ||
+			die "cannot move object $id into the store"
 	done <"$dc_tmp/missing"
 	[ "${DIRCACHE_NO_SYNC:-}" = 1 ] || sync -f "$od" ||
 		die "cannot sync $od"
@@ -148,8 +149,8 @@ if [ -n "$all" ]; then
 			sort -u -o "$dc_tmp/have" "$dc_tmp/have" \
 				"$dc_tmp/missing"
 		fi
-		rm -f "$idx" && rm -f "$base.pack" ||
-			die "cannot remove $base"
+		rm -f "$idx" || die "cannot remove $idx"
+		rm -f "$base.pack" || die "cannot remove $base.pack"
 	done
 fi
 if [ -n "$quiet" ]; then
