@@ -26,6 +26,8 @@ fetch      fetch a remote's branch, verified, into refs/remotes/
 pull       fetch a remote's branch, verified, and merge it
 push       send a branch to a remote, fast-forward only
 clone      init, pull and check out a remote
+repack     pack the loose objects (-a: everything reachable; -d: tidy)
+gc         repack -a -d, then prune what is unreachable and old
 help       this list
 LIST
 }

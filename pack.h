@@ -2,8 +2,9 @@
  * pack.h: git's pack files, the store's packed source, in layers:
  * the idx (pack-idx.c), the delta-base cache (pack-cache.c), the pack
  * file mapped (pack-map.c), the list of the store's packs
- * (pack-list.c), objects read out of them (pack-read.c) and a pack
- * verified whole (pack-check.c).  The one reader (object-read.c) asks
+ * (pack-list.c), objects read out of them (pack-read.c), a pack
+ * verified whole (pack-check.c) and, above the store's writers, a pack
+ * read whole with no idx (pack-resolve.c).  The one reader (object-read.c) asks
  * them as a source; fsck-cache, verify-pack and unpack-objects use the
  * lower-level calls below.  A file calls only the sections above its
  * own, and those of cache.h up to the store (loose.c, alternates.c).
@@ -226,5 +227,116 @@ int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f);
 int verify_pack_checksums(struct packed_git *p,
 			  void (*say)(void *data, const char *fmt, ...),
 			  void *data);
+
+/* ---- pack-resolve.c: a pack read whole, with no idx ---- */
+
+/* An entry of a pack read whole (struct pack_in). */
+struct pack_in_entry {
+	uint64_t offset;
+	size_t size;			/* in its header: object or delta */
+	uint32_t crc;			/* CRC32 of its raw bytes, as idx v2 */
+	unsigned char sha1[20];		/* the object's id, once resolved */
+	unsigned char hdr_len;		/* its header's length */
+	signed char in_type;		/* as stored: 1-4, OFS or REF delta */
+	signed char type;		/* the object's; OBJ_NONE unresolved */
+	signed char claimed;		/* a delta taken by a thread */
+};
+
+/*
+ * A pack checked whole, with no idx: the caller fills the first
+ * fields; read_pack_in the rest.  fn (may be NULL) gets every object
+ * once its id is known, its content in buf (size bytes, NUL after
+ * them), or buf NULL for a big whole object that is not a type
+ * want_content (a bit mask, 1 << type) names: called on many threads
+ * at once; -1 (f filled) stops the reading.
+ */
+struct pack_in {
+	int thin;			/* REF_DELTA bases may be in the store */
+	int progress;			/* "Indexing objects" etc. on a tty */
+	unsigned int want_content;
+	int (*fn)(void *data, const struct pack_in_entry *e, const void *buf,
+		  size_t size, struct fault *f);
+	void *data;
+
+	uint64_t pack_size;
+	uint32_t nr;
+	struct pack_in_entry *entries;	/* in pack order; malloc'd */
+	unsigned char sha1[20];		/* the pack's trailer */
+};
+/*
+ * Read the pack in file fd and check it whole: header, trailer, every
+ * entry's header, zlib stream and size, every delta applied (depth
+ * first from its base, on every core, a bounded set of bases held),
+ * every id computed.  0, entries filled (the caller frees them); or
+ * -1 with f saying what is wrong (FAULT_CORRUPT) or failed.
+ */
+int read_pack_in(struct pack_in *p, int fd, struct fault *f);
+/*
+ * The bases one thread of read_pack_in holds at most (default 32 MiB)
+ * before it lets the oldest go, to make them again when needed.
+ */
+void set_pack_bases_held(size_t bytes);
+
+/* ---- pack-delta.c: pack-objects' delta search ---- */
+
+/* How an object goes into the new pack. */
+enum reuse_kind {
+	REUSE_NONE,		/* read it, deflate it (or its new delta) */
+	REUSE_WHOLE,		/* copy its zlib bytes out of in_pack */
+	REUSE_DELTA,		/* copy its delta out of in_pack */
+};
+
+/* One object of the pack being made. */
+struct object_entry {
+	unsigned char sha1[20];
+	enum object_type type;
+	uint32_t name_hash;	/* pack_name_hash of its path */
+	size_t size;		/* of its content */
+	uint32_t order;		/* its place in the list given */
+
+	struct packed_git *in_pack;	/* where it is stored, or NULL */
+	uint32_t in_pos;		/* its idx position there */
+	struct pack_entry_info in;	/* its entry there */
+	unsigned int in_hdr_len;	/* the entry's header, base included */
+	enum reuse_kind reuse;
+
+	struct object_entry *delta;	/* its base in the new pack */
+	unsigned char *delta_data;	/* a new delta, deflated */
+	size_t delta_size, delta_zlen;	/* its size, and deflated */
+	unsigned int depth;		/* deltas down to a whole entry */
+	unsigned int height;		/* reused deltas hanging below it */
+
+	uint64_t offset;		/* in the new pack; 0 until written */
+	uint32_t crc;
+};
+
+/*
+ * git's hash of a path for the delta search's order: whitespace left
+ * out, each byte shifts the ones before down by two bits, so the last
+ * sixteen weigh the most and "x.c" files sort together.
+ */
+uint32_t pack_name_hash(const char *path);
+
+struct delta_search {
+	int window;		/* bases tried per object */
+	int depth;		/* longest chain of deltas */
+	int threads;
+	int level;		/* zlib level of the deltas kept */
+	int reuse_delta;	/* a pack's choice of whole entries stands */
+	struct progress *progress;
+};
+/*
+ * Find a base for each of the nr entries, as git does: sorted by type,
+ * name hash and size (biggest first), each tried against the window
+ * before it, a delta kept only when smaller than what the whole object
+ * would cost at its depth; the list is cut in pieces at name changes,
+ * searched on opt->threads threads.  Sets delta, delta_data (deflated)
+ * and depth.  -1 after error() when an object cannot be read.
+ */
+int find_deltas(struct object_entry **list, size_t nr,
+		const struct delta_search *opt);
+/* len bytes deflated by zlib at level (malloc'd, *zlen); NULL after error(). */
+unsigned char *zlib_deflate(const void *buf, size_t len, int level,
+			    size_t *zlen);
 
 #endif
