@@ -457,29 +457,6 @@ static size_t prepare_one(void *data, size_t i)
 	return 1;
 }
 
-/* An entry's header: type and size, then a delta's base distance. */
-static int entry_header(unsigned char *hdr, int type, uint64_t size,
-			uint64_t base_distance)
-{
-	unsigned char ofs[10];
-	int n = 0, k = sizeof(ofs) - 1;
-	unsigned char c = (type << 4) | (size & 15);
-
-	for (size >>= 4; size; size >>= 7) {
-		hdr[n++] = c | 0x80;
-		c = size & 0x7f;
-	}
-	hdr[n++] = c;
-	if (type != OBJ_OFS_DELTA)
-		return n;
-	/* Big-endian base 128, each byte but the last one less. */
-	ofs[k] = base_distance & 0x7f;
-	while (base_distance >>= 7)
-		ofs[--k] = 0x80 | (--base_distance & 0x7f);
-	memcpy(hdr + n, ofs + k, sizeof(ofs) - k);
-	return n + sizeof(ofs) - k;
-}
-
 /* The zlib bytes of a reused entry, mapped until unuse_pack(*win). */
 static const unsigned char *reused_bytes(struct object_entry *e,
 					 size_t *len, struct pack_window **win)
@@ -514,10 +491,10 @@ static int write_entry(struct writer *w, struct object_entry *e,
 		return report_object_fault(e->sha1, &p->fault);
 	e->offset = w->f->total;
 	if (e->delta)
-		hlen = entry_header(hdr, OBJ_OFS_DELTA, e->delta_size,
+		hlen = pack_entry_header(hdr, OBJ_OFS_DELTA, e->delta_size,
 				    e->offset - e->delta->offset);
 	else
-		hlen = entry_header(hdr, e->type, e->size, 0);
+		hlen = pack_entry_header(hdr, e->type, e->size, 0);
 	if (e->reuse != REUSE_NONE)
 		data = reused_bytes(e, &len, &win);
 	else if (e->delta) {

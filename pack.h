@@ -2,8 +2,9 @@
  * pack.h: git's pack files, the store's packed source, in layers:
  * the idx (pack-idx.c), the delta-base cache (pack-cache.c), the pack
  * file mapped (pack-map.c), the list of the store's packs
- * (pack-list.c), objects read out of them (pack-read.c) and a pack
- * verified whole (pack-check.c).  The one reader (object-read.c) asks
+ * (pack-list.c), objects read out of them (pack-read.c), a pack
+ * verified whole (pack-check.c), and pack-objects' delta search
+ * (pack-delta.c, above pack-write.c).  The one reader (object-read.c) asks
  * them as a source; fsck-cache, verify-pack and unpack-objects use the
  * lower-level calls below.  A file calls only the sections above its
  * own, and those of cache.h up to the store (loose.c, alternates.c).
