@@ -13,8 +13,10 @@
  * against the idx first); --no-reuse-delta and --no-reuse-object say
  * no.  With <base-name>, writes <base-name>-<hex>.pack and .idx (temp
  * files renamed, pack first) and prints <hex>; with --stdout, writes
- * the pack on stdout.  Every object is checked before any byte goes
- * out: an id that names nothing stops it with nothing written.
+ * the pack on stdout.  Every id is looked up before any byte goes
+ * out: one that names nothing stops it with nothing written; an object
+ * found corrupt when read stops it too, its temporary files removed
+ * (what went to stdout stays written).
  */
 #include <errno.h>
 #include <stdio.h>
