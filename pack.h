@@ -139,6 +139,12 @@ void unuse_pack(struct pack_window *w);
 /* The same, after reading bytes of the entry (see set_pack_trim_bytes). */
 void unuse_pack_read(struct pack_window *w, size_t bytes);
 /*
+ * Give back the pages of p's windows now (a reader that touched many
+ * entries' headers, which unuse_pack_read does not count).  They are
+ * read in again from the page cache when touched.  Thread-safe.
+ */
+void trim_pack(struct packed_git *p);
+/*
  * The idx positions in pack order (static to p); NULL (f) on failure.
  * Building it checks every offset and the order of every id.
  */
