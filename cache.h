@@ -37,7 +37,9 @@
  *                 packs (pack-read.c), a pack verified (pack-check.c)
  *   object-read.c the one reader over its sources
  *   object-write.c loose objects written, the collision check
- *   pack-write.c  new objects as one pack file and its idx
+ *   pack-write.c  new objects as one pack file and its idx; the idx
+ *                 writer and the placement of new packs
+ *   pack-delta.c  (pack.h) pack-objects' delta search
  *   promise.c     write_sha1_file: now, or at the next flush
  *   pack.h        a pack read whole with no idx, deltas resolved
  *                 (pack-resolve.c: index-pack, unpack-objects)
@@ -1065,6 +1067,12 @@ const void *pack_object_content(const struct pack_object *o,
  * its whole pack.  0, or -1 after error() (no idx left behind).
  */
 int write_pack_objects(const struct pack_object *objs, size_t nr);
+/*
+ * The header of a pack entry into hdr (32 bytes): type and size, and
+ * for an OFS_DELTA how far back its base starts.  Its length.
+ */
+int pack_entry_header(unsigned char *hdr, int type, uint64_t size,
+		      uint64_t base_distance);
 /* An object of a pack, as its idx lists it. */
 struct pack_idx_entry {
 	unsigned char sha1[20];

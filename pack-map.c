@@ -425,3 +425,10 @@ void unuse_pack(struct pack_window *w)
 {
 	unuse_pack_read(w, 0);
 }
+
+void trim_pack(struct packed_git *p)
+{
+	pthread_mutex_lock(&p->lock);
+	trim_windows(p);
+	pthread_mutex_unlock(&p->lock);
+}

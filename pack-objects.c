@@ -13,8 +13,10 @@
  * against the idx first); --no-reuse-delta and --no-reuse-object say
  * no.  With <base-name>, writes <base-name>-<hex>.pack and .idx (temp
  * files renamed, pack first) and prints <hex>; with --stdout, writes
- * the pack on stdout.  Every object is checked before any byte goes
- * out: an id that names nothing stops it with nothing written.
+ * the pack on stdout.  Every id is looked up before any byte goes
+ * out: one that names nothing stops it with nothing written; an object
+ * found corrupt when read stops it too, its temporary files removed
+ * (what went to stdout stays written).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -187,21 +189,74 @@ static void walk_revisions(void)
 	release_revisions(&revs);
 }
 
-/* The nth entry's type and size, and where a pack holds it. */
-static size_t count_one(void *data, size_t i)
+/*
+ * The objects in the order of the packs that hold them, by offset,
+ * loose ones last: headers read in that order touch each page of a
+ * pack once, and the pages read can be given back as we go (the
+ * kernel maps pages around each one touched: in the list's order the
+ * whole pack would be ours at once).
+ */
+static struct object_entry **by_place;
+
+static size_t find_one(void *data, size_t i)
 {
 	struct object_entry *e = &objects[i];
-	struct fault *faults = data, *f = &faults[i];
+
+	(void)data;
+	if (find_packed(e->sha1, &e->in_pack, &e->in_pos) < 0)
+		e->in_pack = NULL;
+	else
+		e->in.offset = nth_packed_offset(e->in_pack, e->in_pos);
+	return 0;
+}
+
+static int compare_place(const void *a_, const void *b_)
+{
+	const struct object_entry *a = *(struct object_entry *const *)a_;
+	const struct object_entry *b = *(struct object_entry *const *)b_;
+
+	if (a->in_pack != b->in_pack) {
+		if (!a->in_pack || !b->in_pack)
+			return a->in_pack ? -1 : 1;
+		return a->in_pack < b->in_pack ? -1 : 1;
+	}
+	if (a->in.offset != b->in.offset)
+		return a->in.offset < b->in.offset ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void sort_by_place(void)
+{
+	size_t i;
+
+	run_parallel_threads(nr_threads, 0, nr_objects, find_one, NULL,
+			     NULL, 0);
+	by_place = xmalloc((nr_objects + 1) * sizeof(*by_place));
+	for (i = 0; i < nr_objects; i++)
+		by_place[i] = &objects[i];
+	qsort(by_place, nr_objects, sizeof(*by_place), compare_place);
+}
+
+/* The faults of one piece of by_place, from first on. */
+struct count_piece {
+	size_t first;
+	struct fault *faults;
+};
+
+/* The type and size of by_place[i]. */
+static size_t count_one(void *data, size_t i)
+{
+	struct count_piece *piece = data;
+	struct object_entry *e = by_place[i];
+	struct fault *f = &piece->faults[i - piece->first];
 	size_t size;
 	int ret;
 
-	if (!find_packed(e->sha1, &e->in_pack, &e->in_pos))
+	if (e->in_pack)
 		ret = pack_object_info(e->in_pack, e->in_pos, &e->type, &size,
 				       f);
-	else {
-		e->in_pack = NULL;
+	else
 		ret = object_info(e->sha1, &e->type, &size, f);
-	}
 	if (ret < 0 && f->code == FAULT_NONE)
 		f->code = FAULT_CORRUPT;
 	else if (!ret) {
@@ -211,22 +266,44 @@ static size_t count_one(void *data, size_t i)
 	return 1;
 }
 
+/* Give back the pages of the packs read so far (see by_place). */
+#define TRIM_EVERY 1024
+
+static void trim_packs(void)
+{
+	struct packed_git *p;
+
+	for (p = get_packs(); p; p = p->next)
+		trim_pack(p);
+}
+
 static void count_objects(void)
 {
-	struct fault *faults = xcalloc(nr_objects, sizeof(*faults));
+	struct count_piece piece = { 0, NULL };
 	struct progress *progress;
-	size_t i;
+	size_t i, done = 0;
 
+	piece.faults = xcalloc(TRIM_EVERY, sizeof(*piece.faults));
 	progress = start_progress("Counting objects", nr_objects);
-	run_parallel_threads(nr_threads, 0, nr_objects, count_one, faults,
-			     progress, 0);
-	stop_progress(&progress);
-	for (i = 0; i < nr_objects; i++)
-		if (faults[i].code != FAULT_NONE) {
-			report_object_fault(objects[i].sha1, &faults[i]);
+	sort_by_place();
+	for (; piece.first < nr_objects; piece.first += TRIM_EVERY) {
+		size_t end = nr_objects - piece.first < TRIM_EVERY ?
+			nr_objects : piece.first + TRIM_EVERY;
+
+		done = run_parallel_threads(nr_threads, piece.first, end,
+					    count_one, &piece, progress, done);
+		trim_packs();
+		for (i = piece.first; i < end; i++) {
+			struct fault *f = &piece.faults[i - piece.first];
+
+			if (f->code == FAULT_NONE)
+				continue;
+			report_object_fault(by_place[i]->sha1, f);
 			exit(128);
 		}
-	free(faults);
+	}
+	stop_progress(&progress);
+	free(piece.faults);
 }
 
 /* The object at offset of p (a delta's base), if it is in the pack made. */
@@ -326,8 +403,13 @@ static void decide_reuse(void)
 	unsigned char *state;
 	size_t i, alloc = 0;
 
-	for (i = 0; i < nr_objects; i++)
-		check_reuse(&objects[i]);
+	for (i = 0; i < nr_objects; i++) {
+		check_reuse(by_place[i]);
+		if (i % TRIM_EVERY == TRIM_EVERY - 1)
+			trim_packs();
+	}
+	trim_packs();
+	free(by_place);
 	state = xcalloc(nr_objects, 1);
 	for (i = 0; i < nr_objects; i++)
 		chain_depth(&objects[i], state, &path, &alloc);
@@ -457,29 +539,6 @@ static size_t prepare_one(void *data, size_t i)
 	return 1;
 }
 
-/* An entry's header: type and size, then a delta's base distance. */
-static int entry_header(unsigned char *hdr, int type, uint64_t size,
-			uint64_t base_distance)
-{
-	unsigned char ofs[10];
-	int n = 0, k = sizeof(ofs) - 1;
-	unsigned char c = (type << 4) | (size & 15);
-
-	for (size >>= 4; size; size >>= 7) {
-		hdr[n++] = c | 0x80;
-		c = size & 0x7f;
-	}
-	hdr[n++] = c;
-	if (type != OBJ_OFS_DELTA)
-		return n;
-	/* Big-endian base 128, each byte but the last one less. */
-	ofs[k] = base_distance & 0x7f;
-	while (base_distance >>= 7)
-		ofs[--k] = 0x80 | (--base_distance & 0x7f);
-	memcpy(hdr + n, ofs + k, sizeof(ofs) - k);
-	return n + sizeof(ofs) - k;
-}
-
 /* The zlib bytes of a reused entry, mapped until unuse_pack(*win). */
 static const unsigned char *reused_bytes(struct object_entry *e,
 					 size_t *len, struct pack_window **win)
@@ -514,10 +573,10 @@ static int write_entry(struct writer *w, struct object_entry *e,
 		return report_object_fault(e->sha1, &p->fault);
 	e->offset = w->f->total;
 	if (e->delta)
-		hlen = entry_header(hdr, OBJ_OFS_DELTA, e->delta_size,
+		hlen = pack_entry_header(hdr, OBJ_OFS_DELTA, e->delta_size,
 				    e->offset - e->delta->offset);
 	else
-		hlen = entry_header(hdr, e->type, e->size, 0);
+		hlen = pack_entry_header(hdr, e->type, e->size, 0);
 	if (e->reuse != REUSE_NONE)
 		data = reused_bytes(e, &len, &win);
 	else if (e->delta) {
@@ -532,7 +591,8 @@ static int write_entry(struct writer *w, struct object_entry *e,
 	ret = hashwrite(w->f, hdr, hlen);
 	if (!ret)
 		ret = hashwrite(w->f, data, len);
-	unuse_pack(win);
+	/* Counted, so that the pages read are given back as we go. */
+	unuse_pack_read(win, len);
 	if (ret < 0)
 		return error_errno("write the pack");
 	return 0;
@@ -555,6 +615,8 @@ static int write_batch(struct writer *w, size_t end,
 		free(p->zdata);
 		display_progress(progress, i + 1);
 	}
+	/* The entries copied are scattered over the old packs. */
+	trim_packs();
 	return ret;
 }
 

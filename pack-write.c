@@ -31,7 +31,7 @@
 #define BATCH_BYTES (1 << 20)
 
 struct deflated {
-	unsigned char hdr[16];
+	unsigned char hdr[32];
 	int hdr_len;
 	unsigned char *data;
 	size_t len;
@@ -46,21 +46,26 @@ struct pack_out {
 	int failed;
 };
 
-/* The entry header: type and size, 7 bits a byte after the first 4. */
-static int entry_header(unsigned char *hdr, enum object_type type,
-			uint64_t size)
+int pack_entry_header(unsigned char *hdr, int type, uint64_t size,
+		      uint64_t base_distance)
 {
-	int n = 0;
+	unsigned char ofs[10];
+	int n = 0, k = sizeof(ofs) - 1;
 	unsigned char c = (type << 4) | (size & 15);
 
-	size >>= 4;
-	while (size) {
+	for (size >>= 4; size; size >>= 7) {
 		hdr[n++] = c | 0x80;
 		c = size & 0x7f;
-		size >>= 7;
 	}
 	hdr[n++] = c;
-	return n;
+	if (type != OBJ_OFS_DELTA)
+		return n;
+	/* Big-endian base 128, each byte but the last one less. */
+	ofs[k] = base_distance & 0x7f;
+	while (base_distance >>= 7)
+		ofs[--k] = 0x80 | (--base_distance & 0x7f);
+	memcpy(hdr + n, ofs + k, sizeof(ofs) - k);
+	return n + sizeof(ofs) - k;
 }
 
 const void *pack_object_content(const struct pack_object *o,
@@ -90,7 +95,7 @@ static size_t deflate_nth(void *data, size_t i)
 	void *to_free;
 	const void *buf = pack_object_content(o, &to_free);
 
-	d->hdr_len = entry_header(d->hdr, o->type, o->len);
+	d->hdr_len = pack_entry_header(d->hdr, o->type, o->len, 0);
 	d->data = buf ? deflate_to_memory(buf, o->len, &d->len) : NULL;
 	free(to_free);
 	if (!d->data) {

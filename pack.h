@@ -3,8 +3,9 @@
  * the idx (pack-idx.c), the delta-base cache (pack-cache.c), the pack
  * file mapped (pack-map.c), the list of the store's packs
  * (pack-list.c), objects read out of them (pack-read.c), a pack
- * verified whole (pack-check.c) and, above the store's writers, a pack
- * read whole with no idx (pack-resolve.c).  The one reader (object-read.c) asks
+ * verified whole (pack-check.c), pack-objects' delta search
+ * (pack-delta.c, above pack-write.c) and, above the store's writers, a
+ * pack read whole with no idx (pack-resolve.c).  The one reader (object-read.c) asks
  * them as a source; fsck-cache, verify-pack and unpack-objects use the
  * lower-level calls below.  A file calls only the sections above its
  * own, and those of cache.h up to the store (loose.c, alternates.c).
@@ -138,6 +139,12 @@ const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
 void unuse_pack(struct pack_window *w);
 /* The same, after reading bytes of the entry (see set_pack_trim_bytes). */
 void unuse_pack_read(struct pack_window *w, size_t bytes);
+/*
+ * Give back the pages of p's windows now (a reader that touched many
+ * entries' headers, which unuse_pack_read does not count).  They are
+ * read in again from the page cache when touched.  Thread-safe.
+ */
+void trim_pack(struct packed_git *p);
 /*
  * The idx positions in pack order (static to p); NULL (f) on failure.
  * Building it checks every offset and the order of every id.
