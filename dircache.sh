@@ -24,7 +24,8 @@ checkout   switch to a branch, keeping local changes
 remote     record a remote: remote add <name> <url>
 fetch      fetch a remote's branch, verified, into refs/remotes/
 pull       fetch a remote's branch, verified, and merge it
-push       send a branch to a remote, fast-forward only
+push       send branches or tags to a remote, fast-forward only
+receive    the remote side of a push (push runs it there)
 clone      init, pull and check out a remote
 help       this list
 LIST
