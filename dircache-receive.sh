@@ -148,6 +148,11 @@ current_ref() {
 	rev-parse "$1" 2>/dev/null || echo "$NULL_ID"
 }
 
+# The tests' kill -9 at a given step: DIRCACHE_TEST_KILL=<step>.
+test_kill_at() {
+	[ "${DIRCACHE_TEST_KILL:-}" != "$1" ] || kill -9 $$
+}
+
 # Check the pack $1 in a quarantine under objects/ and, when it and
 # everything reachable from the ids "$2" checks out, move it into
 # objects/pack: the pack first, then the idx that makes it seen.
@@ -160,15 +165,19 @@ install_pack() {
 	ip_hex=${ip_out#pack	}
 	is_id "$ip_hex" || { say "index-pack said '$ip_out'"; return 1; }
 	ip_pack=$dc_quarantine/pack/pack-$ip_hex
+	test_kill_at indexed
 	SHA1_FILE_DIRECTORY=$dc_quarantine/loose \
 		unpack-objects -q <"$ip_pack.pack" || return 1
 	# shellcheck disable=SC2086 # ids: one word each
 	verify-objects "$dc_quarantine/loose" $2 >/dev/null || return 1
+	test_kill_at verified
 	mkdir -p "$GIT_DIR/objects/pack" &&
-	mv -f "$ip_pack.pack" "$GIT_DIR/objects/pack/" &&
+	mv -f "$ip_pack.pack" "$GIT_DIR/objects/pack/" || return 1
+	test_kill_at pack-moved
 	mv -f "$ip_pack.idx" "$GIT_DIR/objects/pack/" || return 1
 	rm -rf "$dc_quarantine"
 	dc_quarantine=
+	test_kill_at installed
 }
 
 # The objects for the updates in the file $1 are there without a
@@ -230,6 +239,7 @@ receive_pack() {
 	}
 	while read -r rp_ref rp_old rp_new; do
 		update_one "$rp_ref" "$rp_old" "$rp_new"
+		test_kill_at updated
 	done <"$dc_tmp/todo" >"$dc_tmp/answers"
 	cat "$dc_tmp/answers"
 	! grep -q '^ng ' "$dc_tmp/answers" && [ $rp_ret -eq 0 ]
