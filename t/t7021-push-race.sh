@@ -62,8 +62,10 @@ race() {
 			eval c=\$c$p &&
 			if test "$(cat rc$p)" = 0; then
 				wins=$((wins + 1)) &&
-				git --git-dir="$3" merge-base --is-ancestor $c $head ||
-				return 1
+				git --git-dir="$3" merge-base --is-ancestor $c $head || {
+					echo "$1 round $r: push $p exited 0, its commit lost"
+					return 1
+				}
 			else
 				if grep -q "(fetch first)" out$p; then
 					why=fetch-first
