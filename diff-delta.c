@@ -24,8 +24,12 @@
 #define MAX_INSERT 127		/* bytes one insert instruction takes */
 #define ROLL_MUL 0x01000193U	/* the rolling hash's multiplier */
 
-/* The base's blocks by hash: a chain of block numbers per bucket. */
-struct block_index {
+/*
+ * The base's blocks by hash: a chain of block numbers per bucket.
+ * Made once per base and read only after: pack-objects tries one base
+ * against many targets, from many threads.
+ */
+struct delta_index {
 	const unsigned char *base;
 	size_t size;
 	uint32_t *head;		/* per bucket: block number + 1, or 0 */
@@ -62,7 +66,7 @@ static uint32_t window_hash(const unsigned char *p)
 }
 
 /* The bucket of a hash: its well-mixed high bits, masked. */
-static uint32_t bucket_of(const struct block_index *ix, uint32_t h)
+static uint32_t bucket_of(const struct delta_index *ix, uint32_t h)
 {
 	return (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 32) & ix->mask;
 }
@@ -71,7 +75,7 @@ static uint32_t bucket_of(const struct block_index *ix, uint32_t h)
  * File every whole block of the base, the last ones first so that
  * each chain tries the earliest block first.
  */
-static void index_base(struct block_index *ix, const void *base,
+static void index_base(struct delta_index *ix, const void *base,
 		       size_t size)
 {
 	size_t blocks = size / BLOCK, buckets = 16, b;
@@ -91,7 +95,7 @@ static void index_base(struct block_index *ix, const void *base,
 	}
 }
 
-static void release_index(struct block_index *ix)
+static void release_index(struct delta_index *ix)
 {
 	free(ix->head);
 	free(ix->next);
@@ -178,7 +182,7 @@ struct match {
  * under hash h; it may reach back into the pending bytes (at most
  * `pending` before pos).  0 when none holds a whole block.
  */
-static size_t find_match(const struct block_index *ix, uint32_t h,
+static size_t find_match(const struct delta_index *ix, uint32_t h,
 			 const unsigned char *t, size_t t_size, size_t pos,
 			 size_t pending, struct match *best)
 {
@@ -207,7 +211,7 @@ static size_t find_match(const struct block_index *ix, uint32_t h,
 }
 
 /* Scan the target, writing copies and inserts. */
-static void encode(struct delta_out *d, const struct block_index *ix,
+static void encode(struct delta_out *d, const struct delta_index *ix,
 		   const unsigned char *t, size_t t_size)
 {
 	uint32_t out_factor = roll_out_factor(), h = 0;
@@ -230,28 +234,69 @@ static void encode(struct delta_out *d, const struct block_index *ix,
 			h = (h - t[pos] * out_factor) * ROLL_MUL +
 				t[pos + BLOCK];
 		pos++;
+		/* As git does: pending bytes count as written already. */
+		if (d->max && d->len + (pos - start) > d->max)
+			d->too_big = 1;
 	}
 	put_insert(d, t + start, t_size - start);
 }
 
-void *create_delta(const void *base, size_t base_size, const void *target,
-		   size_t target_size, size_t max_size, size_t *delta_size)
+struct delta_index *create_delta_index(const void *base, size_t size)
+{
+	struct delta_index *ix;
+
+	if (size > 0xffffffffUL)
+		return NULL;	/* copy offsets have 32 bits */
+	ix = xmalloc(sizeof(*ix));
+	index_base(ix, base, size);
+	return ix;
+}
+
+size_t sizeof_delta_index(const struct delta_index *ix)
+{
+	size_t blocks = ix->size / BLOCK;
+
+	return sizeof(*ix) + (ix->mask + 1) * sizeof(*ix->head) +
+		(blocks ? blocks : 1) * sizeof(*ix->next);
+}
+
+void free_delta_index(struct delta_index *ix)
+{
+	if (!ix)
+		return;
+	release_index(ix);
+	free(ix);
+}
+
+void *create_delta_from_index(const struct delta_index *ix,
+			      const void *target, size_t target_size,
+			      size_t max_size, size_t *delta_size)
 {
 	struct delta_out d = { NULL, 0, 0, max_size, 0 };
-	struct block_index ix;
 
 	*delta_size = 0;
-	if (base_size > 0xffffffffUL)
-		return NULL;	/* copy offsets have 32 bits */
-	put_size(&d, base_size);
+	put_size(&d, ix->size);
 	put_size(&d, target_size);
-	index_base(&ix, base, base_size);
-	encode(&d, &ix, target, target_size);
-	release_index(&ix);
+	encode(&d, ix, target, target_size);
 	if (d.too_big) {
 		free(d.buf);
 		return NULL;
 	}
 	*delta_size = d.len;
 	return d.buf;
+}
+
+void *create_delta(const void *base, size_t base_size, const void *target,
+		   size_t target_size, size_t max_size, size_t *delta_size)
+{
+	struct delta_index *ix = create_delta_index(base, base_size);
+	void *delta;
+
+	*delta_size = 0;
+	if (!ix)
+		return NULL;
+	delta = create_delta_from_index(ix, target, target_size, max_size,
+					delta_size);
+	free_delta_index(ix);
+	return delta;
 }
