@@ -341,7 +341,8 @@ local_refs() {
 # Every id the copy $1 of a remote's refs holds, one a line.
 remote_ids() {
 	{
-		[ ! -d "$1/refs" ] || find "$1/refs" -type f -exec sed -n 1p {} +
+		[ ! -d "$1/refs" ] ||
+			find "$1/refs" -type f -exec awk 'FNR == 1' {} +
 		[ ! -f "$1/packed-refs" ] ||
 			sed -n 's/^\^\{0,1\}\([0-9a-f]\{40\}\)\( .*\)\{0,1\}$/\1/p' \
 				"$1/packed-refs"

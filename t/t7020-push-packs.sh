@@ -133,6 +133,24 @@ test_expect_success '--all: every branch' '
 	fscks bare
 '
 
+test_expect_success 'what any remote ref holds is not sent again' '
+	mkdir u && (cd u && dircache init 2>/dev/null && echo one >one &&
+	 dircache add one && dircache commit -m one >/dev/null &&
+	 echo two >two && GIT_INDEX_FILE=.dircache/ix2 update-cache --add two &&
+	 t=$(GIT_INDEX_FILE=.dircache/ix2 write-tree) &&
+	 update-ref refs/heads/u2 $(echo two | commit-tree $t) &&
+	 update-ref refs/heads/u3 $(echo merge | commit-tree $t -p master -p u2)) &&
+	mkdir r3 && (cd r3 && GIT_DIR=. init-db 2>/dev/null) &&
+	(cd u && dircache push ../r3 master u2 2>/dev/null) &&
+	ls r3/objects/pack/*.pack >before &&
+	(cd u && dircache push ../r3 u3 2>/dev/null) &&
+	ls r3/objects/pack/*.pack >after &&
+	new=$(comm -13 before after) &&
+	git verify-pack -v "${new%.pack}.idx" >v &&
+	test "$(grep -c " commit \| tree \| blob " v)" = 1 &&
+	fscks r3
+'
+
 test_expect_success 'a module without dircache-receive: refused, refs untouched' '
 	mkdir plain/r && (cd plain/r && dircache init --shared 2>/dev/null) &&
 	state=$(repo_state plain/r/.dircache/refs) &&
