@@ -33,6 +33,10 @@ USAGE='receive (<store> | --rsyncd)'
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 [ $# -eq 1 ] || usage
+# The tools installed with this script, whatever PATH the daemon or the
+# ssh login gave it.
+PATH=$(cd "$(dirname "$0")" && pwd -P):$PATH
+export PATH
 unset GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_INDEX_FILE \
 	GIT_ALTERNATE_OBJECT_DIRECTORIES
 

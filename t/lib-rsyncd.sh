@@ -35,7 +35,8 @@ start_daemon() {
 	read only = no
 	EOF
 	port=$(free_port) || return 1
-	rsync --daemon --no-detach --address=127.0.0.1 --port="$port" \
+	# A PATH without the tools: dircache-receive finds its own.
+	env PATH=/usr/bin:/bin rsync --daemon --no-detach --address=127.0.0.1 --port="$port" \
 		--config="$TRASH_DIRECTORY/rsyncd.conf" 2>/dev/null &
 	daemon_pid=$!
 	trap 'stop_daemon' EXIT
