@@ -1,6 +1,9 @@
 #!/bin/sh
-# dircache init: an empty store in the current directory (init-db);
-# --shared makes it group-writable, for several users pushing into it.
+# dircache init: an empty store in the current directory (init-db).
+# --shared makes a store for several users to push into: group-writable,
+# and without a work tree (its config says core.bare = true, as git
+# init --bare --shared does), so that a push may move any branch of it,
+# the one HEAD names too.
 USAGE='init [--shared]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -8,6 +11,15 @@ handle_help "$@"
 
 case $# in
 0) exec init-db ;;
-1) [ "$1" = --shared ] || usage; exec init-db --shared ;;
+1) [ "$1" = --shared ] || usage ;;
 *) usage ;;
 esac
+config=$(git_dir)/config
+existed=
+[ ! -f "$(git_dir)/HEAD" ] || existed=1
+init-db --shared || exit
+[ -z "$existed" ] || exit 0
+if ! sed 's/^\([[:space:]]*bare[[:space:]]*=[[:space:]]*\)false/\1true/' \
+	"$config" >"$config+" || ! mv -f "$config+" "$config"; then
+	die "cannot mark $config bare"
+fi

@@ -313,3 +313,101 @@ merge_on_index_copy() {
 	dc_lock=
 	return $dc_ret
 }
+
+# ---- push: our refs, the remote's ids, and the receiver ----
+
+# Our refs of a kind ($1: heads or tags), "<ref> <id>" a line, loose
+# refs winning over packed-refs.
+local_refs() {
+	{
+		[ ! -d "$(git_dir)/refs/$1" ] ||
+			(cd "$(git_dir)/refs/$1" && find . -type f) |
+			sed "s|^\./|refs/$1/|"
+		[ ! -f "$(git_dir)/packed-refs" ] ||
+			sed -n "s|^[0-9a-f]\{40\} \(refs/$1/.*\)|\1|p" \
+				"$(git_dir)/packed-refs"
+	} | LC_ALL=C sort -u | while IFS= read -r dc_r; do
+		case ${dc_r#refs/*/} in
+		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
+			say "warning: skipping '$dc_r': bad name"
+			continue
+			;;
+		esac
+		dc_id=$(rev-parse "$dc_r" 2>/dev/null) || continue
+		printf '%s %s\n' "$dc_r" "$dc_id"
+	done
+}
+
+# Every id the copy $1 of a remote's refs holds, one a line.
+remote_ids() {
+	{
+		[ ! -d "$1/refs" ] ||
+			find "$1/refs" -type f -exec awk 'FNR == 1' {} +
+		[ ! -f "$1/packed-refs" ] ||
+			sed -n 's/^\^\{0,1\}\([0-9a-f]\{40\}\)\( .*\)\{0,1\}$/\1/p' \
+				"$1/packed-refs"
+	} | grep -x '[0-9a-f]\{40\}' | LC_ALL=C sort -u
+}
+
+# $1 in single quotes, for a remote shell.
+shell_quote() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# Hand the request file $1 and the pack file $2 (none when empty) to
+# the remote's dircache-receive; its answer ("ok <ref>" / "ng <ref>
+# <reason>" lines) goes to the file $3.
+send_to_receiver() {
+	if ! is_remote_url "$remote_url"; then
+		dc_request_stream "$1" "$2" |
+			dircache-receive "$remote_store" >"$3"
+		return 0
+	fi
+	case $remote_store in
+	rsync://*)
+		send_to_rsyncd "$@"
+		;;
+	*)
+		dc_request_stream "$1" "$2" |
+			${RSYNC_RSH:-ssh} "${remote_store%%:*}" \
+			"${DIRCACHE_RECEIVE:-dircache-receive} $(shell_quote "${remote_store#*:}")" \
+			>"$3"
+		;;
+	esac
+	return 0
+}
+
+# The request, then "pack" and the pack when there is one.
+dc_request_stream() {
+	cat "$1" && if [ -n "$2" ]; then
+		echo pack && cat "$2"
+	fi
+}
+
+# To an rsync daemon: upload incoming/<id>/request and pack into the
+# remote store, fetch incoming/<id>/result (which the module's
+# pre-xfer exec, dircache-receive --rsyncd, writes), remove the
+# directory.
+send_to_rsyncd() {
+	dc_id=$(date +%s)-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+	mkdir -p "$dc_tmp/up/$dc_id" "$dc_tmp/none" || die "cannot stage the push"
+	cp "$1" "$dc_tmp/up/$dc_id/request" || die "cannot stage the push"
+	[ -z "$2" ] || mv "$2" "$dc_tmp/up/$dc_id/pack" ||
+		die "cannot stage the push"
+	$RSYNC -r "$dc_tmp/up/" "$remote_store/incoming/" ||
+		die "could not upload the pack (rsync exit $?); the remote's refs are unchanged"
+	if $RSYNC "$remote_store/incoming/$dc_id/result" "$3" \
+		2>"$dc_tmp/rsync-err"; then
+		dc_ret=0
+	else
+		dc_ret=$?
+	fi
+	$RSYNC -r --delete --include="/$dc_id/***" --exclude='*' \
+		"$dc_tmp/none/" "$remote_store/incoming/" >/dev/null 2>&1 || :
+	[ $dc_ret -eq 0 ] && return 0
+	if grep -q 'pre-xfer exec' "$dc_tmp/rsync-err"; then
+		cat "$dc_tmp/rsync-err" >&2
+		die "the remote's dircache-receive failed; its refs are unchanged"
+	fi
+	die "the remote runs no dircache-receive; see README (\"rsync daemon\"); its refs are unchanged"
+}

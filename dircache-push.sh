@@ -1,70 +1,130 @@
 #!/bin/sh
-# dircache push: send a branch to a remote.  Objects first (rsync
-# --ignore-existing: an object's name is its content, and rsync's
-# temporary files never bear an object's name), the ref last, so the
-# remote never names an object it lacks.  Only a fast-forward of the
-# remote's branch is pushed, and the remote's ref is read again just
-# before it is written: a ref that moved meanwhile is a refusal, never
-# an overwrite (on a local remote, update-ref checks it under the
-# ref's lock; over rsync, a push racing ours between that last read
-# and the write cannot be seen, as rsync has no lock).  A remote with a
-# work tree gets only its store updated.
-USAGE='push <remote> [<branch>]'
+# dircache push: send branches or tags to a remote.  What the remote
+# lacks (rev-list --objects of ours, not of the remote's refs we have)
+# goes as one pack (pack-objects), with the ref updates "<ref> <old>
+# <new>", to dircache-receive on the remote side, which checks the
+# pack in a quarantine before it enters the store and moves each ref
+# only if it still holds the <old> we read (under the ref's lock):
+# two pushes racing for a branch cannot both win, and the loser hears
+# "fetch first".  Only fast-forwards of branches are sent, and a tag
+# the remote has is never moved.
+#
+# The receiver is run directly for a local path, through $RSYNC_RSH
+# (ssh) for host:path, and for an rsync daemon by the module's
+# "pre-xfer exec" (see README): the request and the pack are uploaded
+# to incoming/<id>/ in the remote store, and fetching
+# incoming/<id>/result makes the receiver run and write the answer.
+# Without that exec the result never appears, and the push fails with
+# the remote's refs untouched.
+USAGE='push <remote> [<branch>... | --tags | --all]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
-case ${1:-} in -*) usage ;; esac
-case $# in 1|2) ;; *) usage ;; esac
+[ $# -ge 1 ] || usage
+case $1 in -*) usage ;; esac
 remote_from_arg "$1"
+shift
+push_tags=
+push_all=
+for arg; do
+	case $arg in
+	--tags) push_tags=1 ;;
+	--all) push_all=1 ;;
+	-*) usage ;;
+	esac
+done
 cd_to_top
 make_tmp
 find_remote
 
-branch=${2:-$(head_branch)}
-[ -n "$branch" ] || die "HEAD names no branch; name one"
-check_name branch "$branch"
-ours=$(rev-parse "refs/heads/$branch" 2>/dev/null) ||
-	die "no branch '$branch' here"
+# ---- what we push: "<ref> <id>" lines in $dc_tmp/ours ----
+: >"$dc_tmp/ours"
+[ -z "$push_all" ] || local_refs heads >>"$dc_tmp/ours"
+[ -z "$push_tags" ] || local_refs tags >>"$dc_tmp/ours"
+for arg; do
+	case $arg in -*) continue ;; esac
+	check_name branch "$arg"
+	id=$(rev-parse "refs/heads/$arg" 2>/dev/null) ||
+		die "no branch '$arg' here"
+	printf 'refs/heads/%s %s\n' "$arg" "$id" >>"$dc_tmp/ours"
+done
+if [ ! -s "$dc_tmp/ours" ] && [ -z "$push_all$push_tags" ]; then
+	branch=$(head_branch)
+	[ -n "$branch" ] || die "HEAD names no branch; name one"
+	id=$(rev-parse "refs/heads/$branch" 2>/dev/null) ||
+		die "no branch '$branch' here"
+	printf 'refs/heads/%s %s\n' "$branch" "$id" >>"$dc_tmp/ours"
+fi
 
+# ---- what the remote has, and the updates it needs ----
 fetch_remote_refs "$dc_tmp/before"
-old=$(remote_ref "$dc_tmp/before" "refs/heads/$branch") || old=
-if [ -n "$old" ]; then
-	if [ "$old" = "$ours" ]; then
-		say "Everything up to date."
-		exit 0
+failed=
+: >"$dc_tmp/request"
+: >"$dc_tmp/tips"
+while read -r ref ours; do
+	name=${ref#refs/*/}
+	old=$(remote_ref "$dc_tmp/before" "$ref") || old=
+	[ "$old" != "$ours" ] || continue
+	if [ -n "$old" ] && [ "${ref#refs/tags/}" != "$ref" ]; then
+		say " ! [rejected]        $name -> $name (already exists)"
+		failed=1
+		continue
 	fi
-	if ! { cat-file -e "$old" 2>/dev/null &&
-	       is_ancestor "$old" "$ours"; }; then
-		die "not a fast-forward of the remote's '$branch' ($old): pull first"
+	if [ -n "$old" ] && ! { cat-file -e "$old" 2>/dev/null &&
+				is_ancestor "$old" "$ours"; }; then
+		say "dircache push: not a fast-forward of the remote's '$name' ($old): pull first"
+		say " ! [rejected]        $name -> $name (non-fast-forward)"
+		failed=1
+		continue
 	fi
+	printf '%s %s %s\n' "$ref" "${old:-$NULL_ID}" "$ours" >>"$dc_tmp/request"
+	printf '%s\n' "$ours" >>"$dc_tmp/tips"
+done <"$dc_tmp/ours"
+if [ ! -s "$dc_tmp/request" ]; then
+	[ -z "$failed" ] || exit 128
+	say "Everything up to date."
+	exit 0
 fi
 
-objects=$(object_dir)
-$RSYNC -r --ignore-existing \
-	--include='/[0-9a-f][0-9a-f]/' --include='/[0-9a-f][0-9a-f]/*' \
-	--exclude='*' "$objects/" "$remote_store/objects/" ||
-	die "could not send the objects (rsync exit $?); the remote's ref is unchanged"
+# ---- one pack of what the remote lacks ----
+remote_ids "$dc_tmp/before" | while read -r id; do
+	! cat-file -e "$id" 2>/dev/null || printf '^%s\n' "$id"
+done >"$dc_tmp/haves"
+# shellcheck disable=SC2046 # ids and ^ids: one word each
+rev-list --objects $(LC_ALL=C sort -u "$dc_tmp/tips") \
+	$(cat "$dc_tmp/haves") >"$dc_tmp/objects" ||
+	die "cannot list the objects to send"
+pack=
+if [ -s "$dc_tmp/objects" ]; then
+	pack=$dc_tmp/pack
+	pack-objects -q --stdout <"$dc_tmp/objects" >"$pack" ||
+		die "cannot make the pack"
+fi
 
-ref=refs/heads/$branch
-if is_remote_url "$remote_url"; then
-	fetch_remote_refs "$dc_tmp/after"
-	now=$(remote_ref "$dc_tmp/after" "$ref") || now=
-	[ "$now" = "$old" ] ||
-		die "the remote's '$branch' moved meanwhile (now ${now:-gone}); pull first"
-	printf '%s\n' "$ours" >"$dc_tmp/ref"
-	# Every ref file has the same size, and rsync's quick check would
-	# skip one written in the same second as ours: --ignore-times.
-	$RSYNC --ignore-times "$dc_tmp/ref" "$remote_store/$ref" ||
-		die "could not write the remote's '$branch' (rsync exit $?)"
-else
-	(
-		unset GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_INDEX_FILE
-		GIT_DIR=$remote_store
-		export GIT_DIR
-		update-ref "$ref" "$ours" "${old:-$NULL_ID}"
-	) || die "the remote's '$branch' moved meanwhile; pull first"
-fi
-if [ -n "$remote_name" ]; then
-	update-ref "refs/remotes/$remote_name/$branch" "$ours" || exit 128
-fi
-say "$(printf %.7s "${old:-0000000}")..$(printf %.7s "$ours")  $branch -> $branch"
+# ---- to the receiver, and its answer ----
+send_to_receiver "$dc_tmp/request" "$pack" "$dc_tmp/result"
+while read -r ref old new; do
+	name=${ref#refs/*/}
+	answer=$(awk -v r="$ref" '$2 == r { print; exit }' "$dc_tmp/result")
+	case $answer in
+	"ok $ref")
+		say "$(printf %.7s "$old")..$(printf %.7s "$new")  $name -> $name"
+		case $ref in
+		refs/heads/*)
+			[ -z "$remote_name" ] ||
+				update-ref "refs/remotes/$remote_name/$name" \
+					"$new" || failed=1
+			;;
+		esac
+		;;
+	"ng $ref "*)
+		say " ! [rejected]        $name -> $name (${answer#ng "$ref" })"
+		failed=1
+		;;
+	*)
+		say " ! [remote failure]  $name -> $name (no answer)"
+		failed=1
+		;;
+	esac
+done <"$dc_tmp/request"
+[ -z "$failed" ] || exit 128

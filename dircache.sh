@@ -11,7 +11,7 @@ export PATH
 
 list_commands() {
 	cat <<'LIST'
-init       create an empty store here (--shared: for a group)
+init       create an empty store here (--shared: bare, for a group)
 add        add files (directories walked) to the index
 rm         remove files from the work tree and the index
 commit     record the index as a commit on the current branch
@@ -24,7 +24,8 @@ checkout   switch to a branch, keeping local changes
 remote     record a remote: remote add <name> <url>
 fetch      fetch a remote's branch, verified, into refs/remotes/
 pull       fetch a remote's branch, verified, and merge it
-push       send a branch to a remote, fast-forward only
+push       send branches or tags to a remote, fast-forward only
+receive    the remote side of a push (push runs it there)
 clone      init, pull and check out a remote
 repack     pack the loose objects (-a: everything reachable; -d: tidy)
 gc         repack -a -d, then prune what is unreachable and old

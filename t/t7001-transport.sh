@@ -51,8 +51,8 @@ test_expect_success 'clone refuses an existing directory and removes a failed on
 	test_must_fail test -e fresh
 '
 
-test_expect_success 'push to an empty store: objects, then the ref' '
-	mkdir c && (cd c && init-db 2>/dev/null) &&
+test_expect_success 'push to an empty shared store: objects, then the ref' '
+	mkdir c && (cd c && dircache init --shared 2>/dev/null) &&
 	(cd a && dircache remote add central ../c && dircache push central) &&
 	test "$(cat c/.dircache/refs/heads/master)" = "$(cat a/.dircache/refs/heads/master)" &&
 	test "$(cat a/.dircache/refs/remotes/central/master)" = "$(cat a/.dircache/refs/heads/master)" &&
@@ -63,6 +63,7 @@ test_expect_success 'push to an empty store: objects, then the ref' '
 
 test_expect_success 'push a fast-forward; the remote work tree is left alone' '
 	(cd b && dircache remote add central ../c) &&
+	printf "[receive]\n\tdenyCurrentBranch = ignore\n" >>a/.dircache/config &&
 	commit_line b dir/file from-b &&
 	state=$(repo_state a | grep -v "^./.dircache") &&
 	(cd b && dircache push central && dircache push origin) &&
@@ -89,10 +90,10 @@ test_expect_success 'push that is not a fast-forward is refused, the remote unto
 test_expect_success 'push refused when the remote ref moves during the push' '
 	cat >slow-rsync <<-\EOS &&
 	#!/bin/sh
-	# The real rsync; then, after the objects, another push lands.
+	# The real rsync; then, once the refs are read, another push lands.
 	rsync "$@" || exit
 	case "$*" in
-	*"objects/ "*) cp "$MOVE_FROM" "$MOVE_TO" ;;
+	*"/refs/"*) cp "$MOVE_FROM" "$MOVE_TO" ;;
 	esac
 	EOS
 	chmod +x slow-rsync &&
@@ -103,8 +104,9 @@ test_expect_success 'push refused when the remote ref moves during the push' '
 		MOVE_TO=$TRASH_DIRECTORY/c/.dircache/refs/heads/master \
 		DIRCACHE_RSYNC=$TRASH_DIRECTORY/slow-rsync \
 		test_expect_code 128 dircache push origin 2>err) &&
-	test_grep "moved meanwhile" d/err &&
-	test_cmp other c/.dircache/refs/heads/master
+	test_grep "master -> master (fetch first)" d/err &&
+	test_cmp other c/.dircache/refs/heads/master &&
+	git_accepts c
 '
 
 test_expect_success 'push to a store that is not there fails clearly' '

@@ -28,6 +28,7 @@ test_expect_success 'setup: an rsync daemon serving the trash directory' '
 	[stores]
 	path = $TRASH_DIRECTORY/srv
 	read only = no
+	pre-xfer exec = $TOP/dircache-receive --rsyncd
 	EOF
 	port=$(free_port) && echo $port >port
 '
@@ -46,6 +47,7 @@ test_expect_success 'the daemon answers' '
 
 test_expect_success 'setup: a repository served by the daemon' '
 	mkdir srv/a && (cd srv/a && dircache init 2>/dev/null) &&
+	printf "[receive]\n\tdenyCurrentBranch = ignore\n" >>srv/a/.dircache/config &&
 	mkdir -p "srv/a/a dir" && echo one >"srv/a/a dir/file" &&
 	printf "x\n" >"srv/a/new
 line" &&
@@ -115,6 +117,7 @@ test_expect_success 'a push that is not a fast-forward is refused' '
 
 test_expect_success 'a hostile store over rsync:// is refused' '
 	cp -a srv/a srv/h &&
+	commit_line srv/h "a dir/file" hostile &&
 	blob=$(git_in srv/h rev-parse HEAD:"a dir/file") &&
 	f=srv/h/$(obj_file $blob) && chmod +w $f && printf junk >$f &&
 	state=$(repo_state b) &&
