@@ -123,7 +123,7 @@ EOC
 
 share_stop_daemons() {
 	kill $sh_rsyncd $sh_gitd 2>/dev/null
-	wait $sh_rsyncd $sh_gitd 2>/dev/null
+	wait $sh_rsyncd $sh_gitd 2>/dev/null || :
 	trap - EXIT
 }
 
