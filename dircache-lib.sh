@@ -313,3 +313,52 @@ merge_on_index_copy() {
 	dc_lock=
 	return $dc_ret
 }
+
+# ---- fetching packs (dircache pull, fetch, clone, upload) ----
+
+# The branches in the copy $1 of a remote's refs, "<name> <id>" a line,
+# those whose name is not a safe file name left out with a warning.
+remote_branches() {
+	{
+		[ ! -d "$1/refs/heads" ] ||
+			(cd "$1/refs/heads" && find . -type f) | sed 's|^\./||'
+		[ ! -f "$1/packed-refs" ] ||
+			sed -n 's|^[0-9a-f]\{40\} refs/heads/||p' "$1/packed-refs"
+	} | LC_ALL=C sort -u | while IFS= read -r dc_b; do
+		case $dc_b in
+		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
+			say "warning: skipping the remote branch '$dc_b': bad name"
+			continue
+			;;
+		esac
+		dc_id=$(remote_ref "$1" "refs/heads/$dc_b") || continue
+		printf '%s %s\n' "$dc_b" "$dc_id"
+	done
+}
+
+# Does the store hold object $1?
+has_object() {
+	cat-file -e "$1" 2>/dev/null
+}
+
+# The ids our refs under refs/$1 hold (loose and packed), one a line.
+local_ref_ids() {
+	dc_gd=$(git_dir)
+	{
+		[ ! -d "$dc_gd/refs/$1" ] ||
+			find "$dc_gd/refs/$1" -type f -exec sed -n 1p {} +
+		[ ! -f "$dc_gd/packed-refs" ] ||
+			awk -v p="refs/$1/" 'index($2, p) == 1 { print $1 }' \
+				"$dc_gd/packed-refs"
+	} | grep -x '[0-9a-f]\{40\}' | LC_ALL=C sort -u
+}
+
+# Quote $1 for a remote shell (ssh runs its command through one).
+shell_quote() {
+	printf "'%s'\n" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# Is progress wanted (stderr a terminal)?
+want_progress() {
+	[ -t 2 ]
+}

@@ -26,6 +26,7 @@ fetch      fetch a remote's branch, verified, into refs/remotes/
 pull       fetch a remote's branch, verified, and merge it
 push       send a branch to a remote, fast-forward only
 clone      init, pull and check out a remote
+upload     send a pack to a fetch (fetch runs it on the remote)
 help       this list
 LIST
 }
