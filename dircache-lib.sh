@@ -362,3 +362,22 @@ shell_quote() {
 want_progress() {
 	[ -t 2 ]
 }
+
+# The remote-tracking branches named <remote>/$1 (loose and packed),
+# "<remote>/$1" a line.
+remote_tracking_matches() {
+	dc_gd=$(git_dir)
+	{
+		for dc_r in "$dc_gd"/refs/remotes/*; do
+			[ -f "$dc_r/$1" ] || continue
+			printf '%s/%s\n' "${dc_r##*/}" "$1"
+		done
+		[ ! -f "$dc_gd/packed-refs" ] ||
+			awk -v b="$1" 'NF == 2 && index($2, "refs/remotes/") == 1 {
+				r = substr($2, 14)
+				i = index(r, "/")
+				if (i > 1 && substr(r, i + 1) == b)
+					print r
+			}' "$dc_gd/packed-refs"
+	} | LC_ALL=C sort -u
+}

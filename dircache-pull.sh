@@ -97,6 +97,16 @@ refuse_pack() {
 	die "refusing the pack from $remote_url$dc_why; nothing changed"
 }
 
+# On a terminal, what a pack brought: "Received pack-<hex>: <n>
+# objects, <k> KiB" (n from the idx's last fan-out entry).
+show_pack() {
+	[ -n "$progress" ] || return 0
+	dc_n=$(od -An -tu1 -j 1028 -N 4 "$1.idx" |
+		awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+	dc_k=$(($(wc -c <"$1.pack") / 1024))
+	say "Received ${1##*/}.pack: $dc_n objects, $dc_k KiB"
+}
+
 # The pack dircache-upload writes there, into index-pack --stdin;
 # 127 when the remote has no dircache-upload (nothing was stored).
 fetch_by_upload() {
@@ -125,6 +135,8 @@ fetch_by_upload() {
 	[ "$up" = 0 ] ||
 		die "$remote_url could not send a pack: $(tail -n 1 "$dc_tmp/upload.err"); nothing changed"
 	[ "$(cat "$dc_tmp/index-rc")" = 0 ] || refuse_pack
+	hex=$(sed -n 's/^pack	//p' "$dc_tmp/index-pack.out")
+	! is_id "$hex" || show_pack "$dc_quarantine/pack/pack-$hex"
 }
 
 # rsync: the remote's packs we lack by name, the loose objects we
@@ -145,6 +157,7 @@ fetch_by_rsync() {
 		[ "$p" = "$q.pack" ] || {
 			mv -f "${p%.pack}.idx" "$q.idx" && mv -f "$p" "$q.pack"
 		} || die "cannot rename $p"
+		show_pack "$q"
 	done
 }
 

@@ -758,6 +758,7 @@ int main(int argc, char **argv)
 	int install = 0, i = 1;
 	unsigned char (*heads)[20];
 	int nr_heads, h;
+	struct progress *progress;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, verify_objects_usage);
@@ -778,7 +779,9 @@ int main(int argc, char **argv)
 			die("not an object id: '%s'", argv[i + h]);
 
 	list_quarantine();
-	run_parallel(0, nr_objects, check_nth_object, objects, NULL, 0);
+	progress = start_progress("Checking objects", nr_objects);
+	run_parallel(0, nr_objects, check_nth_object, objects, progress, 0);
+	stop_progress(&progress);
 	report_bad_objects();
 	for (h = 0; h < nr_heads; h++)
 		walk_head(heads[h]);
