@@ -37,6 +37,8 @@
  *   object-write.c loose objects written, the collision check
  *   pack-write.c  new objects as one pack file and its idx
  *   promise.c     write_sha1_file: now, or at the next flush
+ *   pack.h        a pack read whole with no idx, deltas resolved
+ *                 (pack-resolve.c: index-pack, unpack-objects)
  * Objects, refs, the work tree
  *   object.c      trees, commits and tags; walking n trees in step
  *   refs.c        reading and writing refs
@@ -962,6 +964,34 @@ const void *pack_object_content(const struct pack_object *o,
  * its whole pack.  0, or -1 after error() (no idx left behind).
  */
 int write_pack_objects(const struct pack_object *objs, size_t nr);
+/* An object of an idx: its id, its entry's CRC32 and offset. */
+struct pack_idx_entry {
+	unsigned char sha1[20];
+	uint32_t crc;
+	uint64_t offset;
+};
+/* Sort ents by id; -1 with the id found twice in dup (20 bytes). */
+int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
+		  unsigned char *dup);
+/*
+ * Write the idx v2 of ents (sorted, none twice) of the pack whose
+ * trailer is pack_sha1 into fd: the bytes git writes.  -1 with errno.
+ */
+int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
+		   const unsigned char *pack_sha1);
+/*
+ * A new file <dir>/<prefix>XXXXXX (dir made if need be): its fd, the
+ * name in *tmp (malloc'd); -1 after error().
+ */
+int open_pack_tmp(const char *dir, const char *prefix, char **tmp);
+/*
+ * Make *tmp (fd, closed here) read-only, synced unless
+ * DIRCACHE_NO_SYNC, and rename it to path: 0 (*tmp freed and NULL),
+ * or -1 after error() (*tmp still there for the caller to remove).
+ */
+int place_pack_file(char **tmp, int *fd, const char *path);
+/* fsync the directory dir unless DIRCACHE_NO_SYNC; -1 after error(). */
+int sync_pack_dir(const char *dir);
 
 /* ---- promise.c: write_sha1_file, now or at the next flush ---- */
 
@@ -1384,6 +1414,12 @@ int read_cache(void);
 void discard_cache(void);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/*
+ * The body of the TREE extension (git's cache tree) of the index last
+ * read, *len bytes (static: until the next read), or NULL: prune keeps
+ * the trees it names.  It is never written back.
+ */
+const unsigned char *index_cache_tree(size_t *len);
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over

@@ -30,12 +30,6 @@
 #define BATCH_OBJECTS 64
 #define BATCH_BYTES (1 << 20)
 
-struct idx_entry {
-	unsigned char sha1[20];
-	uint32_t crc;
-	uint64_t offset;
-};
-
 struct deflated {
 	unsigned char hdr[16];
 	int hdr_len;
@@ -121,7 +115,7 @@ static size_t batch_end(const struct pack_object *objs, size_t first,
 
 /* Deflate objs[first, end) on every core and append them. */
 static int write_batch(struct pack_out *out, size_t end,
-		       struct idx_entry *ents)
+		       struct pack_idx_entry *ents)
 {
 	size_t i, first = out->first;
 	int ret = 0;
@@ -148,7 +142,7 @@ static int write_batch(struct pack_out *out, size_t end,
 
 /* The pack's entries, then its trailer, into fd; -1 with errno. */
 static int write_pack_body(int fd, const struct pack_object *objs,
-			   size_t nr, struct idx_entry *ents,
+			   size_t nr, struct pack_idx_entry *ents,
 			   unsigned char *pack_sha1)
 {
 	struct pack_out out = { NULL, objs, NULL, 0, 0 };
@@ -180,7 +174,8 @@ static int compare_entries(const void *a, const void *b)
 }
 
 /* Each entry's 4-byte field (its CRC or its offset's low part). */
-static int write_idx_words(struct hashfile *f, const struct idx_entry *ents,
+static int write_idx_words(struct hashfile *f,
+			   const struct pack_idx_entry *ents,
 			   size_t nr, int crcs)
 {
 	size_t i, big = 0;
@@ -200,12 +195,11 @@ static int write_idx_words(struct hashfile *f, const struct idx_entry *ents,
 }
 
 /*
- * The idx v2 of the sorted entries into fd: fan-out, ids, CRCs,
- * offsets (the big ones in a table of their own), the pack's id, its
- * own id.  -1 with errno.
+ * The idx v2: fan-out, ids, CRCs, offsets (the big ones in a table of
+ * their own), the pack's id, its own id.
  */
-static int write_idx(int fd, const struct idx_entry *ents, size_t nr,
-		     const unsigned char *pack_sha1)
+int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
+		   const unsigned char *pack_sha1)
 {
 	struct hashfile *f = hashfd(fd);
 	unsigned char hdr[8 + 256 * 4], w[8];
@@ -257,8 +251,7 @@ static void remove_tmp(struct pack_files *f)
 		unlink(f->tmp_idx);
 }
 
-/* mkstemp in the pack directory, made if need be; -1 after error(). */
-static int open_tmp(const char *dir, const char *prefix, char **tmp)
+int open_pack_tmp(const char *dir, const char *prefix, char **tmp)
 {
 	char *name = xmalloc(strlen(prefix) + 8);
 	int fd;
@@ -280,16 +273,10 @@ static int open_tmp(const char *dir, const char *prefix, char **tmp)
 	return fd;
 }
 
-/* Close tmp (synced when wanted) and rename it to pack-<hex><ext>. */
-static int place(const char *dir, char **tmp, int *fd,
-		 const unsigned char *pack_sha1, const char *ext)
+int place_pack_file(char **tmp, int *fd, const char *path)
 {
-	char name[64];
-	char *path;
 	int ret = 0;
 
-	snprintf(name, sizeof(name), "pack-%s%s", sha1_to_hex(pack_sha1), ext);
-	path = path_join(dir, name);
 	if (fchmod(*fd, 0444) < 0 && errno != EPERM)
 		ret = error_errno("chmod '%s'", *tmp);
 	if (!ret && sync_wanted() && fsync(*fd) < 0)
@@ -303,11 +290,25 @@ static int place(const char *dir, char **tmp, int *fd,
 		free(*tmp);
 		*tmp = NULL;
 	}
+	return ret;
+}
+
+/* place_pack_file to <dir>/pack-<hex><ext>. */
+static int place(const char *dir, char **tmp, int *fd,
+		 const unsigned char *pack_sha1, const char *ext)
+{
+	char name[64];
+	char *path;
+	int ret;
+
+	snprintf(name, sizeof(name), "pack-%s%s", sha1_to_hex(pack_sha1), ext);
+	path = path_join(dir, name);
+	ret = place_pack_file(tmp, fd, path);
 	free(path);
 	return ret;
 }
 
-static int sync_dir(const char *dir)
+int sync_pack_dir(const char *dir)
 {
 	int fd, ret = 0;
 
@@ -321,22 +322,25 @@ static int sync_dir(const char *dir)
 	return ret;
 }
 
-static int check_unique(const struct idx_entry *ents, size_t nr)
+int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
+		  unsigned char *dup)
 {
 	size_t i;
 
+	qsort(ents, nr, sizeof(*ents), compare_entries);
 	for (i = 1; i < nr; i++)
-		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20))
-			return error("object %s twice in one pack",
-				     sha1_to_hex(ents[i].sha1));
+		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20)) {
+			memcpy(dup, ents[i].sha1, 20);
+			return -1;
+		}
 	return 0;
 }
 
 int write_pack_objects(const struct pack_object *objs, size_t nr)
 {
 	struct pack_files f = { NULL, NULL, NULL, -1, -1 };
-	struct idx_entry *ents;
-	unsigned char pack_sha1[20];
+	struct pack_idx_entry *ents;
+	unsigned char pack_sha1[20], dup[20];
 	int ret = -1;
 
 	if (!nr)
@@ -345,26 +349,27 @@ int write_pack_objects(const struct pack_object *objs, size_t nr)
 		return error("%zu objects are too many for one pack", nr);
 	f.dir = path_join(get_object_directory(), "pack");
 	ents = xmalloc(nr * sizeof(*ents));
-	f.pack_fd = open_tmp(f.dir, "tmp_pack_", &f.tmp_pack);
+	f.pack_fd = open_pack_tmp(f.dir, "tmp_pack_", &f.tmp_pack);
 	if (f.pack_fd < 0)
 		goto out;
 	if (write_pack_body(f.pack_fd, objs, nr, ents, pack_sha1) < 0) {
 		error_errno("unable to write the pack '%s'", f.tmp_pack);
 		goto out;
 	}
-	qsort(ents, nr, sizeof(*ents), compare_entries);
-	if (check_unique(ents, nr) < 0)
+	if (sort_pack_idx(ents, nr, dup) < 0) {
+		error("object %s twice in one pack", sha1_to_hex(dup));
 		goto out;
-	f.idx_fd = open_tmp(f.dir, "tmp_idx_", &f.tmp_idx);
+	}
+	f.idx_fd = open_pack_tmp(f.dir, "tmp_idx_", &f.tmp_idx);
 	if (f.idx_fd < 0)
 		goto out;
-	if (write_idx(f.idx_fd, ents, nr, pack_sha1) < 0) {
+	if (write_pack_idx(f.idx_fd, ents, nr, pack_sha1) < 0) {
 		error_errno("unable to write the idx '%s'", f.tmp_idx);
 		goto out;
 	}
 	if (place(f.dir, &f.tmp_pack, &f.pack_fd, pack_sha1, ".pack") < 0 ||
 	    place(f.dir, &f.tmp_idx, &f.idx_fd, pack_sha1, ".idx") < 0 ||
-	    sync_dir(f.dir) < 0)
+	    sync_pack_dir(f.dir) < 0)
 		goto out;
 	/* Its objects are stored now: has_sha1_file must see them. */
 	rescan_packs();

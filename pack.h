@@ -2,8 +2,9 @@
  * pack.h: git's pack files, the store's packed source, in layers:
  * the idx (pack-idx.c), the delta-base cache (pack-cache.c), the pack
  * file mapped (pack-map.c), the list of the store's packs
- * (pack-list.c), objects read out of them (pack-read.c) and a pack
- * verified whole (pack-check.c).  The one reader (object-read.c) asks
+ * (pack-list.c), objects read out of them (pack-read.c), a pack
+ * verified whole (pack-check.c) and, above the store's writers, a pack
+ * read whole with no idx (pack-resolve.c).  The one reader (object-read.c) asks
  * them as a source; fsck-cache, verify-pack and unpack-objects use the
  * lower-level calls below.  A file calls only the sections above its
  * own, and those of cache.h up to the store (loose.c, alternates.c).
@@ -226,5 +227,54 @@ int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f);
 int verify_pack_checksums(struct packed_git *p,
 			  void (*say)(void *data, const char *fmt, ...),
 			  void *data);
+
+/* ---- pack-resolve.c: a pack read whole, with no idx ---- */
+
+/* An entry of a pack read whole (struct pack_in). */
+struct pack_in_entry {
+	uint64_t offset;
+	size_t size;			/* in its header: object or delta */
+	uint32_t crc;			/* CRC32 of its raw bytes, as idx v2 */
+	unsigned char sha1[20];		/* the object's id, once resolved */
+	unsigned char hdr_len;		/* its header's length */
+	signed char in_type;		/* as stored: 1-4, OFS or REF delta */
+	signed char type;		/* the object's; OBJ_NONE unresolved */
+	signed char claimed;		/* a delta taken by a thread */
+};
+
+/*
+ * A pack checked whole, with no idx: the caller fills the first
+ * fields; read_pack_in the rest.  fn (may be NULL) gets every object
+ * once its id is known, its content in buf (size bytes, NUL after
+ * them), or buf NULL for a big whole object that is not a type
+ * want_content (a bit mask, 1 << type) names: called on many threads
+ * at once; -1 (f filled) stops the reading.
+ */
+struct pack_in {
+	int thin;			/* REF_DELTA bases may be in the store */
+	int progress;			/* "Indexing objects" etc. on a tty */
+	unsigned int want_content;
+	int (*fn)(void *data, const struct pack_in_entry *e, const void *buf,
+		  size_t size, struct fault *f);
+	void *data;
+
+	uint64_t pack_size;
+	uint32_t nr;
+	struct pack_in_entry *entries;	/* in pack order; malloc'd */
+	unsigned char sha1[20];		/* the pack's trailer */
+};
+/*
+ * Read the pack in file fd and check it whole: header, trailer, every
+ * entry's header, zlib stream and size, every delta applied (depth
+ * first from its base, on every core, a bounded set of bases held),
+ * every id computed.  0, entries filled (the caller frees them); or
+ * -1 with f saying what is wrong (FAULT_CORRUPT) or failed.
+ */
+int read_pack_in(struct pack_in *p, int fd, struct fault *f);
+/*
+ * The bases one thread of read_pack_in holds at most (default 32 MiB)
+ * before it lets the oldest go, to make them again when needed.
+ */
+void set_pack_bases_held(size_t bytes);
 
 #endif

@@ -392,6 +392,14 @@ static int check_entry(const struct cache_entry *ce,
  */
 static unsigned char *kept_reuc;
 static size_t kept_reuc_len;
+static unsigned char *read_tree_ext;	/* TREE: read, never written */
+static size_t read_tree_ext_len;
+
+const unsigned char *index_cache_tree(size_t *len)
+{
+	*len = read_tree_ext_len;
+	return read_tree_ext;
+}
 
 static int read_extensions(const unsigned char *p, size_t avail,
 			   const char *file)
@@ -415,6 +423,11 @@ static int read_extensions(const unsigned char *p, size_t avail,
 			kept_reuc_len = 8 + len;
 			kept_reuc = xmalloc(kept_reuc_len);
 			memcpy(kept_reuc, p, kept_reuc_len);
+		} else if (!memcmp(p, "TREE", 4)) {
+			free(read_tree_ext);
+			read_tree_ext_len = len;
+			read_tree_ext = xmalloc(len ? len : 1);
+			memcpy(read_tree_ext, p + 8, len);
 		}
 		p += 8 + len;
 		avail -= 8 + len;
@@ -496,6 +509,9 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 	free(kept_reuc);	/* the index read brings its own */
 	kept_reuc = NULL;
 	kept_reuc_len = 0;
+	free(read_tree_ext);
+	read_tree_ext = NULL;
+	read_tree_ext_len = 0;
 	if (size < HEADER_SIZE + 20)
 		return error("index '%s' is corrupt: too short", name);
 	h.len = size - 20;

@@ -35,6 +35,7 @@
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,6 +439,27 @@ static int cmd_pack_rss(char **argv)
 	return 0;
 }
 
+/* read_pack_in with at most argv[0] bytes of bases held: the ids. */
+static int cmd_pack_resolve(char **argv)
+{
+	struct pack_in p;
+	struct fault f;
+	uint32_t i;
+	int fd = open(argv[1], O_RDONLY);
+
+	if (fd < 0)
+		die_errno("open '%s'", argv[1]);
+	set_pack_bases_held(strtoul(argv[0], NULL, 10));
+	memset(&p, 0, sizeof(p));
+	if (read_pack_in(&p, fd, &f) < 0)
+		die("%s", f.msg);
+	for (i = 0; i < p.nr; i++)
+		printf("%s\n", sha1_to_hex(p.entries[i].sha1));
+	free(p.entries);
+	close(fd);
+	return 0;
+}
+
 static int cmd_write_pack(int argc, char **argv)
 {
 	struct pack_object *objs = xcalloc(argc / 2 + 1, sizeof(*objs));
@@ -498,6 +520,8 @@ int main(int argc, char **argv)
 		ret = cmd_promise_parallel(argv + 2);
 	else if (!strcmp(argv[1], "pack-rss") && argc == 3)
 		ret = cmd_pack_rss(argv + 2);
+	else if (!strcmp(argv[1], "pack-resolve") && argc == 4)
+		ret = cmd_pack_resolve(argv + 2);
 	else if (!strcmp(argv[1], "write-pack"))
 		ret = cmd_write_pack(argc - 2, argv + 2);
 	else
