@@ -381,3 +381,14 @@ remote_tracking_matches() {
 			}' "$dc_gd/packed-refs"
 	} | LC_ALL=C sort -u
 }
+
+# What fetches killed with -9 left (their quarantines in the object
+# directory $1, their temporary directories in the store): removed
+# once untouched for a day, as a running fetch adds files to its own.
+clean_stale_fetches() {
+	find "$1" -maxdepth 1 -type d -name 'tmp_objdir-incoming-*' \
+		-mtime +0 -exec rm -rf {} + 2>/dev/null
+	find "$(git_dir)" -maxdepth 1 -type d -name 'tmp-pull-*' \
+		-mtime +0 -exec rm -rf {} + 2>/dev/null
+	return 0
+}

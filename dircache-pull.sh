@@ -5,7 +5,7 @@
 # 1. The remote's refs first (one small rsync), then only the objects
 #    we lack, into a quarantine directory next to the store, so that a
 #    pull that dies leaves the store as it was, plus at worst a
-#    quarantine to delete:
+#    quarantine, which a later pull deletes once a day old:
 #    - from a local path or host:path (ssh), dircache-upload runs
 #      there and sends one pack of what we lack (what the remote's
 #      branches and new tags reach, less what our branches and
@@ -72,6 +72,7 @@ while read -r id; do
 done <"$dc_tmp/heads" >"$dc_tmp/wants"
 
 objects=$(object_dir)
+clean_stale_fetches "$objects"
 dc_quarantine=$(mktemp -d "$objects/tmp_objdir-incoming-XXXXXX") ||
 	die "cannot create a quarantine in $objects"
 progress=

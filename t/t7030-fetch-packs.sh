@@ -307,6 +307,16 @@ test_expect_success 'fetch killed at any moment: the store as before, or fetched
 	done
 '
 
+test_expect_success 'a quarantine a day old is removed, a new one is not' '
+	q=bk/.dircache/objects/tmp_objdir-incoming &&
+	mkdir ${q}-old ${q}-new bk/.dircache/tmp-pull-old &&
+	touch -d "2 days ago" ${q}-old bk/.dircache/tmp-pull-old &&
+	(cd bk && dircache fetch origin 2>/dev/null) &&
+	test -d ${q}-new &&
+	test_must_fail test -e ${q}-old &&
+	test_must_fail test -e bk/.dircache/tmp-pull-old
+'
+
 test_expect_success 'progress on a terminal only' '
 	script -qec "dircache clone a p1" /dev/null >tty.out &&
 	test_grep "Received pack-[0-9a-f]*\.pack: [0-9]* objects" tty.out &&
