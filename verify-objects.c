@@ -229,6 +229,10 @@ static void check_object(struct qobject *o)
 	} else if (o->problem) {
 		o->fo.type = OBJ_BAD;
 	} else if (o->fo.type == OBJ_TREE) {
+		if (o->pack) {
+			free(buf);	/* read again if vouch_trees asks */
+			return;
+		}
 		o->tree = buf;		/* kept for vouch_trees */
 		o->tree_size = st.size;
 		return;
@@ -363,6 +367,33 @@ static int compare_links(const void *a, const void *b)
 /* Deeper than this, a pair of trees is left to the plain checks. */
 #define MAX_VOUCH_DEPTH 256
 
+/*
+ * The bytes of the good tree o: kept when loose; read from the pack
+ * again when packed (a clone holds millions of trees; few are asked
+ * for here), then malloc'd in *fresh for the caller to free.  NULL
+ * when o is no good tree or cannot be read.
+ */
+static const char *tree_bytes(const struct qobject *o, size_t *size,
+			      char **fresh)
+{
+	struct object_stream st;
+	struct fault f;
+
+	*fresh = NULL;
+	if (o->fo.type != OBJ_TREE)
+		return NULL;
+	if (!o->pack) {
+		*size = o->tree_size;
+		return o->tree;
+	}
+	if (open_pack_entry(&st, o->pack, o->pos, &f) < 0)
+		return NULL;
+	*fresh = read_object_stream_whole(&st, &f);
+	*size = st.size;
+	close_object_stream(&st);
+	return *fresh;
+}
+
 static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 		       int depth)
 {
@@ -371,11 +402,15 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 	enum object_type type;
 	size_t size;
 	struct fault f;
-	char *old = read_object(old_id, &type, &size, &f);
+	char *old = read_object(old_id, &type, &size, &f), *fresh;
+	const char *new;
+	size_t new_size;
 	int more;
 
-	if (!old || type != OBJ_TREE || depth > MAX_VOUCH_DEPTH) {
+	new = tree_bytes(n, &new_size, &fresh);
+	if (!new || !old || type != OBJ_TREE || depth > MAX_VOUCH_DEPTH) {
 		free(old);
+		free(fresh);
 		return;
 	}
 	init_tree_desc(&od, old, size);
@@ -388,7 +423,7 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 	}
 	/* Both sorted alike: pair the directories of the same name. */
 	init_tree_desc(&od, old, size);
-	init_tree_desc(&nd, n->tree, n->tree_size);
+	init_tree_desc(&nd, new, new_size);
 	more = tree_entry_next(&od, &oe) > 0;
 	while (more && tree_entry_next(&nd, &ne) > 0) {
 		const struct qobject *child;
@@ -403,10 +438,11 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 		    !memcmp(ne.sha1, oe.sha1, 20))
 			continue;
 		child = find_object(ne.sha1);
-		if (child && child->tree)
+		if (child && child->fo.type == OBJ_TREE)
 			vouch_tree(child, oe.sha1, depth + 1);
 	}
 	free(old);
+	free(fresh);
 }
 
 /* Each new commit against each parent of it that the store holds. */
@@ -420,7 +456,7 @@ static void vouch_trees(void)
 		if (c->fo.type != OBJ_COMMIT || !c->fo.nr_links)
 			continue;
 		tree = find_object(c->fo.links[0].sha1);
-		if (!tree || !tree->tree)
+		if (!tree || tree->fo.type != OBJ_TREE)
 			continue;
 		for (j = 1; j < c->fo.nr_links; j++) {
 			struct commit_info ci;

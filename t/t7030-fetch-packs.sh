@@ -233,6 +233,24 @@ test_expect_success 'a sound pack holding a ".." tree is refused' '
 	evil_refused h dotdot.pack "$tree.*\.\."
 '
 
+# verify-objects takes the parent's trees' word for links they make
+# too; a packed tree is read again from the pack for that.
+test_expect_success 'a packed tree naming the parent'"'"'s subtree as a blob is refused' '
+	base=$(git_in c1 rev-parse HEAD) &&
+	dir=$(git_in c1 rev-parse $base:dir) &&
+	tree=$(git_in c1 ls-tree $base | awk -F "\t" -v d=$dir "{
+		split(\$1, a, \" \")
+		m = a[3] == d ? \"100644\" : a[1] == \"040000\" ? \"40000\" : a[1]
+		print m, \$2, a[3]
+	}" | $WO tree --tree-spec --objects h/.dircache/objects) &&
+	commit=$(printf "tree %s\nparent %s\nauthor A <a@b> 1 +0000\ncommitter C <c@d> 1 +0000\n\nx\n" \
+		$tree $base | $WO commit --objects h/.dircache/objects) &&
+	printf "%s\n%s\n" $commit $tree |
+		git_in h pack-objects -q --stdout >subtree.pack &&
+	echo $commit >h/.dircache/refs/heads/master &&
+	evil_refused h subtree.pack "names blob $dir, which is a tree"
+'
+
 test_expect_success 'the good pack then passes' '
 	cp hgood h/.dircache/refs/heads/master &&
 	(cd c1 && EVIL_PACK=$TRASH_DIRECTORY/good.pack \
