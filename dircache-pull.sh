@@ -27,8 +27,8 @@
 # 3. It then moves the objects into the store (packs whole, pack then
 #    idx); every remote branch is recorded as refs/remotes/<remote>/
 #    <branch>, and the remote's tags we lack are created.
-# 4. Merge of one branch (the named one, else the one the remote's
-#    HEAD names): into an unborn branch, a checkout (the work tree must
+# 4. Merge of one branch (the named one, else the remote's branch of
+#    HEAD's branch name, else the one the remote's HEAD names): into an unborn branch, a checkout (the work tree must
 #    be empty); when HEAD is an ancestor, a fast-forward (two-way
 #    read-tree -m -u, refusing to lose a local change); otherwise a
 #    three-way merge (merge-base, read-tree -m -u, merge-cache -o
@@ -52,7 +52,14 @@ find_remote
 refs=$dc_tmp/remote
 fetch_remote_refs "$refs"
 remote_branches "$refs" >"$dc_tmp/branches"
-branch=${2:-$(remote_head_branch "$refs")}
+# The branch to merge: the named one; else HEAD's upstream, the
+# remote's branch of our branch's name; else the remote HEAD's.
+branch=${2:-}
+if [ -z "$branch" ]; then
+	branch=$(head_branch)
+	[ -n "$branch" ] && remote_ref "$refs" "refs/heads/$branch" >/dev/null ||
+		branch=$(remote_head_branch "$refs")
+fi
 if [ -n "$branch" ]; then
 	check_name branch "$branch"
 	new=$(remote_ref "$refs" "refs/heads/$branch") ||

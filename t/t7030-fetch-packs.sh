@@ -153,6 +153,16 @@ test_expect_success 'fetch brings a new branch and tag; checkout makes the branc
 	grep on-side c2/dir/f && (cd c2 && show-diff -q)
 '
 
+test_expect_success 'pull on that branch merges its upstream, not the remote HEAD' '
+	commit_line a file on-master-again &&
+	(cd a && dircache checkout topic 2>/dev/null) &&
+	commit_line a dir/f on-topic &&
+	(cd a && dircache checkout master 2>/dev/null) &&
+	(cd c2 && RSYNC_RSH=$TRASH_DIRECTORY/fake-ssh dircache pull origin 2>/dev/null) &&
+	test "$(git_in c2 rev-parse HEAD)" = "$(git_in a rev-parse topic)" &&
+	grep on-topic c2/dir/f && test_must_fail grep on-master-again c2/file
+'
+
 test_expect_success 'checkout of a name no remote has, or two have: refused' '
 	(cd c2 && test_expect_code 128 dircache checkout nothere 2>../err) &&
 	test_grep "no branch .nothere." err &&
