@@ -751,6 +751,19 @@ static void move_pack_file(const char *from, const char *dir)
 	free(to);
 }
 
+/* The renames into dir made durable (unless DIRCACHE_NO_SYNC). */
+static void sync_dir(const char *dir)
+{
+	int fd;
+
+	if (!sync_wanted())
+		return;
+	fd = open(dir, O_RDONLY);
+	if (fd < 0 || fsync(fd) < 0)
+		die_errno("fsync '%s'", dir);
+	close(fd);
+}
+
 /*
  * The pack, then its idx: a reader lists a pack by its idx, so the
  * pack is never seen half there.  A pack of that name (its content's
@@ -767,6 +780,7 @@ static void install_pack(struct packed_git *p)
 			die_errno("mkdir '%s'", dir);
 		move_pack_file(p->pack_name, dir);
 		move_pack_file(p->idx_name, dir);
+		sync_dir(dir);
 	}
 	free(idx);
 	free(dir);
