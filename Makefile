@@ -31,6 +31,7 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 PROGRAMS += merge-cache merge-one-file
 PROGRAMS += verify-pack unpack-objects
 PROGRAMS += index-pack prune-packed prune
+PROGRAMS += pack-objects
 
 # The library, libcache.a, lowest layer first: a file calls only files
 # listed before it (cache.h's map is in the same order), which `make
@@ -51,6 +52,7 @@ LIB_OBJS += loose.o alternates.o pack-idx.o pack-cache.o pack-map.o \
 	pack-list.o pack-read.o pack-check.o object-read.o object-write.o \
 	pack-write.o promise.o
 LIB_OBJS += pack-resolve.o
+LIB_OBJS += pack-delta.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 # The index, and what the work tree holds beside it (globs, excludes).

@@ -153,6 +153,8 @@ struct progress;
 struct progress *start_progress(const char *title, size_t total);
 void display_progress(struct progress *p, size_t done);
 void stop_progress(struct progress **p);
+/* 1: progress whatever stderr is (--progress); -1: never (-q); 0: as above. */
+void set_progress_mode(int mode);
 
 /*
  * The one error model of the library's readers: a caller that must
@@ -466,6 +468,10 @@ int sync_wanted(void);
 size_t run_parallel(size_t start, size_t end,
 		    size_t (*fn)(void *data, size_t i), void *data,
 		    struct progress *progress, size_t done);
+/* The same on nr_threads threads (at most 64), however few the items. */
+size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
+			    size_t (*fn)(void *data, size_t i), void *data,
+			    struct progress *progress, size_t done);
 
 /* ---- lockfile.c: replacing a file ---- */
 
@@ -772,6 +778,21 @@ int decode_85(unsigned char *out, const char *text, size_t len);
  */
 void *create_delta(const void *base, size_t base_size, const void *target,
 		   size_t target_size, size_t max_size, size_t *delta_size);
+/*
+ * The same in two steps, for one base and many targets: the index of
+ * the base's blocks (it points into base, which must outlive it; NULL
+ * when the base is 4 GiB or more), read only by the second step, so
+ * any number of threads may share it.  Free with free_delta_index.
+ */
+struct delta_index;
+struct delta_index *create_delta_index(const void *base, size_t size);
+/* A delta from the indexed base to target, as create_delta. */
+void *create_delta_from_index(const struct delta_index *ix,
+			      const void *target, size_t target_size,
+			      size_t max_size, size_t *delta_size);
+/* The bytes the index takes (its memory). */
+size_t sizeof_delta_index(const struct delta_index *ix);
+void free_delta_index(struct delta_index *ix);
 
 /* ---- loose.c: loose objects, their names and files ---- */
 
@@ -964,33 +985,48 @@ const void *pack_object_content(const struct pack_object *o,
  * its whole pack.  0, or -1 after error() (no idx left behind).
  */
 int write_pack_objects(const struct pack_object *objs, size_t nr);
-/* An object of an idx: its id, its entry's CRC32 and offset. */
+/* An object of a pack, as its idx lists it. */
 struct pack_idx_entry {
 	unsigned char sha1[20];
-	uint32_t crc;
-	uint64_t offset;
+	uint32_t crc;		/* of its entry's bytes */
+	uint64_t offset;	/* of its entry in the pack */
 };
-/* Sort ents by id; -1 with the id found twice in dup (20 bytes). */
-int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
-		  unsigned char *dup);
 /*
- * Write the idx v2 of ents (sorted, none twice) of the pack whose
- * trailer is pack_sha1 into fd: the bytes git writes.  -1 with errno.
+ * The idx v2 of the nr entries (sorted by id) of the pack whose
+ * trailer is pack_sha1 into fd: 0, or -1 with errno.
  */
 int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 		   const unsigned char *pack_sha1);
 /*
- * A new file <dir>/<prefix>XXXXXX (dir made if need be): its fd, the
- * name in *tmp (malloc'd); -1 after error().
+ * A new pack under a temporary name, for <base>-<hex>.pack and .idx:
+ * open_pack_tmp makes pack_fd (a temporary file in base's directory,
+ * made if need be) for the caller to write the pack into;
+ * finish_pack_tmp sorts ents, writes the idx and renames both into
+ * place (pack first, each synced; -1 after error()); remove_pack_tmp
+ * removes whatever temporary file is left and frees t (always call it).
  */
-int open_pack_tmp(const char *dir, const char *prefix, char **tmp);
+struct pack_tmp {
+	char *dir, *base;
+	char *tmp_pack, *tmp_idx;
+	int pack_fd, idx_fd;
+};
+int open_pack_tmp(struct pack_tmp *t, const char *base_name);
+int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
+		    size_t nr, const unsigned char *pack_sha1);
+void remove_pack_tmp(struct pack_tmp *t);
 /*
- * Make *tmp (fd, closed here) read-only, synced unless
- * DIRCACHE_NO_SYNC, and rename it to path: 0 (*tmp freed and NULL),
- * or -1 after error() (*tmp still there for the caller to remove).
+ * The pieces, for index-pack's other names: sort ents by id (-1 with
+ * the id found twice in dup, 20 bytes); a new file <dir>/<prefix>XXXXXX
+ * (dir made if need be: its fd, the name in *tmp, malloc'd; -1 after
+ * error()); make *tmp (fd, closed here) read-only, synced unless
+ * DIRCACHE_NO_SYNC, and rename it to path (0 and *tmp freed and NULL,
+ * or -1 after error() with *tmp left for the caller to remove); fsync
+ * a directory unless DIRCACHE_NO_SYNC (-1 after error()).
  */
+int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
+		  unsigned char *dup);
+int open_pack_tmp_file(const char *dir, const char *prefix, char **tmp);
 int place_pack_file(char **tmp, int *fd, const char *path);
-/* fsync the directory dir unless DIRCACHE_NO_SYNC; -1 after error(). */
 int sync_pack_dir(const char *dir);
 
 /* ---- promise.c: write_sha1_file, now or at the next flush ---- */

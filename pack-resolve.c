@@ -16,9 +16,9 @@
  *
  * Nothing is allocated from a size the pack claims before it is
  * checked against what is left of the pack (deflate cannot shrink
- * more than 1032 to 1).  The pack is mapped, and its pages are given
- * back every TRIM_BYTES read, so that a big pack does not count whole
- * in the process's memory.
+ * more than 1032 to 1).  The first pass reads the pack mapped, its
+ * pages given back every TRIM_BYTES, so that a big pack does not count
+ * whole in the process's memory; the second reads entries with pread.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@
 #include "cache.h"
 #include "pack.h"
 
-#define TRIM_BYTES ((uint64_t)64 << 20)
+#define TRIM_BYTES ((uint64_t)8 << 20)
 
 static size_t bases_held = (size_t)32 << 20;
 
@@ -56,22 +56,11 @@ struct resolver {
 	uint32_t nr_ofs;
 	struct ref_child *ref;		/* REF_DELTAs by base id */
 	uint32_t nr_ref;
-	uint64_t read_since_trim;
+	int fd;
 	pthread_mutex_t lock;		/* fault, failed */
 	int failed;
 	struct fault *f;
 };
-
-static void trim_map(struct resolver *r, uint64_t bytes)
-{
-	uint64_t was = __atomic_fetch_add(&r->read_since_trim, bytes,
-					  __ATOMIC_RELAXED);
-
-	if (was < TRIM_BYTES && was + bytes >= TRIM_BYTES) {
-		madvise((void *)r->map, r->p->pack_size, MADV_DONTNEED);
-		__atomic_store_n(&r->read_since_trim, 0, __ATOMIC_RELAXED);
-	}
-}
 
 /* Record the first fault of any thread; -1. */
 static int fail(struct resolver *r, const struct fault *f)
@@ -319,8 +308,9 @@ static int check_ofs_bases(struct resolver *r, struct fault *f)
 		const struct pack_in_entry *e = &r->p->entries[r->ofs[i].n];
 
 		if (entry_at(r->p, r->ofs[i].base) < 0)
-			return set_fault(f, FAULT_CORRUPT, "bad delta at offset "
-					 "%llu: no object at its base offset",
+			return set_fault(f, FAULT_CORRUPT, "bad delta at "
+					 "offset %llu: no object at its base "
+					 "offset",
 					 (unsigned long long)e->offset);
 	}
 	return 0;
@@ -403,7 +393,12 @@ struct walk {
 	size_t resolved;
 };
 
-/* Entry n's data inflated (the delta, or the whole object): NULL (f). */
+/*
+ * Entry n's data inflated (the delta, or the whole object): NULL (f).
+ * Its zlib bytes are read with pread, not through the map: the threads
+ * jump about the pack, and each page fault may map a large folio of
+ * it, which counts in the process's memory until the next trim.
+ */
 static unsigned char *inflate_again(struct resolver *r, uint32_t n,
 				    struct fault *f)
 {
@@ -411,14 +406,24 @@ static unsigned char *inflate_again(struct resolver *r, uint32_t n,
 	uint64_t start = e->offset + e->hdr_len;
 	size_t len = entry_end(r->p, n) - start, used;
 	unsigned char *buf = malloc(e->size + 1 + INFLATE_SLACK);
+	unsigned char *in = malloc(len ? len : 1);
 	int ret;
 
-	if (!buf) {
+	if (!buf || !in) {
+		free(buf);
+		free(in);
 		set_fault(f, FAULT_IO, "out of memory for %zu bytes", e->size);
 		return NULL;
 	}
-	ret = inflate_whole(r->map + start, len, buf, e->size, &used, 0);
-	trim_map(r, len);
+	if (pread_in_full(r->fd, in, len, start) < 0) {
+		free(buf);
+		free(in);
+		set_fault_errno(f, "read the pack at %llu",
+				(unsigned long long)start);
+		return NULL;
+	}
+	ret = inflate_whole(in, len, buf, e->size, &used, 0);
+	free(in);
 	if (ret) {
 		free(buf);
 		set_fault(f, FAULT_CORRUPT, "bad object at offset %llu: %s",
@@ -639,7 +644,7 @@ static int resolve_thin(struct resolver *r, size_t *resolved,
 		w.ext_type = type;
 		ALLOC_GROW(w.path, 1, w.alloc);
 		h = &w.path[w.depth++];
-		h->n = r->ref[i].n;	/* unused: the root is not an entry */
+		h->n = r->ref[i].n;	/* unused: not an entry */
 		h->data = buf;
 		h->size = size;
 		find_children(r, UINT64_MAX, base, &h->c);
@@ -702,15 +707,17 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 {
 	if (p->pack_size < 32)
 		return set_fault(f, FAULT_CORRUPT, "pack is truncated "
-				 "(%llu bytes)", (unsigned long long)p->pack_size);
+				 "(%llu bytes)",
+				 (unsigned long long)p->pack_size);
 	if (memcmp(map, "PACK", 4))
-		return set_fault(f, FAULT_CORRUPT, "not a pack (bad signature)");
+		return set_fault(f, FAULT_CORRUPT, "not a pack (bad "
+				 "signature)");
 	if (get_be32(map + 4) != 2 && get_be32(map + 4) != 3)
 		return set_fault(f, FAULT_CORRUPT, "pack version %u is not "
 				 "supported", get_be32(map + 4));
 	p->nr = get_be32(map + 8);
-	/* an entry is at least 2 bytes of header and 8 of zlib */
-	if (p->nr > (p->pack_size - 32) / 10)
+	/* an entry is at least 1 byte of header and 8 of zlib */
+	if (p->nr > (p->pack_size - 32) / 9)
 		return set_fault(f, FAULT_CORRUPT, "pack claims %u objects, "
 				 "more than it can hold", p->nr);
 	return 0;
@@ -758,6 +765,7 @@ int read_pack_in(struct pack_in *p, int fd, struct fault *f)
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.map = map;
+	r.fd = fd;
 	r.end = p->pack_size - 20;
 	r.f = f;
 	pthread_mutex_init(&r.lock, NULL);

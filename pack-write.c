@@ -174,8 +174,7 @@ static int compare_entries(const void *a, const void *b)
 }
 
 /* Each entry's 4-byte field (its CRC or its offset's low part). */
-static int write_idx_words(struct hashfile *f,
-			   const struct pack_idx_entry *ents,
+static int write_idx_words(struct hashfile *f, const struct pack_idx_entry *ents,
 			   size_t nr, int crcs)
 {
 	size_t i, big = 0;
@@ -195,8 +194,9 @@ static int write_idx_words(struct hashfile *f,
 }
 
 /*
- * The idx v2: fan-out, ids, CRCs, offsets (the big ones in a table of
- * their own), the pack's id, its own id.
+ * The idx v2 of the sorted entries into fd: fan-out, ids, CRCs,
+ * offsets (the big ones in a table of their own), the pack's id, its
+ * own id.  -1 with errno.
  */
 int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 		   const unsigned char *pack_sha1)
@@ -233,25 +233,20 @@ int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 	return ret;
 }
 
-struct pack_files {
-	char *dir;
-	char *tmp_pack, *tmp_idx;
-	int pack_fd, idx_fd;
-};
-
-static void remove_tmp(struct pack_files *f)
+static void remove_tmp(struct pack_tmp *t)
 {
-	if (f->pack_fd >= 0)
-		close(f->pack_fd);
-	if (f->idx_fd >= 0)
-		close(f->idx_fd);
-	if (f->tmp_pack)
-		unlink(f->tmp_pack);
-	if (f->tmp_idx)
-		unlink(f->tmp_idx);
+	if (t->pack_fd >= 0)
+		close(t->pack_fd);
+	if (t->idx_fd >= 0)
+		close(t->idx_fd);
+	if (t->tmp_pack)
+		unlink(t->tmp_pack);
+	if (t->tmp_idx)
+		unlink(t->tmp_idx);
+	t->pack_fd = t->idx_fd = -1;
 }
 
-int open_pack_tmp(const char *dir, const char *prefix, char **tmp)
+int open_pack_tmp_file(const char *dir, const char *prefix, char **tmp)
 {
 	char *name = xmalloc(strlen(prefix) + 8);
 	int fd;
@@ -293,16 +288,14 @@ int place_pack_file(char **tmp, int *fd, const char *path)
 	return ret;
 }
 
-/* place_pack_file to <dir>/pack-<hex><ext>. */
-static int place(const char *dir, char **tmp, int *fd,
+/* place_pack_file to <base>-<hex><ext>. */
+static int place(const char *base, char **tmp, int *fd,
 		 const unsigned char *pack_sha1, const char *ext)
 {
-	char name[64];
-	char *path;
+	char *path = xmalloc(strlen(base) + 64);
 	int ret;
 
-	snprintf(name, sizeof(name), "pack-%s%s", sha1_to_hex(pack_sha1), ext);
-	path = path_join(dir, name);
+	sprintf(path, "%s-%s%s", base, sha1_to_hex(pack_sha1), ext);
 	ret = place_pack_file(tmp, fd, path);
 	free(path);
 	return ret;
@@ -336,49 +329,86 @@ int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
 	return 0;
 }
 
+static int check_unique(const struct pack_idx_entry *ents, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20))
+			return error("object %s twice in one pack",
+				     sha1_to_hex(ents[i].sha1));
+	return 0;
+}
+
+int open_pack_tmp(struct pack_tmp *t, const char *base_name)
+{
+	const char *slash = strrchr(base_name, '/');
+
+	t->base = xstrdup(base_name);
+	t->dir = slash ? xstrdup(base_name) : xstrdup(".");
+	if (slash)
+		t->dir[slash - base_name + !(slash - base_name)] = '\0';
+	t->tmp_pack = t->tmp_idx = NULL;
+	t->idx_fd = -1;
+	t->pack_fd = open_pack_tmp_file(t->dir, "tmp_pack_", &t->tmp_pack);
+	return t->pack_fd < 0 ? -1 : 0;
+}
+
+int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
+		    size_t nr, const unsigned char *pack_sha1)
+{
+	qsort(ents, nr, sizeof(*ents), compare_entries);
+	if (check_unique(ents, nr) < 0)
+		return -1;
+	t->idx_fd = open_pack_tmp_file(t->dir, "tmp_idx_", &t->tmp_idx);
+	if (t->idx_fd < 0)
+		return -1;
+	if (write_pack_idx(t->idx_fd, ents, nr, pack_sha1) < 0)
+		return error_errno("unable to write the idx '%s'", t->tmp_idx);
+	if (place(t->base, &t->tmp_pack, &t->pack_fd, pack_sha1, ".pack") < 0 ||
+	    place(t->base, &t->tmp_idx, &t->idx_fd, pack_sha1, ".idx") < 0)
+		return -1;
+	return sync_pack_dir(t->dir);
+}
+
+void remove_pack_tmp(struct pack_tmp *t)
+{
+	remove_tmp(t);
+	free(t->tmp_pack);
+	free(t->tmp_idx);
+	free(t->dir);
+	free(t->base);
+	t->tmp_pack = t->tmp_idx = t->dir = t->base = NULL;
+}
+
 int write_pack_objects(const struct pack_object *objs, size_t nr)
 {
-	struct pack_files f = { NULL, NULL, NULL, -1, -1 };
+	struct pack_tmp t;
 	struct pack_idx_entry *ents;
-	unsigned char pack_sha1[20], dup[20];
+	unsigned char pack_sha1[20];
+	char *base;
 	int ret = -1;
 
 	if (!nr)
 		return 0;
 	if (nr > UINT32_MAX)
 		return error("%zu objects are too many for one pack", nr);
-	f.dir = path_join(get_object_directory(), "pack");
+	base = path_join(get_object_directory(), "pack/pack");
 	ents = xmalloc(nr * sizeof(*ents));
-	f.pack_fd = open_pack_tmp(f.dir, "tmp_pack_", &f.tmp_pack);
-	if (f.pack_fd < 0)
+	if (open_pack_tmp(&t, base) < 0)
 		goto out;
-	if (write_pack_body(f.pack_fd, objs, nr, ents, pack_sha1) < 0) {
-		error_errno("unable to write the pack '%s'", f.tmp_pack);
-		goto out;
-	}
-	if (sort_pack_idx(ents, nr, dup) < 0) {
-		error("object %s twice in one pack", sha1_to_hex(dup));
+	if (write_pack_body(t.pack_fd, objs, nr, ents, pack_sha1) < 0) {
+		error_errno("unable to write the pack '%s'", t.tmp_pack);
 		goto out;
 	}
-	f.idx_fd = open_pack_tmp(f.dir, "tmp_idx_", &f.tmp_idx);
-	if (f.idx_fd < 0)
-		goto out;
-	if (write_pack_idx(f.idx_fd, ents, nr, pack_sha1) < 0) {
-		error_errno("unable to write the idx '%s'", f.tmp_idx);
-		goto out;
-	}
-	if (place(f.dir, &f.tmp_pack, &f.pack_fd, pack_sha1, ".pack") < 0 ||
-	    place(f.dir, &f.tmp_idx, &f.idx_fd, pack_sha1, ".idx") < 0 ||
-	    sync_pack_dir(f.dir) < 0)
+	if (finish_pack_tmp(&t, ents, nr, pack_sha1) < 0)
 		goto out;
 	/* Its objects are stored now: has_sha1_file must see them. */
 	rescan_packs();
 	ret = 0;
 out:
-	remove_tmp(&f);
-	free(f.tmp_pack);
-	free(f.tmp_idx);
-	free(f.dir);
+	remove_pack_tmp(&t);
+	free(base);
 	free(ents);
 	return ret;
 }

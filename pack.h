@@ -277,4 +277,66 @@ int read_pack_in(struct pack_in *p, int fd, struct fault *f);
  */
 void set_pack_bases_held(size_t bytes);
 
+/* ---- pack-delta.c: pack-objects' delta search ---- */
+
+/* How an object goes into the new pack. */
+enum reuse_kind {
+	REUSE_NONE,		/* read it, deflate it (or its new delta) */
+	REUSE_WHOLE,		/* copy its zlib bytes out of in_pack */
+	REUSE_DELTA,		/* copy its delta out of in_pack */
+};
+
+/* One object of the pack being made. */
+struct object_entry {
+	unsigned char sha1[20];
+	enum object_type type;
+	uint32_t name_hash;	/* pack_name_hash of its path */
+	size_t size;		/* of its content */
+	uint32_t order;		/* its place in the list given */
+
+	struct packed_git *in_pack;	/* where it is stored, or NULL */
+	uint32_t in_pos;		/* its idx position there */
+	struct pack_entry_info in;	/* its entry there */
+	unsigned int in_hdr_len;	/* the entry's header, base included */
+	enum reuse_kind reuse;
+
+	struct object_entry *delta;	/* its base in the new pack */
+	unsigned char *delta_data;	/* a new delta, deflated */
+	size_t delta_size, delta_zlen;	/* its size, and deflated */
+	unsigned int depth;		/* deltas down to a whole entry */
+	unsigned int height;		/* reused deltas hanging below it */
+
+	uint64_t offset;		/* in the new pack; 0 until written */
+	uint32_t crc;
+};
+
+/*
+ * git's hash of a path for the delta search's order: whitespace left
+ * out, each byte shifts the ones before down by two bits, so the last
+ * sixteen weigh the most and "x.c" files sort together.
+ */
+uint32_t pack_name_hash(const char *path);
+
+struct delta_search {
+	int window;		/* bases tried per object */
+	int depth;		/* longest chain of deltas */
+	int threads;
+	int level;		/* zlib level of the deltas kept */
+	int reuse_delta;	/* a pack's choice of whole entries stands */
+	struct progress *progress;
+};
+/*
+ * Find a base for each of the nr entries, as git does: sorted by type,
+ * name hash and size (biggest first), each tried against the window
+ * before it, a delta kept only when smaller than what the whole object
+ * would cost at its depth; the list is cut in pieces at name changes,
+ * searched on opt->threads threads.  Sets delta, delta_data (deflated)
+ * and depth.  -1 after error() when an object cannot be read.
+ */
+int find_deltas(struct object_entry **list, size_t nr,
+		const struct delta_search *opt);
+/* len bytes deflated by zlib at level (malloc'd, *zlen); NULL after error(). */
+unsigned char *zlib_deflate(const void *buf, size_t len, int level,
+			    size_t *zlen);
+
 #endif

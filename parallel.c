@@ -11,6 +11,8 @@
 #include "cache.h"
 
 #define MAX_THREADS 8
+/* What run_parallel_threads starts at most when asked for more. */
+#define MAX_THREADS_ASKED 64
 /* Below this many items a thread costs more than it brings. */
 #define MIN_PARALLEL 64
 
@@ -49,18 +51,20 @@ static int count_threads(size_t nr)
 	return cores > MAX_THREADS ? MAX_THREADS : cores;
 }
 
-size_t run_parallel(size_t start, size_t end,
-		    size_t (*fn)(void *data, size_t i), void *data,
-		    struct progress *progress, size_t done)
+size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
+			    size_t (*fn)(void *data, size_t i), void *data,
+			    struct progress *progress, size_t done)
 {
 	struct pool pool = {
 		.next = start, .end = end, .fn = fn, .data = data,
 		.progress = progress, .done = done,
 		.progress_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
-	int i, nr_threads = count_threads(end > start ? end - start : 0);
-	pthread_t threads[MAX_THREADS];
+	pthread_t threads[MAX_THREADS_ASKED];
+	int i;
 
+	if (nr_threads > MAX_THREADS_ASKED)
+		nr_threads = MAX_THREADS_ASKED;
 	/* A thread that cannot start leaves its share to the others. */
 	for (i = 1; i < nr_threads; i++)
 		if (pthread_create(&threads[i], NULL, pool_worker, &pool))
@@ -70,4 +74,13 @@ size_t run_parallel(size_t start, size_t end,
 	for (i = 1; i < nr_threads; i++)
 		pthread_join(threads[i], NULL);
 	return pool.done;
+}
+
+size_t run_parallel(size_t start, size_t end,
+		    size_t (*fn)(void *data, size_t i), void *data,
+		    struct progress *progress, size_t done)
+{
+	return run_parallel_threads(count_threads(end > start ?
+						  end - start : 0),
+				    start, end, fn, data, progress, done);
 }

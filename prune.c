@@ -428,7 +428,9 @@ int main(int argc, char **argv)
 		for (i = 0; i < c.nr; i++) {
 			struct object *o = lookup_object(c.ids[i], OBJ_NONE);
 
-			if ((!o || !(o->flags & SEEN)) && prune_one(c.ids[i]) < 0)
+			if (o && (o->flags & SEEN))
+				continue;
+			if (prune_one(c.ids[i]) < 0)
 				ret = 1;
 		}
 		if (!dry_run)

@@ -6,10 +6,10 @@
  * are the objects written (the pack read a second time), so a
  * truncated or corrupt pack leaves nothing behind; the checks are
  * index-pack's (pack-resolve.c).  A REF_DELTA may name a base that
- * the store already holds (a thin pack).  Objects already present are compared, not
- * rewritten (the collision check of write_sha1_file).  -n checks
- * without writing; -q is accepted for git's sake (no progress is
- * shown anyway when stderr is not a terminal).
+ * the store already holds (a thin pack).  Objects already present are
+ * compared, not rewritten (the collision check of write_sha1_file).
+ * -n checks without writing; -q is accepted for git's sake (no
+ * progress is shown anyway when stderr is not a terminal).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -256,11 +256,19 @@ struct progress {
 	int last_percent;
 };
 
+static int progress_mode;
+
+void set_progress_mode(int mode)
+{
+	progress_mode = mode;
+}
+
 struct progress *start_progress(const char *title, size_t total)
 {
 	struct progress *p;
 
-	if (total < PROGRESS_MIN || !isatty(2))
+	if (progress_mode < 0 || (!progress_mode &&
+				  (total < PROGRESS_MIN || !isatty(2))))
 		return NULL;
 	p = xcalloc(1, sizeof(*p));
 	p->title = title;
@@ -275,7 +283,7 @@ void display_progress(struct progress *p, size_t done)
 
 	if (!p)
 		return;
-	percent = done * 100 / p->total;
+	percent = p->total ? done * 100 / p->total : 100;
 	if (percent == p->last_percent)
 		return;
 	p->last_percent = percent;

@@ -175,6 +175,19 @@ open(\"dup.pack\", \"wb\").write(p + hashlib.sha1(p).digest())
 		2>../err) && grep unresolved err
 '
 
+test_expect_success 'the smallest entries: an empty blob and tree' '
+	python3 -c "
+import hashlib, struct, zlib
+z = zlib.compressobj(9)
+e = z.compress(b\"\") + z.flush()
+assert len(e) == 8
+p = b\"PACK\" + struct.pack(\">II\", 2, 2) + bytes([0x30]) + e + bytes([0x20]) + e
+open(\"small.pack\", \"wb\").write(p + hashlib.sha1(p).digest())
+" &&
+	git index-pack -o small-git.idx small.pack >/dev/null &&
+	index-pack small.pack >/dev/null && cmp small-git.idx small.idx
+'
+
 test_expect_success '--strict refuses a bad tree the plain run takes' '
 	git init -q sr && (cd sr &&
 	blob=$(echo x | git hash-object -w --stdin) &&
