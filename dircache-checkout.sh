@@ -4,7 +4,11 @@
 # tree to the branch's, carrying local changes along, and refuses,
 # changing nothing, when one would be lost.  HEAD is then rewritten
 # under HEAD.lock (created exclusively, renamed into place).  -b
-# creates the branch at HEAD first.
+# creates the branch at HEAD first.  A <branch> we lack that exactly
+# one remote has (refs/remotes/<remote>/<branch>, as fetch records
+# them) is made from it, once the switch is done, as git checkout
+# does; two remotes having it is an error (name the start with
+# "dircache branch").
 USAGE='checkout [-b] <branch>'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -23,9 +27,24 @@ if [ -n "$create" ]; then
 	[ -n "$head" ] || die "HEAD has no commit to start '$branch' from"
 	dircache-branch "$branch" || exit 128
 fi
-target=$(rev-parse "refs/heads/$branch" 2>/dev/null) ||
-	die "no branch '$branch'"
-[ "$(head_branch)" != "$branch" ] || { say "Already on '$branch'"; exit 0; }
+from_remote=
+if ! target=$(rev-parse "refs/heads/$branch" 2>/dev/null); then
+	[ -z "$create" ] || exit 128
+	matches=$(remote_tracking_matches "$branch")
+	case $matches in
+	'') die "no branch '$branch'" ;;
+	*"
+"*)
+		die "'$branch' is a branch of several remotes ($(printf '%s' "$matches" | tr '\n' ' ')); make it with 'dircache branch $branch <remote>/$branch'"
+		;;
+	esac
+	from_remote=$matches
+	target=$(rev-parse "refs/remotes/$from_remote") || exit 128
+	[ "$(cat-file -t "$target")" = commit ] ||
+		die "'$from_remote' is not a commit"
+fi
+[ -n "$from_remote" ] || [ "$(head_branch)" != "$branch" ] ||
+	{ say "Already on '$branch'"; exit 0; }
 make_tmp
 if [ -n "$head" ]; then
 	merge_on_index_copy read-tree -m -u "$head" "$target" ||
@@ -34,6 +53,10 @@ else
 	work_tree_empty ||
 		die "HEAD has no commit and the work tree is not empty"
 	read-tree -m -u "$target" || exit 128
+fi
+if [ -n "$from_remote" ]; then
+	update-ref "refs/heads/$branch" "$target" "$NULL_ID" || exit 128
+	say "Branch '$branch' made from '$from_remote'."
 fi
 (set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
 	die "$gd/HEAD.lock exists: another command is changing HEAD"

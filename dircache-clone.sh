@@ -1,8 +1,10 @@
 #!/bin/sh
 # dircache clone: init, pull and check out, in a new directory.  The
 # remote is recorded as "origin" and HEAD names the branch the
-# remote's HEAD names.  When anything fails, the directory is removed:
-# a clone is whole or absent.
+# remote's HEAD names.  The clone is made in a hidden directory next
+# to the new one (.<dir>.clone-XXXXXX), removed when anything fails,
+# and renamed to <dir> once whole: a clone is whole or absent, even
+# when killed (then the hidden directory stays, never <dir>).
 USAGE='clone <url> [<dir>]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -21,9 +23,18 @@ fi
 if [ -e "$dir" ] || [ -L "$dir" ]; then
 	die "'$dir' exists already"
 fi
-mkdir -- "$dir" || die "cannot create '$dir'"
-made=$(cd "$dir" && pwd -P) || die "cannot enter '$dir'"
+case $dir in
+*/*) parent=${dir%/*} base=${dir##*/} ;;
+*) parent=. base=$dir ;;
+esac
+[ -n "$parent" ] || parent=/
+[ -n "$base" ] || die "cannot clone into '$dir'"
+final=$(cd "$parent" && pwd -P)/$base || die "cannot enter '$parent'"
+made=$(mktemp -d "${final%/*}/.$base.clone-XXXXXX") ||
+	die "cannot create a directory next to '$dir'"
 trap 'rm -rf "$made"' EXIT
+# mktemp made it 0700: the mode mkdir would have given.
+chmod "$(printf '%o' $((0777 & ~$(umask))))" "$made" || exit 128
 trap 'exit 130' INT
 trap 'exit 143' TERM
 cd "$made" || exit 128
@@ -41,5 +52,9 @@ dircache-remote add origin "$remote_arg" || exit 128
 	printf 'ref: refs/heads/%s\n' "$branch" >.dircache/HEAD
 ) || exit 128
 dircache-pull origin || exit 128
+if [ -e "$final" ] || [ -L "$final" ]; then
+	die "'$dir' exists already"
+fi
+mv -- "$made" "$final" || die "cannot rename the clone to '$dir'"
 trap - EXIT
 say "Cloned into '$dir'."

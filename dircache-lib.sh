@@ -411,3 +411,76 @@ send_to_rsyncd() {
 	fi
 	die "the remote runs no dircache-receive; see README (\"rsync daemon\"); its refs are unchanged"
 }
+# ---- fetching packs (dircache pull, fetch, clone, upload) ----
+
+# The branches in the copy $1 of a remote's refs, "<name> <id>" a line,
+# those whose name is not a safe file name left out with a warning.
+remote_branches() {
+	{
+		[ ! -d "$1/refs/heads" ] ||
+			(cd "$1/refs/heads" && find . -type f) | sed 's|^\./||'
+		[ ! -f "$1/packed-refs" ] ||
+			sed -n 's|^[0-9a-f]\{40\} refs/heads/||p' "$1/packed-refs"
+	} | LC_ALL=C sort -u | while IFS= read -r dc_b; do
+		case $dc_b in
+		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
+			say "warning: skipping the remote branch '$dc_b': bad name"
+			continue
+			;;
+		esac
+		dc_id=$(remote_ref "$1" "refs/heads/$dc_b") || continue
+		printf '%s %s\n' "$dc_b" "$dc_id"
+	done
+}
+
+# Does the store hold object $1?
+has_object() {
+	cat-file -e "$1" 2>/dev/null
+}
+
+# The ids our refs under refs/$1 hold (loose and packed), one a line.
+local_ref_ids() {
+	dc_gd=$(git_dir)
+	{
+		[ ! -d "$dc_gd/refs/$1" ] ||
+			find "$dc_gd/refs/$1" -type f -exec awk 'FNR == 1' {} +
+		[ ! -f "$dc_gd/packed-refs" ] ||
+			awk -v p="refs/$1/" 'index($2, p) == 1 { print $1 }' \
+				"$dc_gd/packed-refs"
+	} | grep -x '[0-9a-f]\{40\}' | LC_ALL=C sort -u
+}
+
+# Is progress wanted (stderr a terminal)?
+want_progress() {
+	[ -t 2 ]
+}
+
+# The remote-tracking branches named <remote>/$1 (loose and packed),
+# "<remote>/$1" a line.
+remote_tracking_matches() {
+	dc_gd=$(git_dir)
+	{
+		for dc_r in "$dc_gd"/refs/remotes/*; do
+			[ -f "$dc_r/$1" ] || continue
+			printf '%s/%s\n' "${dc_r##*/}" "$1"
+		done
+		[ ! -f "$dc_gd/packed-refs" ] ||
+			awk -v b="$1" 'NF == 2 && index($2, "refs/remotes/") == 1 {
+				r = substr($2, 14)
+				i = index(r, "/")
+				if (i > 1 && substr(r, i + 1) == b)
+					print r
+			}' "$dc_gd/packed-refs"
+	} | LC_ALL=C sort -u
+}
+
+# What fetches killed with -9 left (their quarantines in the object
+# directory $1, their temporary directories in the store): removed
+# once untouched for a day, as a running fetch adds files to its own.
+clean_stale_fetches() {
+	find "$1" -maxdepth 1 -type d -name 'tmp_objdir-incoming-*' \
+		-mtime +0 -exec rm -rf {} + 2>/dev/null
+	find "$(git_dir)" -maxdepth 1 -type d -name 'tmp-pull-*' \
+		-mtime +0 -exec rm -rf {} + 2>/dev/null
+	return 0
+}

@@ -22,11 +22,12 @@ tag        name a commit (-a -m: an annotated tag)
 branch     list branches, or create one
 checkout   switch to a branch, keeping local changes
 remote     record a remote: remote add <name> <url>
-fetch      fetch a remote's branch, verified, into refs/remotes/
-pull       fetch a remote's branch, verified, and merge it
+fetch      fetch a remote's branches and tags, verified, as packs
+pull       fetch a remote's branches, verified, and merge one
 push       send branches or tags to a remote, fast-forward only
 receive    the remote side of a push (push runs it there)
 clone      init, pull and check out a remote
+upload     send a pack to a fetch (fetch runs it on the remote)
 repack     pack the loose objects (-a: everything reachable; -d: tidy)
 gc         repack -a -d, then prune what is unreachable and old
 help       this list

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 static const char verify_objects_usage[] =
 	"verify-objects [--install] <quarantine-dir> <commit-id>...";
@@ -43,6 +44,8 @@ static const char verify_objects_usage[] =
 struct qobject {
 	struct fsck_object fo;	/* type OBJ_BAD when it failed its checks */
 	unsigned char reached, installed;
+	struct packed_git *pack;	/* NULL: a loose object */
+	uint32_t pos;			/* in pack's idx */
 	char *problem;		/* first problem, malloc'd */
 	char *tree;		/* a good tree's bytes, kept for vouch_trees */
 	size_t tree_size;
@@ -51,27 +54,100 @@ struct qobject {
 static const char *quarantine;
 static struct qobject *objects;
 static size_t nr_objects, alloc_objects;
+static struct packed_git **packs;
+static size_t nr_packs, alloc_packs;
 static int errors;
 
 /* ---- listing the quarantine ---- */
 
-static int list_object(const unsigned char *sha1, void *data)
+static struct qobject *add_object(const unsigned char *sha1)
 {
 	struct qobject *o;
 
-	(void)data;
 	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 	o = &objects[nr_objects++];
 	memset(o, 0, sizeof(*o));
 	memcpy(o->fo.sha1, sha1, 20);
+	return o;
+}
+
+static int list_object(const unsigned char *sha1, void *data)
+{
+	(void)data;
+	add_object(sha1);
 	return 0;
+}
+
+static int is_idx_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len == 49 && !strncmp(name, "pack-", 5) &&
+	       !strcmp(name + 45, ".idx");
+}
+
+/* The packs of the quarantine's pack/ (those with an idx). */
+static void list_packs(void)
+{
+	char *dir = path_join(quarantine, "pack");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d) {
+		if (errno != ENOENT)
+			die_errno("open '%s'", dir);
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		struct packed_git *p;
+		char *idx;
+		uint32_t n;
+
+		if (!is_idx_name(de->d_name))
+			continue;
+		idx = path_join(dir, de->d_name);
+		p = open_pack_index(idx);
+		if (!p)
+			die("cannot read the pack of '%s'", idx);
+		free(idx);
+		ALLOC_GROW(packs, nr_packs + 1, alloc_packs);
+		packs[nr_packs++] = p;
+		for (n = 0; n < p->nr; n++) {
+			struct qobject *o = add_object(nth_packed_sha1(p, n));
+
+			o->pack = p;
+			o->pos = n;
+		}
+	}
+	closedir(d);
+	free(dir);
+}
+
+/* One row per id: a loose copy is kept over a packed one. */
+static void drop_duplicates(void)
+{
+	size_t i, nr = 0;
+
+	for (i = 0; i < nr_objects; i++) {
+		if (nr && !memcmp(objects[nr - 1].fo.sha1, objects[i].fo.sha1,
+				  20)) {
+			if (objects[nr - 1].pack && !objects[i].pack)
+				objects[nr - 1] = objects[i];
+			continue;
+		}
+		objects[nr++] = objects[i];
+	}
+	nr_objects = nr;
 }
 
 /* rsync's temporaries and other garbage are not listed. */
 static void list_quarantine(void)
 {
 	for_each_loose_in_dir(quarantine, list_object, NULL);
+	list_packs();
 	sort_sha1_table(objects, nr_objects, sizeof(*objects));
+	drop_duplicates();
 }
 
 static struct qobject *find_object(const unsigned char *sha1)
@@ -105,16 +181,43 @@ static void fsck_report(void *data, enum fsck_level level, const char *msg)
 		set_problem(data, msg);
 }
 
+/*
+ * A packed object: a blob is taken as index-pack checked it (its type
+ * from the headers); anything else is opened for its links.
+ */
+static int open_packed_object(struct qobject *o, struct object_stream *st,
+			      struct fault *f)
+{
+	enum object_type type;
+	size_t size;
+
+	if (pack_object_info(o->pack, o->pos, &type, &size, f) < 0)
+		return -1;
+	if (type == OBJ_BLOB) {
+		o->fo.type = OBJ_BLOB;
+		return 1;
+	}
+	return open_pack_entry(st, o->pack, o->pos, f);
+}
+
 static void check_object(struct qobject *o)
 {
 	struct fsck_options opt = { 1, fsck_report, o, NULL, 1 };
-	char *path = quarantine_path(o->fo.sha1), *buf = NULL;
+	char *buf = NULL;
 	struct object_stream st;
 	struct fault f;
 	int ret;
 
-	ret = open_object_file_stream(&st, path, &f);
-	free(path);
+	if (o->pack) {
+		ret = open_packed_object(o, &st, &f);
+		if (ret > 0)
+			return;
+	} else {
+		char *path = quarantine_path(o->fo.sha1);
+
+		ret = open_object_file_stream(&st, path, &f);
+		free(path);
+	}
 	if (ret < 0) {
 		set_problem(o, f.msg);
 		return;
@@ -126,6 +229,10 @@ static void check_object(struct qobject *o)
 	} else if (o->problem) {
 		o->fo.type = OBJ_BAD;
 	} else if (o->fo.type == OBJ_TREE) {
+		if (o->pack) {
+			free(buf);	/* read again if vouch_trees asks */
+			return;
+		}
 		o->tree = buf;		/* kept for vouch_trees */
 		o->tree_size = st.size;
 		return;
@@ -260,6 +367,33 @@ static int compare_links(const void *a, const void *b)
 /* Deeper than this, a pair of trees is left to the plain checks. */
 #define MAX_VOUCH_DEPTH 256
 
+/*
+ * The bytes of the good tree o: kept when loose; read from the pack
+ * again when packed (a clone holds millions of trees; few are asked
+ * for here), then malloc'd in *fresh for the caller to free.  NULL
+ * when o is no good tree or cannot be read.
+ */
+static const char *tree_bytes(const struct qobject *o, size_t *size,
+			      char **fresh)
+{
+	struct object_stream st;
+	struct fault f;
+
+	*fresh = NULL;
+	if (o->fo.type != OBJ_TREE)
+		return NULL;
+	if (!o->pack) {
+		*size = o->tree_size;
+		return o->tree;
+	}
+	if (open_pack_entry(&st, o->pack, o->pos, &f) < 0)
+		return NULL;
+	*fresh = read_object_stream_whole(&st, &f);
+	*size = st.size;
+	close_object_stream(&st);
+	return *fresh;
+}
+
 static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 		       int depth)
 {
@@ -268,11 +402,15 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 	enum object_type type;
 	size_t size;
 	struct fault f;
-	char *old = read_object(old_id, &type, &size, &f);
+	char *old = read_object(old_id, &type, &size, &f), *fresh;
+	const char *new;
+	size_t new_size;
 	int more;
 
-	if (!old || type != OBJ_TREE || depth > MAX_VOUCH_DEPTH) {
+	new = tree_bytes(n, &new_size, &fresh);
+	if (!new || !old || type != OBJ_TREE || depth > MAX_VOUCH_DEPTH) {
 		free(old);
+		free(fresh);
 		return;
 	}
 	init_tree_desc(&od, old, size);
@@ -285,7 +423,7 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 	}
 	/* Both sorted alike: pair the directories of the same name. */
 	init_tree_desc(&od, old, size);
-	init_tree_desc(&nd, n->tree, n->tree_size);
+	init_tree_desc(&nd, new, new_size);
 	more = tree_entry_next(&od, &oe) > 0;
 	while (more && tree_entry_next(&nd, &ne) > 0) {
 		const struct qobject *child;
@@ -300,10 +438,11 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 		    !memcmp(ne.sha1, oe.sha1, 20))
 			continue;
 		child = find_object(ne.sha1);
-		if (child && child->tree)
+		if (child && child->fo.type == OBJ_TREE)
 			vouch_tree(child, oe.sha1, depth + 1);
 	}
 	free(old);
+	free(fresh);
 }
 
 /* Each new commit against each parent of it that the store holds. */
@@ -317,7 +456,7 @@ static void vouch_trees(void)
 		if (c->fo.type != OBJ_COMMIT || !c->fo.nr_links)
 			continue;
 		tree = find_object(c->fo.links[0].sha1);
-		if (!tree || !tree->tree)
+		if (!tree || tree->fo.type != OBJ_TREE)
 			continue;
 		for (j = 1; j < c->fo.nr_links; j++) {
 			struct commit_info ci;
@@ -474,22 +613,191 @@ static void walk_head(const unsigned char *sha1)
 	walk_from(o);
 }
 
+/* A pack enters whole: every object of it is a head. */
+static void walk_packed(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_objects; i++) {
+		struct qobject *o = &objects[i];
+
+		if (!o->pack || o->reached || o->fo.type == OBJ_BAD)
+			continue;
+		o->reached = 1;
+		walk_from(o);
+	}
+}
+
 /* ---- installing ---- */
+
+/*
+ * May o enter the store now (with pack, when o is one of its objects)?
+ * Only when every quarantine object it names is in already (or comes
+ * with it in pack).
+ */
+static int is_ready(const struct qobject *o, const struct packed_git *pack)
+{
+	size_t i;
+
+	for (i = 0; i < o->fo.nr_links; i++) {
+		const struct qobject *t = find_object(o->fo.links[i].sha1);
+
+		if (t && !t->installed && (!pack || t->pack != pack))
+			return 0;
+	}
+	return 1;
+}
+
+static int is_pack_ready(const struct packed_git *p)
+{
+	size_t i;
+
+	for (i = 0; i < nr_objects; i++)
+		if (objects[i].pack == p && !is_ready(&objects[i], p))
+			return 0;
+	return 1;
+}
+
+/*
+ * The plan: the loose objects in the walk's order, each pack as soon
+ * as what it names is in.  Marks o->installed as the plan goes; steps
+ * get an object (loose) or a pack, in order.  -1 when no order exists.
+ */
+struct step {
+	struct qobject *o;
+	struct packed_git *pack;
+};
+
+static struct step *steps;
+static size_t nr_steps, alloc_steps;
+
+static void add_step(struct qobject *o, struct packed_git *pack)
+{
+	ALLOC_GROW(steps, nr_steps + 1, alloc_steps);
+	steps[nr_steps].o = o;
+	steps[nr_steps++].pack = pack;
+}
+
+static void mark_pack(const struct packed_git *p)
+{
+	size_t i;
+
+	for (i = 0; i < nr_objects; i++)
+		if (objects[i].pack == p)
+			objects[i].installed = 1;
+}
+
+static int plan_install(void)
+{
+	unsigned char *pack_done = xcalloc(nr_packs + 1, 1);
+	size_t i, left = nr_packs;
+	int moved = 1;
+
+	for (i = 0; i < nr_order; i++)
+		left += !order[i]->pack;
+
+	while (left && moved) {
+		moved = 0;
+		for (i = 0; i < nr_order; i++) {
+			struct qobject *o = order[i];
+
+			if (o->installed || o->pack || !is_ready(o, NULL))
+				continue;
+			add_step(o, NULL);
+			o->installed = 1;
+			left--;
+			moved = 1;
+		}
+		for (i = 0; i < nr_packs; i++) {
+			if (pack_done[i] || !is_pack_ready(packs[i]))
+				continue;
+			add_step(NULL, packs[i]);
+			mark_pack(packs[i]);
+			pack_done[i] = 1;
+			left--;
+			moved = 1;
+		}
+	}
+	free(pack_done);
+	return left ? -1 : 0;
+}
+
+static void install_loose(const struct qobject *o)
+{
+	char *path = quarantine_path(o->fo.sha1);
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die_errno("open '%s'", path);
+	if (place_tmp_object(path, fd, o->fo.sha1) < 0)
+		die("could not install %s", sha1_to_hex(o->fo.sha1));
+	free(path);
+}
+
+/* from (in the quarantine) to dir/<its base name>, synced first. */
+static void move_pack_file(const char *from, const char *dir)
+{
+	const char *base = strrchr(from, '/');
+	char *to = path_join(dir, base ? base + 1 : from);
+	int fd = open(from, O_RDONLY);
+
+	if (fd < 0)
+		die_errno("open '%s'", from);
+	if (sync_wanted() && fsync(fd) < 0)
+		die_errno("fsync '%s'", from);
+	close(fd);
+	if (rename(from, to) < 0)
+		die_errno("rename '%s' to '%s'", from, to);
+	free(to);
+}
+
+/* The renames into dir made durable (unless DIRCACHE_NO_SYNC). */
+static void sync_dir(const char *dir)
+{
+	int fd;
+
+	if (!sync_wanted())
+		return;
+	fd = open(dir, O_RDONLY);
+	if (fd < 0 || fsync(fd) < 0)
+		die_errno("fsync '%s'", dir);
+	close(fd);
+}
+
+/*
+ * The pack, then its idx: a reader lists a pack by its idx, so the
+ * pack is never seen half there.  A pack of that name (its content's
+ * id) in the store already is kept.
+ */
+static void install_pack(struct packed_git *p)
+{
+	char *dir = path_join(get_object_directory(), "pack");
+	const char *base = strrchr(p->idx_name, '/');
+	char *idx = path_join(dir, base ? base + 1 : p->idx_name);
+
+	if (access(idx, F_OK) < 0) {
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+			die_errno("mkdir '%s'", dir);
+		move_pack_file(p->pack_name, dir);
+		move_pack_file(p->idx_name, dir);
+		sync_dir(dir);
+	}
+	free(idx);
+	free(dir);
+}
 
 static void install_objects(void)
 {
 	size_t i;
 
-	for (i = 0; i < nr_order; i++) {
-		struct qobject *o = order[i];
-		char *path = quarantine_path(o->fo.sha1);
-		int fd = open(path, O_RDONLY);
-
-		if (fd < 0)
-			die_errno("open '%s'", path);
-		if (place_tmp_object(path, fd, o->fo.sha1) < 0)
-			die("could not install %s", sha1_to_hex(o->fo.sha1));
-		free(path);
+	if (plan_install() < 0)
+		die("refusing the objects in '%s': its packs and loose objects name each other in a circle",
+		    quarantine);
+	for (i = 0; i < nr_steps; i++) {
+		if (steps[i].pack)
+			install_pack(steps[i].pack);
+		else
+			install_loose(steps[i].o);
 	}
 	if (flush_to_disk(-1) < 0)
 		die("could not sync the store");
@@ -500,6 +808,7 @@ int main(int argc, char **argv)
 	int install = 0, i = 1;
 	unsigned char (*heads)[20];
 	int nr_heads, h;
+	struct progress *progress;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, verify_objects_usage);
@@ -520,10 +829,13 @@ int main(int argc, char **argv)
 			die("not an object id: '%s'", argv[i + h]);
 
 	list_quarantine();
-	run_parallel(0, nr_objects, check_nth_object, objects, NULL, 0);
+	progress = start_progress("Checking objects", nr_objects);
+	run_parallel(0, nr_objects, check_nth_object, objects, progress, 0);
+	stop_progress(&progress);
 	report_bad_objects();
 	for (h = 0; h < nr_heads; h++)
 		walk_head(heads[h]);
+	walk_packed();
 	check_store_links();
 	if (errors)
 		die("refusing the objects in '%s': %d problem%s", quarantine,

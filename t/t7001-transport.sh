@@ -115,6 +115,7 @@ test_expect_success 'push to a store that is not there fails clearly' '
 '
 
 test_expect_success 'pull of what we have: already up to date, nothing changes' '
+	(cd b && dircache fetch origin) &&
 	state=$(repo_state b) &&
 	(cd b && dircache pull origin 2>../err) &&
 	test_grep "up to date" err &&

@@ -23,11 +23,11 @@ test_expect_success 'setup: a history, a clone, then the origin packed by git gc
 	test -z "$(find a/.dircache/objects -path "*/[0-9a-f][0-9a-f]/*")"
 '
 
-test_expect_success 'a clone of the packed origin: loose objects, git agrees' '
+test_expect_success 'a clone of the packed origin: one pack, git agrees' '
 	dircache clone a c 2>/dev/null &&
 	test "$(git_in c rev-parse HEAD)" = "$(git_in a rev-parse HEAD)" &&
-	{ test ! -d c/.dircache/objects/pack ||
-		test -z "$(ls c/.dircache/objects/pack)"; } &&
+	test $(ls c/.dircache/objects/pack/pack-*.pack | wc -l) = 1 &&
+	test -z "$(find c/.dircache/objects -path "*/[0-9a-f][0-9a-f]/*")" &&
 	git_accepts c &&
 	cmp a/file c/file && cmp a/dir/g5 c/dir/g5 &&
 	test -z "$(ls -d c/.dircache/objects/tmp_objdir* 2>/dev/null)"
@@ -44,16 +44,20 @@ test_expect_success 'only the objects the store lacks are written' '
 	echo more >>a/dir/f &&
 	(cd a && dircache commit -a -m more >/dev/null) &&
 	git_in a gc -q --prune=now &&
-	before=$(find b/.dircache/objects -type f | wc -l) &&
+	ls b/.dircache/objects/pack/*.idx >before 2>/dev/null || : &&
 	(cd b && dircache pull ../a >/dev/null 2>&1) &&
-	after=$(find b/.dircache/objects -type f | wc -l) &&
-	# the commit, its tree, dir/ and dir/f: four new objects.
-	test $((after - before)) = 4 &&
+	ls b/.dircache/objects/pack/*.idx >after &&
+	# the commit, its tree, dir/ and dir/f: four new objects, packed.
+	new=$(comm -13 before after) &&
+	test -n "$new" &&
+	git_in b verify-pack -v $new >list &&
+	test $(grep -c "^[0-9a-f]\{40\} " list) = 4 &&
 	git_accepts b
 '
 
-# A hostile pack: its bytes changed after git wrote it.  The pull must
-# refuse it and leave b as it was, with no quarantine.
+# A hostile pack: its bytes changed after git wrote it.  The pull (by
+# rsync: the remote's dircache-upload would not send it) must refuse it
+# in one line and leave b as it was, with no quarantine.
 test_expect_success 'a corrupt pack is refused, nothing changed' '
 	echo again >>a/dir/f &&
 	(cd a && dircache commit -a -m again >/dev/null) &&
@@ -65,8 +69,10 @@ test_expect_success 'a corrupt pack is refused, nothing changed' '
 	printf "\377\377\377\377" |
 		dd of="$p" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
 	state=$(repo_state b) &&
-	(cd b && test_expect_code 128 dircache pull ../h 2>../err) &&
-	test_grep "refusing" err &&
+	(cd b && DIRCACHE_UPLOAD=none \
+		test_expect_code 128 dircache pull ../h 2>../err) &&
+	test_grep "refusing the pack from .*/h: " err &&
+	test $(wc -l <err) = 1 &&
 	test "$state" = "$(repo_state b)"
 '
 
@@ -86,7 +92,8 @@ test_expect_success 'a pack with a ".." tree inside is refused' '
 	rm -f $(obj_file $commit $o) $(obj_file $tree $o) &&
 	echo $commit >h2/.dircache/refs/heads/master &&
 	state=$(repo_state b) &&
-	(cd b && test_expect_code 128 dircache pull ../h2 2>../err) &&
+	(cd b && DIRCACHE_UPLOAD=none \
+		test_expect_code 128 dircache pull ../h2 2>../err) &&
 	test_grep "$tree" err &&
 	test "$state" = "$(repo_state b)"
 '
