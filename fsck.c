@@ -475,9 +475,25 @@ static void report_error(struct fsck_options *opt, const char *msg)
 		opt->report(opt->data, FSCK_ERROR, msg);
 }
 
+/* Where the links of an object go: its own list, or a tool's hook. */
+struct link_sink {
+	struct fsck_object *o;
+	void (*fn)(void *data, const unsigned char *sha1, int type);
+	void *data;
+};
+
+static void add_link(const struct link_sink *s, const unsigned char *sha1,
+		     int type)
+{
+	if (s->fn)
+		s->fn(s->data, sha1, type);
+	else
+		fsck_add_link(s->o, sha1, type);
+}
+
 /* The links of a tree are kept even when it has problems, as git's. */
-static void tree_links(struct fsck_object *o, const char *buf, size_t size,
-		       struct fsck_options *opt)
+static void tree_links(const struct link_sink *s, const char *buf,
+		       size_t size, struct fsck_options *opt)
 {
 	const char *bad = opt->walkable ? check_tree(buf, size) : NULL;
 	struct tree_desc desc;
@@ -491,10 +507,10 @@ static void tree_links(struct fsck_object *o, const char *buf, size_t size,
 	init_tree_desc(&desc, buf, size);
 	while (tree_entry_next(&desc, &e) > 0)
 		if (!S_ISGITLINK(e.mode))
-			fsck_add_link(o, e.sha1, object_type_of_mode(e.mode));
+			add_link(s, e.sha1, object_type_of_mode(e.mode));
 }
 
-static void commit_links(struct fsck_object *o, const char *buf,
+static void commit_links(const struct link_sink *s, const char *buf,
 			 size_t size, struct fsck_options *opt)
 {
 	struct commit_info ci;
@@ -506,28 +522,33 @@ static void commit_links(struct fsck_object *o, const char *buf,
 		report_error(opt, "badCommit: cannot parse");
 		return;
 	}
-	fsck_add_link(o, ci.tree, OBJ_TREE);
+	add_link(s, ci.tree, OBJ_TREE);
 	for (i = 0; i < ci.nr_parents; i++)
-		fsck_add_link(o, ci.parents[i], OBJ_COMMIT);
+		add_link(s, ci.parents[i], OBJ_COMMIT);
 	free_commit_info(&ci);
 }
 
-static void tag_links(struct fsck_object *o, const char *buf, size_t size,
-		      struct fsck_options *opt)
+static void tag_links(const struct link_sink *s, const char *buf,
+		      size_t size, struct fsck_options *opt)
 {
 	unsigned char sha1[20];
 	enum object_type type;
 	int bad = fsck_tag(buf, size, opt, sha1, &type);
 
 	if (type != OBJ_BAD)
-		fsck_add_link(o, sha1, type);
+		add_link(s, sha1, type);
 	else if (!bad)
 		report_error(opt, "badTag: cannot parse");
 }
 
-int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
-		       struct fsck_options *opt, char **buf, struct fault *f)
+int fsck_object_links(struct fsck_object *o, struct object_stream *st,
+		      struct fsck_options *opt,
+		      void (*link)(void *data, const unsigned char *sha1,
+				   int type),
+		      char **buf, struct fault *f)
 {
+	struct link_sink s = { o, link, opt->data };
+
 	verify_object_stream(st, o->sha1);
 	set_zlib_check(st, 1);	/* the whole proof, as git fsck */
 	if (check_object_stream(st, buf, f) < 0) {
@@ -536,10 +557,16 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 	}
 	o->type = st->type;
 	if (st->type == OBJ_TREE)
-		tree_links(o, *buf, st->size, opt);
+		tree_links(&s, *buf, st->size, opt);
 	else if (st->type == OBJ_COMMIT)
-		commit_links(o, *buf, st->size, opt);
+		commit_links(&s, *buf, st->size, opt);
 	else if (st->type == OBJ_TAG)
-		tag_links(o, *buf, st->size, opt);
+		tag_links(&s, *buf, st->size, opt);
 	return 0;
+}
+
+int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
+		       struct fsck_options *opt, char **buf, struct fault *f)
+{
+	return fsck_object_links(o, st, opt, NULL, buf, f);
 }
