@@ -365,16 +365,13 @@ static void mark_link(struct object *o, const struct fsck_link *l,
 }
 
 /*
- * Read a copy, verify it and give fn each of its links; its problems
- * are reported unless it is read again (report 0).  Blobs, nearly all
+ * Read a copy, verify it and gather its links in r; its problems are
+ * reported unless it is read again (report 0).  Blobs, nearly all
  * of a store, are checked as a stream and never held whole.
  */
-static void read_copy(struct object *o, int report,
-		      void (*fn)(struct object *o, const struct fsck_link *l,
-				 struct object *t))
+static void read_copy(struct object *o, int report, struct reading *r)
 {
-	struct reading r = { o, NULL, 0, 0 };
-	struct fsck_options opt = { strict, report ? fsck_line : NULL, &r,
+	struct fsck_options opt = { strict, report ? fsck_line : NULL, r,
 				    NULL, 0 };
 	struct object_stream st;
 	struct fault f;
@@ -391,8 +388,81 @@ static void read_copy(struct object *o, int report,
 	free(buf);
 	if (ret < 0 && report)
 		report_bad_object(o, &f);
-	follow_links(&r, fn);
-	free(r.links);
+}
+
+/*
+ * What a reader marked lately: the trees read one after another are
+ * mostly versions of one directory, naming the same objects again.  A
+ * link already marked as its type here is not looked up again; this
+ * table sits in the core's cache where the object table does not.
+ * One for each thread at work (taken, given back), none when all are.
+ */
+#define SEEN_SIZE 4096
+struct seen {
+	int busy;
+	struct fsck_link *links;	/* kept for the next reading */
+	size_t alloc_links;
+	struct {
+		unsigned char sha1[20];
+		unsigned char refs;
+	} e[SEEN_SIZE];
+};
+#define NR_SEEN 8
+static struct seen *seen_tables;
+
+static struct seen *take_seen(void)
+{
+	int i;
+
+	for (i = 0; i < NR_SEEN; i++)
+		if (!__atomic_exchange_n(&seen_tables[i].busy, 1,
+					 __ATOMIC_ACQUIRE))
+			return &seen_tables[i];
+	return NULL;
+}
+
+static void give_seen(struct seen *s)
+{
+	if (s)
+		__atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
+}
+
+static size_t seen_slot(const unsigned char *sha1)
+{
+	return (sha1[8] << 8 | sha1[9]) % SEEN_SIZE;
+}
+
+/* Drop the links s says are marked already. */
+static void skip_seen(struct reading *r, const struct seen *s)
+{
+	size_t i, nr = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct fsck_link *l = &r->links[i];
+		size_t k = seen_slot(l->sha1);
+
+		if (s->e[k].refs & 1 << l->type &&
+		    !memcmp(s->e[k].sha1, l->sha1, 20))
+			continue;
+		r->links[nr++] = *l;
+	}
+	r->nr = nr;
+}
+
+static void remember_seen(const struct reading *r, struct seen *s)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct fsck_link *l = &r->links[i];
+		size_t k = seen_slot(l->sha1);
+
+		if (memcmp(s->e[k].sha1, l->sha1, 20)) {
+			memcpy(s->e[k].sha1, l->sha1, 20);
+			s->e[k].refs = 0;
+		}
+		s->e[k].refs |= 1 << l->type;
+	}
 }
 
 /* Copies in the order they are read: by pack, then by offset. */
@@ -401,13 +471,44 @@ static uint32_t *order;
 static size_t check_nth_object(void *data, size_t i)
 {
 	struct object *o = &objects[order[i]];
+	struct reading r = { o, NULL, 0, 0 };
+	struct seen *s = NULL;
 
 	(void)data;
 	if (verbose)
 		fprintf(stderr, "%s: checking %s\n", progname(),
 			sha1_to_hex(o->fo.sha1));
-	read_copy(o, 1, mark_link);
+	s = take_seen();
+	if (s) {
+		r.links = s->links;
+		r.alloc = s->alloc_links;
+	}
+	read_copy(o, 1, &r);
+	if (s && o->fo.type == OBJ_TREE)
+		skip_seen(&r, s);
+	follow_links(&r, mark_link);
+	if (s && o->fo.type == OBJ_TREE)
+		remember_seen(&r, s);
+	if (s) {
+		s->links = r.links;
+		s->alloc_links = r.alloc;
+	} else {
+		free(r.links);
+	}
+	give_seen(s);
 	return 1;
+}
+
+/* Read a copy again, for fn on each of its links. */
+static void reread_copy(struct object *o,
+			void (*fn)(struct object *o, const struct fsck_link *l,
+				   struct object *t))
+{
+	struct reading r = { o, NULL, 0, 0 };
+
+	read_copy(o, 0, &r);
+	follow_links(&r, fn);
+	free(r.links);
 }
 
 struct order_key {
@@ -467,8 +568,14 @@ static void order_objects(void)
 
 static void check_all_objects(void)
 {
+	int i;
+
 	order_objects();
+	seen_tables = xcalloc(NR_SEEN, sizeof(*seen_tables));
 	run_parallel(0, nr_objects, check_nth_object, NULL, NULL, 0);
+	for (i = 0; i < NR_SEEN; i++)
+		free(seen_tables[i].links);
+	free(seen_tables);
 	free(order);
 	order = NULL;
 }
@@ -551,7 +658,7 @@ static size_t find_mistyped_nth(void *data, size_t i)
 	(void)data;
 	if (o->fo.type == OBJ_TREE || o->fo.type == OBJ_COMMIT ||
 	    o->fo.type == OBJ_TAG)
-		read_copy(o, 0, check_type);
+		reread_copy(o, check_type);
 	return 1;
 }
 
@@ -658,7 +765,7 @@ static void walk_link(struct object *o, const struct fsck_link *l,
 
 static size_t walk_nth_tree(void *data, size_t i)
 {
-	read_copy(&objects[((uint32_t *)data)[i]], 0, walk_link);
+	reread_copy(&objects[((uint32_t *)data)[i]], walk_link);
 	return 1;
 }
 
