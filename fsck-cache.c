@@ -513,7 +513,7 @@ static void reread_copy(struct object *o,
 
 struct order_key {
 	uint64_t offset;
-	size_t pack;		/* 0: loose; then each pack in turn */
+	uintptr_t pack;		/* 0: loose; packs apart by address */
 	uint32_t index;
 };
 
@@ -538,24 +538,15 @@ static void order_objects(void)
 {
 	struct order_key *keys = xmalloc((nr_objects ? nr_objects : 1) *
 					 sizeof(*keys));
-	struct packed_git *p;
-	size_t i, nr_packs = 0;
+	size_t i;
 
-	for (p = get_packs(); p; p = p->next)
-		nr_packs++;
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
-		size_t n = 0;
 
 		keys[i].index = i;
-		keys[i].pack = 0;
-		keys[i].offset = 0;
-		if (!o->pack)
-			continue;
-		for (p = get_packs(); p && p != o->pack; p = p->next)
-			n++;
-		keys[i].pack = nr_packs - n;
-		keys[i].offset = nth_packed_offset(o->pack, o->pos);
+		keys[i].pack = (uintptr_t)o->pack;
+		keys[i].offset = o->pack ? nth_packed_offset(o->pack, o->pos) :
+			0;
 	}
 	qsort(keys, nr_objects, sizeof(*keys), compare_order);
 	order = xmalloc((nr_objects ? nr_objects : 1) * sizeof(*order));
