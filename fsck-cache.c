@@ -197,18 +197,26 @@ static void order_packs(void)
 			pack_order(p, &f);
 }
 
-/* Each pack's checksums and CRCs; a pack whose idx is bad was reported. */
-static void verify_packs(void)
+/*
+ * Each pack's checksums and CRCs; a pack whose idx is bad was reported.
+ * It runs beside the objects' check, on a thread of its own: hashing
+ * a whole pack is a while on one core.
+ */
+static int pack_errors;
+
+static void *verify_packs(void *data)
 {
 	struct packed_git *p;
 
+	(void)data;
 	for (p = get_packs(); p; p = p->next) {
 		if (verbose)
 			fprintf(stderr, "%s: checking pack %s\n", progname(),
 				p->pack_name);
 		if (!p->idx || verify_pack_checksums(p, pack_problem, NULL))
-			errors_found |= ERROR_OBJECT;
+			pack_errors = ERROR_OBJECT;
 	}
+	return NULL;
 }
 
 /* Missing objects, each reported once however many refer to it. */
@@ -879,7 +887,8 @@ static void report(void)
 
 int main(int argc, char **argv)
 {
-	int i, roots = 0;
+	int i, roots = 0, verifying = 0;
+	pthread_t verifier;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, fsck_usage);
@@ -908,9 +917,15 @@ int main(int argc, char **argv)
 	list_objects();
 	hash_objects();
 	order_packs();
+	if (pthread_create(&verifier, NULL, verify_packs, NULL))
+		verify_packs(NULL);
+	else
+		verifying = 1;
 	check_all_objects();
+	if (verifying)
+		pthread_join(verifier, NULL);
+	errors_found |= pack_errors;
 	merge_copies();
-	verify_packs();
 	check_links();
 	for (; i < argc; i++, roots++) {
 		unsigned char sha1[20];
