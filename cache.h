@@ -1416,6 +1416,15 @@ void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
  */
 int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 		       struct fsck_options *opt, char **buf, struct fault *f);
+/*
+ * The same, each link given to link(opt->data, sha1, type) instead of
+ * added to o (link NULL: added), so that a tool need not hold them all.
+ */
+int fsck_object_links(struct fsck_object *o, struct object_stream *st,
+		      struct fsck_options *opt,
+		      void (*link)(void *data, const unsigned char *sha1,
+				   int type),
+		      char **buf, struct fault *f);
 
 /* ---- sha1_name.c: ids from the command line ---- */
 

@@ -188,9 +188,28 @@ static void note_order(struct tree_flags *t, const struct name_entry *a,
 		t->dup = 1;
 }
 
-/* Walk the tree; -1 when it cannot be parsed. */
+/* Where the links of an object go: its own list, or a tool's hook. */
+struct link_sink {
+	struct fsck_object *o;
+	void (*fn)(void *data, const unsigned char *sha1, int type);
+	void *data;
+};
+
+static void add_link(const struct link_sink *s, const unsigned char *sha1,
+		     int type)
+{
+	if (s->fn)
+		s->fn(s->data, sha1, type);
+	else
+		fsck_add_link(s->o, sha1, type);
+}
+
+/*
+ * Walk the tree; -1 when it cannot be parsed.  Each entry read, but a
+ * gitlink, is a link given to s (NULL: none), in the same walk.
+ */
 static int scan_tree(const void *buf, size_t size, int strict,
-		     struct tree_flags *t)
+		     struct tree_flags *t, const struct link_sink *s)
 {
 	static const unsigned char null_sha1[20];
 	struct df_check df = { NULL, 0, 0 };
@@ -210,6 +229,8 @@ static int scan_tree(const void *buf, size_t size, int strict,
 		t->bad_mode |= !is_valid_mode(e.mode, strict);
 		note_name(t, e.path, e.pathlen);
 		e.mode = canon_mode(e.mode);
+		if (s && !S_ISGITLINK(e.mode))
+			add_link(s, e.sha1, object_type_of_mode(e.mode));
 		if (!first)
 			note_order(t, &prev, &e, &df);
 		if (!S_ISDIR(e.mode))
@@ -221,13 +242,14 @@ static int scan_tree(const void *buf, size_t size, int strict,
 	return ret;
 }
 
-int fsck_tree(const void *buf, size_t size, struct fsck_options *o)
+static int fsck_tree_links(const void *buf, size_t size,
+			   struct fsck_options *o, const struct link_sink *s)
 {
 	struct tree_flags t;
 	int bad = 0;
 
 	memset(&t, 0, sizeof(t));
-	if (scan_tree(buf, size, o->strict, &t) < 0)
+	if (scan_tree(buf, size, o->strict, &t, s) < 0)
 		return report(o, BAD_TREE);
 	if (t.null_sha1)
 		bad |= report(o, NULL_SHA1);
@@ -252,6 +274,11 @@ int fsck_tree(const void *buf, size_t size, struct fsck_options *o)
 	return bad;
 }
 
+int fsck_tree(const void *buf, size_t size, struct fsck_options *o)
+{
+	return fsck_tree_links(buf, size, o, NULL);
+}
+
 /*
  * The readers' check: a tree may be walked unless it cannot be parsed,
  * is out of order, or holds a name that could leave the work tree or
@@ -264,7 +291,7 @@ const char *check_tree(const void *buf, size_t size)
 	struct tree_flags t;
 
 	memset(&t, 0, sizeof(t));
-	if (scan_tree(buf, size, 0, &t) < 0)
+	if (scan_tree(buf, size, 0, &t, NULL) < 0)
 		report(&o, BAD_TREE);
 	else if (t.full_path)
 		report(&o, FULL_PATHNAME);
@@ -476,25 +503,19 @@ static void report_error(struct fsck_options *opt, const char *msg)
 }
 
 /* The links of a tree are kept even when it has problems, as git's. */
-static void tree_links(struct fsck_object *o, const char *buf, size_t size,
-		       struct fsck_options *opt)
+static void tree_links(const struct link_sink *s, const char *buf,
+		       size_t size, struct fsck_options *opt)
 {
 	const char *bad = opt->walkable ? check_tree(buf, size) : NULL;
-	struct tree_desc desc;
-	struct name_entry e;
 
 	if (bad) {
 		report_error(opt, bad);
 		return;
 	}
-	fsck_tree(buf, size, opt);
-	init_tree_desc(&desc, buf, size);
-	while (tree_entry_next(&desc, &e) > 0)
-		if (!S_ISGITLINK(e.mode))
-			fsck_add_link(o, e.sha1, object_type_of_mode(e.mode));
+	fsck_tree_links(buf, size, opt, s);
 }
 
-static void commit_links(struct fsck_object *o, const char *buf,
+static void commit_links(const struct link_sink *s, const char *buf,
 			 size_t size, struct fsck_options *opt)
 {
 	struct commit_info ci;
@@ -506,28 +527,33 @@ static void commit_links(struct fsck_object *o, const char *buf,
 		report_error(opt, "badCommit: cannot parse");
 		return;
 	}
-	fsck_add_link(o, ci.tree, OBJ_TREE);
-	for (i = 0; i < ci.nr_parents && !is_shallow_commit(o->sha1); i++)
-		fsck_add_link(o, ci.parents[i], OBJ_COMMIT);
+	add_link(s, ci.tree, OBJ_TREE);
+	for (i = 0; i < ci.nr_parents && !is_shallow_commit(s->o->sha1); i++)
+		add_link(s, ci.parents[i], OBJ_COMMIT);
 	free_commit_info(&ci);
 }
 
-static void tag_links(struct fsck_object *o, const char *buf, size_t size,
-		      struct fsck_options *opt)
+static void tag_links(const struct link_sink *s, const char *buf,
+		      size_t size, struct fsck_options *opt)
 {
 	unsigned char sha1[20];
 	enum object_type type;
 	int bad = fsck_tag(buf, size, opt, sha1, &type);
 
 	if (type != OBJ_BAD)
-		fsck_add_link(o, sha1, type);
+		add_link(s, sha1, type);
 	else if (!bad)
 		report_error(opt, "badTag: cannot parse");
 }
 
-int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
-		       struct fsck_options *opt, char **buf, struct fault *f)
+int fsck_object_links(struct fsck_object *o, struct object_stream *st,
+		      struct fsck_options *opt,
+		      void (*link)(void *data, const unsigned char *sha1,
+				   int type),
+		      char **buf, struct fault *f)
 {
+	struct link_sink s = { o, link, opt->data };
+
 	verify_object_stream(st, o->sha1);
 	set_zlib_check(st, 1);	/* the whole proof, as git fsck */
 	if (check_object_stream(st, buf, f) < 0) {
@@ -536,10 +562,16 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 	}
 	o->type = st->type;
 	if (st->type == OBJ_TREE)
-		tree_links(o, *buf, st->size, opt);
+		tree_links(&s, *buf, st->size, opt);
 	else if (st->type == OBJ_COMMIT)
-		commit_links(o, *buf, st->size, opt);
+		commit_links(&s, *buf, st->size, opt);
 	else if (st->type == OBJ_TAG)
-		tag_links(o, *buf, st->size, opt);
+		tag_links(&s, *buf, st->size, opt);
 	return 0;
+}
+
+int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
+		       struct fsck_options *opt, char **buf, struct fault *f)
+{
+	return fsck_object_links(o, st, opt, NULL, buf, f);
 }
