@@ -1,4 +1,4 @@
-# t/lib-rsyncd.sh: an rsync daemon on 127.0.0.1 for the push tests.
+# t/lib-rsyncd.sh: an rsync daemon on 127.0.0.1 for the transport tests.
 # Source it after test-lib.sh, at the top level of the script (the
 # daemon runs in the background until the script ends).
 #

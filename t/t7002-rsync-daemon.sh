@@ -2,20 +2,11 @@
 test_description='dircache clone, push and pull over a real rsync daemon on 127.0.0.1'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-porcelain.sh"
+. "$TEST_DIRECTORY/lib-rsyncd.sh"
 
 # The daemon: its own config, a module in the trash directory, a free
 # port on 127.0.0.1; stopped when the script ends, whatever happens.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-stop_daemon() {
-	if [ -n "${daemon_pid:-}" ]; then
-		kill "$daemon_pid" 2>/dev/null
-		wait "$daemon_pid" 2>/dev/null
-		daemon_pid=
-	fi
-}
+# free_port and stop_daemon: lib-rsyncd.sh.
 trap 'stop_daemon' EXIT
 
 test_expect_success 'setup: an rsync daemon serving the trash directory' '

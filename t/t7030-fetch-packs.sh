@@ -2,19 +2,10 @@
 test_description='clone, fetch and pull keep packs: every remote kind, every branch and tag, hostile packs, kills, progress'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-porcelain.sh"
+. "$TEST_DIRECTORY/lib-rsyncd.sh"
 
-# The rsync daemon of t7002, serving the trash directory.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-stop_daemon() {
-	if [ -n "${daemon_pid:-}" ]; then
-		kill "$daemon_pid" 2>/dev/null
-		wait "$daemon_pid" 2>/dev/null
-		daemon_pid=
-	fi
-}
+# The rsync daemon of t7002, serving the trash directory (free_port
+# and stop_daemon: lib-rsyncd.sh).
 trap 'stop_daemon' EXIT
 
 # host:path through a stand-in for ssh that runs the command here.
