@@ -90,34 +90,20 @@ share_remotes() {
 	git --git-dir="$W/share-git.git" repack -d -q
 }
 
+# pull.sh's rsync daemon (serving $W), and git daemon beside it.
 share_start_daemons() {
-	free_port() {
-		python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-	}
-	sh_rport=$(free_port)
-	sh_gport=$(free_port)
-	cat >"$W/share-rsyncd.conf" <<EOC
-use chroot = no
-uid = $(id -u)
-gid = $(id -g)
-[bench]
-path = $W
-read only = yes
-EOC
-	rsync --daemon --no-detach --address=127.0.0.1 --port=$sh_rport \
-		--config="$W/share-rsyncd.conf" &
-	sh_rsyncd=$!
+	pull_start_daemon
+	sh_rsyncd=$pc_daemon
+	sh_gport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	git daemon --export-all --base-path="$W" --listen=127.0.0.1 \
 		--port=$sh_gport --reuseaddr "$W" 2>/dev/null &
 	sh_gitd=$!
 	trap 'kill $sh_rsyncd $sh_gitd 2>/dev/null' EXIT
-	until rsync --list-only "rsync://127.0.0.1:$sh_rport/bench/" \
-		>/dev/null 2>&1 &&
-		git ls-remote "git://127.0.0.1:$sh_gport/share-git.git" \
-			>/dev/null 2>&1; do
+	until git ls-remote "git://127.0.0.1:$sh_gport/share-git.git" \
+		>/dev/null 2>&1; do
 		sleep 0.1
 	done
-	SH_RURL=rsync://127.0.0.1:$sh_rport/bench
+	SH_RURL=rsync://127.0.0.1:$pc_port/bench
 	SH_GURL=git://127.0.0.1:$sh_gport
 }
 
