@@ -171,11 +171,11 @@ rows_share() {
 	row "repack -a -d (window 10, depth 50)" repack
 	awk -v o="$SH_PACK_OURS" -v g="$SH_PACK_GIT" 'BEGIN {
 		printf "  its pack: git %.1f MB, ours %.1f MB (%.2fx)\n",
-			g / 1e6, o / 1e6, g > 0 ? o / g : 0 }'
+			g / 1e6, o / 1e6, (g > 0 ? o / g : 0) }'
 	row "clone, rsync daemon vs git daemon" clone
 	awk -v o="$SH_CLONE_OURS" -v g="$SH_CLONE_GIT" 'BEGIN {
 		printf "  its store: git %.1f MB, ours %.1f MB (%.2fx)\n",
-			g / 1024, o / 1024, g > 0 ? o / g : 0 }'
+			g / 1024, o / 1024, (g > 0 ? o / g : 0) }'
 	row "pull of $SHARE_SERIES commits (daemons)" spull
 }
 
