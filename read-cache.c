@@ -693,6 +693,17 @@ static struct cache_entry *dup_entry(const struct cache_entry *ce,
 	return n;
 }
 
+/* The array of entries and the entry block freed, the index empty. */
+static void forget_entry_array(void)
+{
+	free(active_cache);
+	free_entry_block();
+	active_cache = NULL;
+	entry_block = NULL;
+	entry_block_size = 0;
+	active_nr = active_alloc = 0;
+}
+
 /* The entries read so far, out of the entry block (which is freed). */
 static struct cache_entry **take_entries(unsigned int *nr)
 {
@@ -705,12 +716,7 @@ static struct cache_entry **take_entries(unsigned int *nr)
 		free_cache_entry(active_cache[i]);
 	}
 	*nr = active_nr;
-	free(active_cache);
-	free_entry_block();
-	active_cache = NULL;
-	entry_block = NULL;
-	entry_block_size = 0;
-	active_nr = active_alloc = 0;
+	forget_entry_array();
 	return ces;
 }
 
@@ -1032,13 +1038,7 @@ void discard_cache(void)
 
 	for (i = 0; i < active_nr; i++)
 		free_cache_entry(active_cache[i]);
-	free(active_cache);
-	free_entry_block();
-	active_cache = NULL;
-	entry_block = NULL;
-	entry_block_size = 0;
-	active_nr = 0;
-	active_alloc = 0;
+	forget_entry_array();
 	cache_tree_free(active_cache_tree);
 	active_cache_tree = NULL;
 	forget_snapshot();
