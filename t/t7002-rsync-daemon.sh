@@ -4,30 +4,10 @@ test_description='dircache clone, push and pull over a real rsync daemon on 127.
 . "$TEST_DIRECTORY/lib-porcelain.sh"
 . "$TEST_DIRECTORY/lib-rsyncd.sh"
 
-# The daemon: its own config, a module in the trash directory, a free
-# port on 127.0.0.1; stopped when the script ends, whatever happens.
-# free_port and stop_daemon: lib-rsyncd.sh.
-trap 'stop_daemon' EXIT
-
-test_expect_success 'setup: an rsync daemon serving the trash directory' '
-	mkdir srv &&
-	cat >rsyncd.conf <<-EOF &&
-	use chroot = no
-	uid = $(id -u)
-	gid = $(id -g)
-	log file = $TRASH_DIRECTORY/rsyncd.log
-	[stores]
-	path = $TRASH_DIRECTORY/srv
-	read only = no
-	pre-xfer exec = $TOP/dircache-receive --rsyncd
-	EOF
-	port=$(free_port) && echo $port >port
-'
-port=$(cat port)
-rsync --daemon --no-detach --address=127.0.0.1 --port="$port" \
-	--config="$TRASH_DIRECTORY/rsyncd.conf" 2>/dev/null &
-daemon_pid=$!
-URL=rsync://127.0.0.1:$port/stores
+# The daemon on a free port of 127.0.0.1, stopped when the script ends:
+# lib-rsyncd.sh's, module "stores" serves srv/ with the README's
+# pre-xfer exec, $URL.
+start_daemon || exit 1
 
 test_expect_success 'the daemon answers' '
 	i=0 &&
