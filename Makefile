@@ -58,7 +58,9 @@ LIB_OBJS += pack-delta.o
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 # The index, and what the work tree holds beside it (globs, excludes).
 LIB_OBJS += cache-tree.o
-LIB_OBJS += read-cache.o index.o wildmatch.o exclude.o dir.o
+LIB_OBJS += read-cache.o index-ondisk.o index-parse.o index-split.o index-read.o \
+	index-write.o
+LIB_OBJS += index.o wildmatch.o exclude.o dir.o
 # Trees into the index and the work tree; read-tree's merges; history.
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
@@ -76,7 +78,7 @@ SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
-HDRS += checkout.h tree-merge.h
+HDRS += checkout.h tree-merge.h index-internal.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 HDRS += history.h exclude.h

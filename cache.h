@@ -51,7 +51,12 @@
  *   worktree.c    work-tree files in and out of the store
  * The index
  *   cache-tree.c  the index's cache tree (TREE): trees of directories
- *   read-cache.c  the index file: reading, checking, writing it
+ *   read-cache.c  the index's entries in memory, their stat data
+ *   index-internal.h the index file's parts: one entry on disk
+ *                 (index-ondisk.c), a file's bytes checked into entries
+ *                 (index-parse.c), the split index (index-split.c)
+ *   index-read.c  read_cache: the index file loaded
+ *   index-write.c commit_index: the index file written
  *   index.c       the index in memory: lookup, insertion, stat data
  *   exclude.h     git's globs (wildmatch.c), exclude patterns
  *                 (exclude.c), the files the index does not know (dir.c)
@@ -1508,7 +1513,7 @@ int cache_tree_lookup(struct cache_tree *it, const char *dir, size_t len,
 void cache_tree_set(struct cache_tree *it, const char *dir, size_t len,
 		    const unsigned char *sha1, unsigned int nr);
 
-/* ---- read-cache.c: the index file ---- */
+/* ---- read-cache.c: the index's entries in memory ---- */
 
 struct cache_time {
 	uint32_t sec;
@@ -1592,6 +1597,8 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 unsigned int ce_match_stat(const struct cache_entry *ce,
 			   const struct stat *st);
 
+/* ---- index-read.c: read_cache ---- */
+
 /*
  * Load the index (no file means an empty index): versions 2, 3 and 4.
  * Verifies signature, version, checksum, every path and the order of
@@ -1611,6 +1618,8 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name);
  * marked invalid (so valid nodes can be trusted now), or NULL.
  */
 struct cache_tree *index_cache_tree(void);
+
+/* ---- index-write.c: commit_index ---- */
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over

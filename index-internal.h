@@ -1,0 +1,121 @@
+/*
+ * index-internal.h: what the files of the index file share, below
+ * cache.h's read_cache and commit_index: read-cache.c (entries in
+ * memory), index-ondisk.c (one entry on disk), index-parse.c (a file's
+ * bytes checked into entries), index-split.c (the split index),
+ * index-read.c (read_cache) and index-write.c (commit_index).  No tool
+ * includes it.
+ */
+#ifndef INDEX_INTERNAL_H
+#define INDEX_INTERNAL_H
+
+#include "cache.h"
+
+#define CACHE_SIGNATURE 0x44495243	/* "DIRC" */
+#define HEADER_SIZE 12
+#define ONDISK_FIXED 62			/* stat data, sha1, flags */
+#define MIN_ONDISK_ENTRY 64		/* fixed + 1-byte name + NUL pad */
+/* Far beyond any real index (a 75,000-file tree needs ~8 MiB). */
+#define MAX_INDEX_SIZE ((off_t)1 << 31)
+
+/* Big-endian numbers at p (pack.h has its own get_be32). */
+static inline uint16_t get_be16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const unsigned char *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+/* ---- read-cache.c: entries in memory ---- */
+
+/* The bytes an entry with a name of len bytes takes. */
+size_t ce_size_for(size_t len);
+/*
+ * The one block a file's entries are parsed into (size bytes; dies
+ * when memory runs out); free_cache_entry leaves its entries alone.
+ */
+char *alloc_entry_block(size_t size);
+/* The array of entries and the entry block freed, the index empty. */
+void forget_entry_array(void);
+/* A malloc'd copy of ce named name (len bytes). */
+struct cache_entry *dup_entry(const struct cache_entry *ce,
+			      const char *name, size_t len);
+/* The index file's mtime, for ce_is_racy (read_cache sets it). */
+void set_index_mtime(const struct stat *st);
+
+/* ---- index-ondisk.c: one entry on disk, v2 to v4 ---- */
+
+/* Bytes at the start of a and b (n bytes each) that are the same. */
+size_t common_prefix(const char *a, const char *b, size_t n);
+/*
+ * Parse the v2/v3 entry at p (avail bytes) into ce, whose name has
+ * room for name_room bytes; returns its size on disk, or 0 if bad.
+ */
+size_t parse_entry(const unsigned char *p, size_t avail, int version,
+		   struct cache_entry *ce, size_t name_room);
+/*
+ * Parse the v4 entry at p, its name prev's less a prefix (prev NULL
+ * for the first); *cep is allocated.  Its size on disk, or 0 if bad.
+ */
+size_t parse_entry_v4(const unsigned char *p, size_t avail,
+		      const struct cache_entry *prev,
+		      struct cache_entry **cep);
+/* Write ce as a v2/v3 entry: 0, or -1 (the hashfile has failed). */
+int write_ondisk_entry(struct hashfile *w, const struct cache_entry *ce);
+/* Write ce as a v4 entry after prev (NULL for the first): 0 or -1. */
+int write_ondisk_entry_v4(struct hashfile *w, const struct cache_entry *ce,
+			  const struct cache_entry *prev);
+
+/* ---- index-parse.c: an index file's bytes into active_cache ---- */
+
+/*
+ * The extensions of the index last read: REUC kept whole (its header
+ * too), the version, the "link" extension (in the buffer being read;
+ * NULL when there was none or once it is applied), whether "sdir" was
+ * there.
+ */
+extern unsigned char *kept_reuc;
+extern size_t kept_reuc_len;
+extern int index_version;	/* as read; 0 when there was no index */
+extern const unsigned char *link_ext;
+extern size_t link_len;
+extern int sdir_seen;
+
+/* ce's mode, path and order after prev (NULL: first): 0, or -1. */
+int check_entry(const struct cache_entry *ce,
+		const struct cache_entry *prev, const char *file);
+/*
+ * Parse buf (an index file of size bytes) into active_cache and check
+ * its checksum; a shared index (shared) has no extensions read.  -1
+ * after error().
+ */
+int parse_checked(const void *buf, size_t size, const char *name,
+		  int shared);
+/* Map an index file: 0, 1 when there is none, or -1 after error(). */
+int map_index_file(const char *file, void **map, size_t *size,
+		   struct stat *st);
+
+/* ---- index-split.c: the split index ---- */
+
+/*
+ * active_cache holds a split index's own entries (link_ext is set):
+ * read its shared index and apply the split file's entries and
+ * bitmaps to it.  0, or -1 after error().
+ */
+int merge_split_index(const char *file);
+
+/* ---- index-read.c: read_cache ---- */
+
+/* Invalidate, in active_cache_tree, the paths changed since the read. */
+void invalidate_changed(void);
+
+#endif

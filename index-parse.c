@@ -1,0 +1,277 @@
+/*
+ * index-parse.c: an index file's bytes into active_cache, trusting
+ * nothing: signature, version, entry count, every name and the order
+ * of entries are checked against the file's size before the checksum
+ * is (on a second thread for a big index).  The extensions are read
+ * here; a split index's shared file is merged by index-split.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "index-internal.h"
+
+static int valid_index_mode(uint32_t mode)
+{
+	return mode == 0100644 || mode == 0100755 || mode == 0120000 ||
+	       mode == S_IFGITLINK;
+}
+
+/*
+ * Is ce after prev in the index order?  *verified is set to the bytes
+ * of ce's path, up to a '/', that are prev's too: prev's path passed
+ * verify_path, so those components need no second look.
+ */
+static int in_order(const struct cache_entry *prev,
+		    const struct cache_entry *ce, size_t *verified)
+{
+	size_t n = prev->ce_namelen < ce->ce_namelen ?
+		   prev->ce_namelen : ce->ce_namelen;
+	size_t same = common_prefix(prev->name, ce->name, n);
+	const char *slash = memrchr(ce->name, '/', same);
+
+	*verified = slash ? (size_t)(slash - ce->name) + 1 : 0;
+	if (same < n)
+		return (unsigned char)prev->name[same] <
+		       (unsigned char)ce->name[same];
+	if (prev->ce_namelen != ce->ce_namelen)
+		return prev->ce_namelen < ce->ce_namelen;
+	return ce_stage(prev) < ce_stage(ce);
+}
+
+/* A sparse index's directory: "dir/", a tree, stage 0, skip-worktree. */
+static int bad_sparse_dir(const struct cache_entry *ce)
+{
+	return !ce->ce_namelen || ce->name[ce->ce_namelen - 1] != '/' ||
+	       !(ce->ce_ext_flags & CE_SKIP_WORKTREE) || ce_stage(ce);
+}
+
+int check_entry(const struct cache_entry *ce,
+		const struct cache_entry *prev, const char *file)
+{
+	size_t verified = 0, len = ce->ce_namelen;
+	int ordered = !prev || in_order(prev, ce, &verified);
+
+	if (ce_sparse_dir(ce)) {
+		if (bad_sparse_dir(ce))
+			return error("index '%s' is corrupt: bad directory "
+				     "entry '%s'", file, ce->name);
+		len--;
+		if (verified > len)
+			verified = len;
+	} else if (!valid_index_mode(ce->ce_mode)) {
+		return error("index '%s' is corrupt: bad mode %o for '%s'",
+			     file, ce->ce_mode, ce->name);
+	}
+	if (!verify_path_from(ce->name, len, verified))
+		return error("index '%s' is corrupt: invalid path '%s'", file,
+			     ce->name);
+	if (!ordered)
+		return error("index '%s' is corrupt: entries unsorted or "
+			     "duplicated at '%s'", file, ce->name);
+	if (prev && ce_sparse_dir(prev) && ce->ce_namelen > prev->ce_namelen &&
+	    !memcmp(ce->name, prev->name, prev->ce_namelen))
+		return error("index '%s' is corrupt: '%s' is inside sparse "
+			     "directory '%s'", file, ce->name, prev->name);
+	return 0;
+}
+
+/*
+ * Extensions, as git's rules say for a tool that rewrites the index:
+ * the cache tree (TREE) is kept, and the directories whose paths
+ * changed are marked invalid in it when the index is written; the
+ * resolve-undo record (REUC) is kept, so "git checkout -m" can still
+ * recreate a conflict; a sparse index's "sdir" is written again while
+ * directory entries remain.  The caches we cannot keep true (UNTR,
+ * FSMN) and the offset tables (EOIE, IEOT) are dropped, which git
+ * reads as "not cached".  A split index's "link" is read (the index
+ * is then written whole); any other required (lower-case) extension
+ * describes entries we would misread, and is refused.
+ */
+struct cache_tree *active_cache_tree;
+unsigned char *kept_reuc;
+size_t kept_reuc_len;
+int index_version;	/* as read; 0 when there was no index */
+const unsigned char *link_ext;	/* in the buffer being read */
+size_t link_len;
+int sdir_seen;
+
+static int read_extensions(const unsigned char *p, size_t avail,
+			   const char *file)
+{
+	while (avail) {
+		uint32_t len;
+
+		if (avail < 8)
+			return error("index '%s' is corrupt: truncated "
+				     "extension", file);
+		len = get_be32(p + 4);
+		if (len > avail - 8)
+			return error("index '%s' is corrupt: extension larger "
+				     "than the file", file);
+		if (!memcmp(p, "TREE", 4)) {
+			/* a bad cache tree is no cache tree, as in git */
+			cache_tree_free(active_cache_tree);
+			active_cache_tree = cache_tree_parse(p + 8, len);
+		} else if (!memcmp(p, "REUC", 4)) {
+			free(kept_reuc);
+			kept_reuc_len = 8 + len;
+			kept_reuc = xmalloc(kept_reuc_len);
+			memcpy(kept_reuc, p, kept_reuc_len);
+		} else if (!memcmp(p, "link", 4)) {
+			link_ext = p + 8;
+			link_len = len;
+		} else if (!memcmp(p, "sdir", 4)) {
+			sdir_seen = 1;
+		} else if (p[0] < 'A' || p[0] > 'Z') {
+			return error("index '%s' uses extension '%.4s', which "
+				     "this version does not understand", file,
+				     (const char *)p);
+		}
+		p += 8 + len;
+		avail -= 8 + len;
+	}
+	return 0;
+}
+
+/*
+ * Parse the entries (and, but for a split index's shared file, which
+ * has none, the extensions).  A split index's entries that replace
+ * shared ones have no name: they are checked once merged.
+ */
+static int parse_index(const unsigned char *map, size_t size,
+		       const char *file, int shared)
+{
+	uint32_t version = get_be32(map + 4), nr = get_be32(map + 8), i;
+	const unsigned char *p = map + HEADER_SIZE, *end = map + size - 20;
+	const struct cache_entry *last = NULL;
+	unsigned int unnamed = 0;
+	char *block, *block_end;
+
+	if (get_be32(map) != CACHE_SIGNATURE)
+		return error("index '%s' is corrupt: bad signature", file);
+	if (version < 2 || version > 4)
+		return error("index '%s' has version %u; only 2, 3 and 4 are "
+			     "supported", file, version);
+	if (nr > (size - HEADER_SIZE - 20) / MIN_ONDISK_ENTRY)
+		return error("index '%s' is corrupt: %u entries cannot fit in "
+			     "%zu bytes", file, nr, size);
+	if (!shared)
+		index_version = version;
+	/* Each entry's name is at most its on-disk size: one block fits all. */
+	block = alloc_entry_block((size_t)nr * sizeof(struct cache_entry) +
+				  size);
+	block_end = block + (size_t)nr * sizeof(struct cache_entry) + size;
+	active_alloc = nr;
+	active_cache = xcalloc(nr, sizeof(*active_cache));
+	for (i = 0; i < nr; i++) {
+		struct cache_entry *ce = (struct cache_entry *)block;
+		size_t used = version == 4 ?
+			parse_entry_v4(p, end - p, i ? active_cache[i - 1] :
+				       NULL, &ce) :
+			parse_entry(p, end - p, version, ce,
+				    block_end - block - sizeof(*ce) - 1);
+
+		if (!used)
+			return error("index '%s' is corrupt: entry %u is "
+				     "truncated or malformed", file, i);
+		if (!ce->ce_namelen && !shared) {
+			unnamed++;
+		} else if (check_entry(ce, last, file) < 0) {
+			free_cache_entry(ce);
+			return -1;
+		} else {
+			last = ce;
+		}
+		active_cache[active_nr++] = ce;
+		p += used;
+		if (version < 4)
+			block += (ce_size_for(ce->ce_namelen) + 7) & ~(size_t)7;
+	}
+	if (shared)
+		return 0;
+	if (read_extensions(p, end - p, file) < 0)
+		return -1;
+	if (unnamed && !link_ext)
+		return error("index '%s' is corrupt: an entry has no name",
+			     file);
+	return 0;
+}
+
+/* The index checksum, computed beside the parse when the index is big. */
+struct index_hash {
+	const unsigned char *buf;
+	size_t len;
+	unsigned char sha1[20];
+};
+
+static void *hash_index(void *arg)
+{
+	struct index_hash *h = arg;
+
+	hash_buffer(h->buf, h->len, h->sha1);
+	return NULL;
+}
+
+/*
+ * Hashing a kernel's 8 MB index takes as long as parsing it twice, so
+ * past this size a second thread hashes while this one parses.
+ */
+#define PARALLEL_HASH_MIN (256 * 1024)
+
+/* Parse buf (an index file of size bytes) and check its checksum. */
+int parse_checked(const void *buf, size_t size, const char *name,
+		  int shared)
+{
+	struct index_hash h = { buf, 0, { 0 } };
+	int threaded = 0, ret;
+	pthread_t thread;
+
+	if (size < HEADER_SIZE + 20)
+		return error("index '%s' is corrupt: too short", name);
+	h.len = size - 20;
+	if (size >= PARALLEL_HASH_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = !pthread_create(&thread, NULL, hash_index, &h);
+	ret = parse_index(buf, size, name, shared);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (!ret)
+		hash_index(&h);
+	if (!ret && memcmp(h.sha1, h.buf + h.len, 20))
+		ret = error("index '%s' is corrupt: bad checksum", name);
+	return ret;
+}
+
+/* Map an index file: 0, 1 when there is none, or -1. */
+int map_index_file(const char *file, void **map, size_t *size,
+		   struct stat *st)
+{
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		return error_errno("open index '%s'", file);
+	}
+	if (fstat(fd, st) < 0) {
+		close(fd);
+		return error_errno("stat index '%s'", file);
+	}
+	if (!S_ISREG(st->st_mode) || st->st_size < HEADER_SIZE + 20 ||
+	    st->st_size > MAX_INDEX_SIZE) {
+		close(fd);
+		return error("index '%s' is corrupt: bad size %lld", file,
+			     (long long)st->st_size);
+	}
+	*size = st->st_size;
+	*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (*map == MAP_FAILED)
+		return error_errno("mmap index '%s'", file);
+	return 0;
+}
