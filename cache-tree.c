@@ -24,6 +24,7 @@ struct cache_tree_sub {
 
 struct cache_tree {
 	int entry_count;	/* -1: invalid */
+	int used;		/* met by the last write-tree */
 	unsigned char sha1[20];
 	unsigned int subtree_nr;
 	size_t subtree_alloc;
@@ -276,9 +277,63 @@ int cache_tree_lookup(struct cache_tree *it, const char *dir, size_t len,
 }
 
 void cache_tree_set(struct cache_tree *it, const char *dir, size_t len,
-		    const unsigned char *sha1, unsigned int nr)
+		    const unsigned char *sha1, int nr)
 {
 	it = find_dir(it, dir, len, 1);
 	memcpy(it->sha1, sha1, 20);
 	it->entry_count = nr;
+	it->used = 1;
+}
+
+/* ---- write-tree's pass: what it met is kept, the rest dropped ---- */
+
+static void set_used(struct cache_tree *it, int used)
+{
+	unsigned int i;
+
+	it->used = used;
+	for (i = 0; i < it->subtree_nr; i++)
+		set_used(it->down[i]->tree, used);
+}
+
+void cache_tree_clear_used(struct cache_tree *it)
+{
+	set_used(it, 0);
+}
+
+void cache_tree_keep(struct cache_tree *it, const char *dir, size_t len)
+{
+	it = find_dir(it, dir, len, 0);
+	if (it)
+		set_used(it, 1);
+}
+
+void cache_tree_drop_unused(struct cache_tree *it)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < it->subtree_nr; i++) {
+		struct cache_tree_sub *s = it->down[i];
+
+		if (!s->tree->used) {
+			cache_tree_free(s->tree);
+			free(s);
+			continue;
+		}
+		cache_tree_drop_unused(s->tree);
+		it->down[n++] = s;
+	}
+	it->subtree_nr = n;
+}
+
+int cache_tree_fully_valid(const struct cache_tree *it)
+{
+	unsigned int i;
+
+	if (!it || it->entry_count < 0 || !has_sha1_file(it->sha1))
+		return 0;
+	for (i = 0; i < it->subtree_nr; i++)
+		if (!cache_tree_fully_valid(it->down[i]->tree))
+			return 0;
+	return 1;
 }

@@ -1509,9 +1509,22 @@ void cache_tree_invalidate_path(struct cache_tree *it, const char *path,
  */
 int cache_tree_lookup(struct cache_tree *it, const char *dir, size_t len,
 		      unsigned char *sha1, unsigned int *nr);
-/* Record dir's tree and entry count (the nodes above are untouched). */
+/*
+ * Record dir's tree and entry count (-1: invalid, as when it holds an
+ * "add -N" entry), creating its node; the nodes above are untouched.
+ */
 void cache_tree_set(struct cache_tree *it, const char *dir, size_t len,
-		    const unsigned char *sha1, unsigned int nr);
+		    const unsigned char *sha1, int nr);
+/*
+ * write-tree's pass, as git's: clear the marks, mark what it sets or
+ * keeps (dir's node and all below it), then drop the directories it
+ * did not meet, which the index no longer has.
+ */
+void cache_tree_clear_used(struct cache_tree *it);
+void cache_tree_keep(struct cache_tree *it, const char *dir, size_t len);
+void cache_tree_drop_unused(struct cache_tree *it);
+/* Is every node valid, its tree in the store?  (NULL: no.) */
+int cache_tree_fully_valid(const struct cache_tree *it);
 
 /* ---- read-cache.c: the index's entries in memory ---- */
 
@@ -1618,6 +1631,13 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name);
  * marked invalid (so valid nodes can be trusted now), or NULL.
  */
 struct cache_tree *index_cache_tree(void);
+/* The same, a new empty one made first when the index has none. */
+struct cache_tree *index_cache_tree_or_new(void);
+/*
+ * The cache tree was just brought up to date with the index as it is
+ * now (write_index_tree): only later changes invalidate it.
+ */
+void index_cache_tree_synced(void);
 
 /* ---- index-write.c: commit_index ---- */
 

@@ -212,25 +212,39 @@ static void set_memo(const char *base, size_t baselen, unsigned int nr,
 
 /*
  * The index's own cache tree (TREE, as git wrote it or we kept it): a
- * valid node is the directory's tree, as a memo is, for write-tree.
+ * valid node whose tree is in the store is the directory's tree, as a
+ * memo is, for write-tree.  Without the memo, the walk also brings it
+ * up to date (update_ct), as git's write-tree does: every directory
+ * hashed is set, every one kept is marked, the others are dropped.
  */
 static struct cache_tree *index_ct;
+static int update_ct;
 
 static int use_cache_tree(unsigned int *pos, const char *base,
 			  size_t baselen, unsigned char *sha1)
 {
+	size_t dirlen = baselen ? baselen - 1 : 0;
 	unsigned char id[20];
 	unsigned int nr;
 
-	if (!index_ct ||
-	    !cache_tree_lookup(index_ct, base, baselen ? baselen - 1 : 0,
-			       id, &nr) ||
-	    !nr || *pos + nr > active_nr)
+	if (!index_ct || !cache_tree_lookup(index_ct, base, dirlen, id, &nr) ||
+	    !nr || *pos + nr > active_nr || !has_sha1_file(id))
 		return 0;
 	if (sha1)
 		memcpy(sha1, id, 20);
+	if (sha1 && update_ct)
+		cache_tree_keep(index_ct, base, dirlen);
 	*pos += nr;
 	return 1;
+}
+
+/* Record base's tree in the cache tree, when it is being brought up. */
+static void set_cache_tree(const char *base, size_t baselen,
+			   const unsigned char *sha1, int nr)
+{
+	if (update_ct)
+		cache_tree_set(index_ct, base, baselen ? baselen - 1 : 0, sha1,
+			       nr);
 }
 
 /*
@@ -363,9 +377,12 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	unsigned int start = *pos;
 	int ret = 0;
 
-	if (sparse_dir_at(pos, base, baselen, sha1) ||
-	    (!dry_run && (use_memo(pos, base, baselen, sha1) ||
-			  use_cache_tree(pos, base, baselen, sha1))))
+	if (sparse_dir_at(pos, base, baselen, sha1)) {
+		set_cache_tree(base, baselen, sha1, 1);
+		return 0;
+	}
+	if (!dry_run && (use_memo(pos, base, baselen, sha1) ||
+			 use_cache_tree(pos, base, baselen, sha1)))
 		return 0;
 
 	while (!ret && *pos < active_nr) {
@@ -401,6 +418,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 		queue_tree(&t, sha1, base, baselen);
 	if (!ret && !dry_run)
 		set_memo(base, baselen, *pos - start, sha1);
+	if (!ret && !dry_run)
+		set_cache_tree(base, baselen, sha1, *pos - start);
 	free(t.buf);
 	df_check_clear(&t.df);
 	return ret;
@@ -514,11 +533,19 @@ static int write_all_trees(int dry_run, unsigned char *sha1)
 {
 	unsigned int pos = 0;
 
+	if (update_ct)
+		cache_tree_clear_used(index_ct);
 	if (write_tree(&pos, "", 0, dry_run, sha1) < 0) {
 		clear_pending_trees();
 		return -1;
 	}
-	return write_pending_trees();
+	if (write_pending_trees() < 0)
+		return -1;
+	if (update_ct) {
+		cache_tree_drop_unused(index_ct);
+		index_cache_tree_synced();
+	}
+	return 0;
 }
 
 int write_index_tree(unsigned char *sha1, int dry_run)
@@ -526,6 +553,7 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 	unsigned int pos = 0;
 
 	index_ct = dry_run ? NULL : index_cache_tree();
+	update_ct = index_ct && !memo_size;
 	if ((memo_size || index_ct) && !dry_run) {
 		if (check_changed(&pos, "", 0) < 0)
 			return error("index cannot be written as a tree; "

@@ -18,7 +18,9 @@
  * directory clashes, missing objects: each reported), so a refused
  * index leaves no tree behind.  With dry_run nothing is written: sha1
  * is the id the tree would have.  Entries added with "git add -N" must
- * be dropped by the caller first.  -1 after error().
+ * be dropped by the caller first.  Unless the trees are remembered
+ * (below), the index's cache tree, if it has one, is used where valid
+ * and brought up to date.  -1 after error().
  */
 int write_index_tree(unsigned char *sha1, int dry_run);
 

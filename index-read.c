@@ -109,6 +109,21 @@ struct cache_tree *index_cache_tree(void)
 	return active_cache_tree;
 }
 
+struct cache_tree *index_cache_tree_or_new(void)
+{
+	if (!active_cache_tree) {
+		active_cache_tree = cache_tree_new();
+		take_snapshot();
+	}
+	return index_cache_tree();
+}
+
+void index_cache_tree_synced(void)
+{
+	if (active_cache_tree)
+		take_snapshot();
+}
+
 /* Directory entries need the "sdir" extension that announces them. */
 static int check_sparse(const char *name)
 {

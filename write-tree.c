@@ -4,12 +4,18 @@
  *
  * The trees are made by write_index_tree (commit-write.c): one pass
  * over the index hashes them, then the new ones are stored on every
- * core.
+ * core.  A directory the index's cache tree (TREE) has valid, its tree
+ * in the store, is not hashed again; the cache tree brought up to date
+ * is then written back into the index, under index.lock, as git's
+ * write-tree does (not when it was whole and valid already).  The
+ * index is locked from before it is read, so no other writer's change
+ * is lost.
  *
  * Everything is checked before anything is written: an index with
  * unmerged entries, or one naming an object the store does not hold,
  * is refused and leaves no tree behind.
  */
+#define _GNU_SOURCE		/* memrchr */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,23 +27,74 @@ static const char write_tree_usage[] = "write-tree";
 
 /*
  * Entries added with "git add -N" are not in the tree git writes (nor
- * is a directory that holds nothing else): drop them from our copy of
- * the index, which write-tree never writes back.
+ * is a directory that holds nothing else): they are taken out while
+ * the trees are made, and put back before the index is written (their
+ * directories' cache-tree nodes then invalid, as in git).
  */
-static void drop_intent_to_add(void)
+static struct cache_entry **intent;
+static unsigned int intent_nr;
+static size_t intent_alloc;
+
+static void take_out_intent_to_add(void)
 {
 	unsigned int i = 0;
 
-	while (i < active_nr)
-		if (active_cache[i]->ce_ext_flags & CE_INTENT_TO_ADD)
-			remove_cache_entry_at(i);
-		else
+	while (i < active_nr) {
+		struct cache_entry *ce = active_cache[i];
+		struct cache_entry *copy;
+
+		if (!(ce->ce_ext_flags & CE_INTENT_TO_ADD)) {
 			i++;
+			continue;
+		}
+		copy = make_cache_entry(ce->name, ce->ce_namelen);
+		memcpy(copy, ce, sizeof(*ce));
+		ALLOC_GROW(intent, intent_nr + 1, intent_alloc);
+		intent[intent_nr++] = copy;
+		remove_cache_entry_at(i);
+	}
+}
+
+/*
+ * Back into the index; each one's directory gets an invalid node, as
+ * git gives one even to a directory that holds nothing else.
+ */
+static int put_back_intent_to_add(void)
+{
+	static const unsigned char null_id[20];
+	unsigned int i;
+
+	for (i = 0; i < intent_nr; i++) {
+		const char *slash = memrchr(intent[i]->name, '/',
+					    intent[i]->ce_namelen);
+
+		if (slash)
+			cache_tree_set(active_cache_tree, intent[i]->name,
+				       slash - intent[i]->name, null_id, -1);
+		if (add_cache_entry(intent[i], ADD_CACHE_OK_TO_ADD) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write the index back with its cache tree; a failure costs the next
+ * write-tree time, not this one its result (as in git).
+ */
+static void write_back_index(int was_valid)
+{
+	if (was_valid || put_back_intent_to_add() < 0) {
+		rollback_index_lock();
+		return;
+	}
+	if (commit_index() < 0)
+		warning("the index's cache tree is not updated");
 }
 
 int main(int argc, char **argv)
 {
 	unsigned char sha1[20];
+	int was_valid;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, write_tree_usage);
@@ -46,13 +103,18 @@ int main(int argc, char **argv)
 
 	if (setup_repository() < 0)
 		exit(128);
+	if (hold_index_lock() < 0)
+		exit(128);
 	if (read_cache() < 0)
 		die("unable to read the index");
-	drop_intent_to_add();
+	was_valid = cache_tree_fully_valid(index_cache_tree());
+	take_out_intent_to_add();
+	index_cache_tree_or_new();
 	if (write_index_tree(sha1, 0) < 0)
 		exit(128);
 	if (flush_to_disk(-1) < 0)
 		die("unable to make the trees durable");
+	write_back_index(was_valid);
 	printf("%s\n", sha1_to_hex(sha1));
 	finish_stdout();
 	return 0;

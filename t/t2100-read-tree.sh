@@ -40,12 +40,12 @@ test_expect_success 'setup: a tree of every kind of entry' '
 	echo a >foo.c && echo b >foo/x && echo c >foo-bar && echo d >foo0 &&
 	update-cache --add file exe link deep/er/and/deeper/leaf \
 		"with space" "$cafe" foo.c foo/x foo-bar foo0 &&
+	update-cache --refresh &&
+	cp .dircache/index index.orig &&
 	tree=$(write-tree) &&
 	echo "$tree" >tree &&
 	commit=$(GIT_DIR=.dircache git commit-tree "$tree" -m one) &&
-	echo "$commit" >commit &&
-	update-cache --refresh &&
-	cp .dircache/index index.orig
+	echo "$commit" >commit
 '
 
 test_expect_success 'make-index.py --stat writes the bytes update-cache writes' '

@@ -96,6 +96,7 @@ test_expect_success 'a tree stored with other bytes is refused, not replaced' '
 	echo "100644 x $(git hash-object d/small)" |
 		python3 "$TEST_DIRECTORY/write-object.py" --tree-spec --name $t tree &&
 	cp $(obj $t) wrong &&
+	rm .dircache/index && update-cache --add d/small d/mid big &&
 	test_must_fail write-tree 2>err &&
 	test_grep "object $t exists with different content" err &&
 	cmp wrong $(obj $t) &&
