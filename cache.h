@@ -455,6 +455,8 @@ typedef int (*config_fn)(const char *key, const char *value, void *data);
 int config_from_file(const char *path, config_fn fn, void *data);
 /* git's integer (a k, m or g suffix scales it) into *v: 0, or -1. */
 int config_int(const char *value, long *v);
+/* git's boolean (NULL, a bare key, is true): 1, 0, or -1 if not one. */
+int config_bool(const char *value);
 
 /* ---- setup.c: what every tool does first ---- */
 
@@ -1644,9 +1646,11 @@ void index_cache_tree_synced(void);
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over
  * the index.  The lock is removed on failure, die() and signals.  The
- * index is written unsplit, in the version it was read in (v2 and v3
- * as the entries need, as git); a new one in GIT_INDEX_VERSION's or
- * index.version's, else v2.  The cache tree is written with the
+ * index is written in the version it was read in (v2 and v3 as the
+ * entries need, as git); a new one in GIT_INDEX_VERSION's or
+ * index.version's, else v2.  A split index is written split (a new
+ * shared index when much changed), and core.splitIndex true or false
+ * splits or joins it, as git.  The cache tree is written with the
  * directories of every path that changed since the read invalidated.
  */
 int hold_index_lock(void);

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cache.h"
@@ -275,4 +276,24 @@ int config_int(const char *value, long *v)
 		return -1;
 	*v = n * scale;
 	return 0;
+}
+
+int config_bool(const char *value)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off", "" };
+	long n;
+	size_t i;
+
+	if (!value)
+		return 1;
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		if (!strcasecmp(value, yes[i]))
+			return 1;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(value, no[i]))
+			return 0;
+	if (config_int(value, &n) < 0)
+		return -1;
+	return n != 0;
 }

@@ -74,6 +74,9 @@ int write_ondisk_entry(struct hashfile *w, const struct cache_entry *ce);
 /* Write ce as a v4 entry after prev (NULL for the first): 0 or -1. */
 int write_ondisk_entry_v4(struct hashfile *w, const struct cache_entry *ce,
 			  const struct cache_entry *prev);
+/* The header of an index file of nr entries, then the entries: 0 or -1. */
+int write_entries(struct hashfile *w, unsigned int version,
+		  struct cache_entry *const *ces, unsigned int nr);
 
 /* ---- index-parse.c: an index file's bytes into active_cache ---- */
 
@@ -112,6 +115,30 @@ int map_index_file(const char *file, void **map, size_t *size,
  * bitmaps to it.  0, or -1 after error().
  */
 int merge_split_index(const char *file);
+/* The shared index kept from the read dropped (discard_cache). */
+void forget_split_index(void);
+
+/*
+ * What commit_index writes when the index is to be split (it came
+ * split and core.splitIndex is not false, or core.splitIndex is
+ * true): the entries for the split file (the replacing ones nameless,
+ * then the added ones) and its "link" extension.  split 0: write the
+ * index whole.
+ */
+struct split_plan {
+	int split;
+	struct cache_entry **ces;
+	unsigned int nr, owned;		/* the first owned are malloc'd */
+	struct mbuf link;
+};
+/*
+ * Plan the write against the shared index read; a new shared index
+ * is written first (in version) when there is none or when more than
+ * splitIndex.maxPercentChange (20) of the entries are not in it.
+ * 0, or -1 after error().
+ */
+int plan_split_index(struct split_plan *plan, unsigned int version);
+void release_split_plan(struct split_plan *plan);
 
 /* ---- index-read.c: read_cache ---- */
 

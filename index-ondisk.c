@@ -204,3 +204,20 @@ int write_ondisk_entry_v4(struct hashfile *w, const struct cache_entry *ce,
 		return -1;
 	return hashwrite(w, ce->name + same, ce->ce_namelen - same + 1);
 }
+
+int write_entries(struct hashfile *w, unsigned int version,
+		  struct cache_entry *const *ces, unsigned int nr)
+{
+	unsigned char hdr[HEADER_SIZE];
+	unsigned int i;
+	int ret;
+
+	put_be32(hdr, CACHE_SIGNATURE);
+	put_be32(hdr + 4, version);
+	put_be32(hdr + 8, nr);
+	ret = hashwrite(w, hdr, sizeof(hdr));
+	for (i = 0; !ret && i < nr; i++)
+		ret = version != 4 ? write_ondisk_entry(w, ces[i]) :
+		      write_ondisk_entry_v4(w, ces[i], i ? ces[i - 1] : NULL);
+	return ret;
+}

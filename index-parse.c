@@ -89,8 +89,8 @@ int check_entry(const struct cache_entry *ce,
  * recreate a conflict; a sparse index's "sdir" is written again while
  * directory entries remain.  The caches we cannot keep true (UNTR,
  * FSMN) and the offset tables (EOIE, IEOT) are dropped, which git
- * reads as "not cached".  A split index's "link" is read (the index
- * is then written whole); any other required (lower-case) extension
+ * reads as "not cached".  A split index's "link" is read (and written
+ * again, index-split.c); any other required (lower-case) extension
  * describes entries we would misread, and is refused.
  */
 struct cache_tree *active_cache_tree;

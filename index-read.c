@@ -193,4 +193,5 @@ void discard_cache(void)
 	cache_tree_free(active_cache_tree);
 	active_cache_tree = NULL;
 	forget_snapshot();
+	forget_split_index();
 }

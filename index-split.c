@@ -3,12 +3,17 @@
  * holds only the changes to a shared index, $GIT_DIR/sharedindex.<id>:
  * entries that replace shared ones (by the replace bitmap, nameless),
  * the shared entries deleted (the delete bitmap), and entries added.
- * It is read whole: the shared entries with the changes applied.
+ * It is read whole: the shared entries with the changes applied, and
+ * the shared entries kept aside, so that it can be written back split
+ * against the same shared index (or a new one, when too much changed).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "index-internal.h"
 
@@ -196,6 +201,47 @@ static int apply_split(struct cache_entry **mine, unsigned int mine_nr,
 	return ret;
 }
 
+/* ---- the shared index kept, for the write ---- */
+
+static struct cache_entry **shared;
+static unsigned int shared_nr;
+static unsigned char shared_sha1[20];
+static int came_split;
+
+void forget_split_index(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < shared_nr; i++)
+		free(shared[i]);
+	free(shared);
+	shared = NULL;
+	shared_nr = 0;
+	came_split = 0;
+}
+
+/* Copies of the entries in active_cache, as the shared index's. */
+static void keep_shared(const unsigned char *sha1)
+{
+	unsigned int i;
+
+	forget_split_index();
+	shared = xcalloc(active_nr + 1, sizeof(*shared));
+	for (i = 0; i < active_nr; i++)
+		shared[i] = dup_entry(active_cache[i], active_cache[i]->name,
+				      active_cache[i]->ce_namelen);
+	shared_nr = active_nr;
+	memcpy(shared_sha1, sha1, 20);
+	came_split = 1;
+}
+
+static int is_null_sha1(const unsigned char *sha1)
+{
+	static const unsigned char null_id[20];
+
+	return !memcmp(sha1, null_id, 20);
+}
+
 int merge_split_index(const char *file)
 {
 	struct bit_list del = { NULL, 0, 0 }, rep = { NULL, 0, 0 };
@@ -209,7 +255,10 @@ int merge_split_index(const char *file)
 		return error("index '%s' is corrupt: link extension too short",
 			     file);
 	mine = take_entries(&mine_nr);
-	ret = read_shared_index(p);
+	/* an id of zeros: no shared index (it is empty) */
+	ret = is_null_sha1(p) ? 0 : read_shared_index(p);
+	if (!ret)
+		keep_shared(p);
 	if (!ret && len > 20) {
 		used = read_ewah(p + 20, len - 20, active_nr, &del);
 		if (used)
@@ -231,4 +280,217 @@ int merge_split_index(const char *file)
 	free(del.bits);
 	free(rep.bits);
 	return ret;
+}
+
+/* ---- writing it back split ---- */
+
+/* core.splitIndex: 1, 0, or -1 when unset (or not a boolean). */
+static int split_index_config(void)
+{
+	char *value;
+	int v;
+
+	if (!get_git_dir() || config_get("core.splitindex", &value) <= 0)
+		return -1;
+	v = config_bool(value);
+	free(value);
+	return v;
+}
+
+/* splitIndex.maxPercentChange, 0 to 100; 20 when unset or bad. */
+static long max_percent_change(void)
+{
+	char *value;
+	long v = 20;
+
+	if (config_get("splitindex.maxpercentchange", &value) <= 0)
+		return 20;
+	if (!value || config_int(value, &v) < 0 || v < 0 || v > 100)
+		v = 20;
+	free(value);
+	return v;
+}
+
+/* Do two entries of one name and stage differ in what is written? */
+static int same_entry(const struct cache_entry *a,
+		      const struct cache_entry *b)
+{
+	return !memcmp(a, b, offsetof(struct cache_entry, ce_flags)) &&
+	       (a->ce_flags & ~CE_NAMEMASK) == (b->ce_flags & ~CE_NAMEMASK) &&
+	       a->ce_ext_flags == b->ce_ext_flags;
+}
+
+/*
+ * An EWAH bitmap of the sorted positions bits, as git reads it: the
+ * bit count, the words (one marker saying all that follow are
+ * literal, then the literal words), the marker's position.
+ */
+static void put_ewah(struct mbuf *b, const uint32_t *bits, size_t nr)
+{
+	size_t words = nr ? bits[nr - 1] / 64 + 1 : 0, i;
+	uint64_t *lit = xcalloc(words + 1, sizeof(*lit));
+	unsigned char be[8];
+
+	for (i = 0; i < nr; i++)
+		lit[bits[i] / 64] |= (uint64_t)1 << (bits[i] % 64);
+	put_be32(be, nr ? bits[nr - 1] + 1 : 0);
+	put_be32(be + 4, words + 1);
+	mbuf_add(b, be, 8);
+	put_be64(be, (uint64_t)words << 33);
+	mbuf_add(b, be, 8);
+	for (i = 0; i < words; i++) {
+		put_be64(be, lit[i]);
+		mbuf_add(b, be, 8);
+	}
+	put_be32(be, 0);
+	mbuf_add(b, be, 4);
+	free(lit);
+}
+
+struct split_diff {
+	struct bit_list del, rep;
+	struct cache_entry **added;
+	unsigned int added_nr;
+	size_t added_alloc;
+};
+
+/* The index against the shared entries: deleted, replaced, added. */
+static void diff_shared(struct split_diff *d, struct split_plan *plan)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < shared_nr || j < active_nr) {
+		int cmp = i == shared_nr ? 1 : j == active_nr ? -1 :
+			  entry_cmp(shared[i], active_cache[j]);
+
+		if (cmp < 0) {
+			add_bit(&d->del, i, shared_nr);
+		} else if (cmp > 0) {
+			ALLOC_GROW(d->added, d->added_nr + 1, d->added_alloc);
+			d->added[d->added_nr++] = active_cache[j];
+		} else if (!same_entry(shared[i], active_cache[j])) {
+			add_bit(&d->rep, i, shared_nr);
+			plan->ces[plan->owned++] =
+				dup_entry(active_cache[j], "", 0);
+		}
+		i += cmp <= 0;
+		j += cmp >= 0;
+	}
+}
+
+/* Write active_cache as a new shared index; its id in sha1. */
+static int write_shared_index(unsigned int version, unsigned char *sha1)
+{
+	char *tmp = path_join(get_git_dir(), "sharedindex_XXXXXX");
+	char name[64], *path = NULL;
+	struct hashfile *w;
+	int fd = mkstemp(tmp), ret;
+
+	if (fd < 0) {
+		ret = error_errno("create '%s'", tmp);
+		free(tmp);
+		return ret;
+	}
+	w = hashfd(fd);
+	ret = write_entries(w, version, active_cache, active_nr);
+	if (hashfile_finish(w, sha1) < 0 || ret < 0)
+		ret = error_errno("write '%s'", tmp);
+	if (!ret && (fchmod(fd, 0644) < 0 || flush_to_disk(fd) < 0))
+		ret = error_errno("write '%s'", tmp);
+	if (close(fd) < 0 && !ret)
+		ret = error_errno("close '%s'", tmp);
+	if (!ret) {
+		snprintf(name, sizeof(name), "sharedindex.%s",
+			 sha1_to_hex(sha1));
+		path = path_join(get_git_dir(), name);
+		if (rename(tmp, path) < 0)
+			ret = error_errno("rename '%s' to '%s'", tmp, path);
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+/* The shared index named again: git expires the ones not used lately. */
+static void freshen_shared_index(void)
+{
+	char name[64], *path;
+
+	snprintf(name, sizeof(name), "sharedindex.%s",
+		 sha1_to_hex(shared_sha1));
+	path = path_join(get_git_dir(), name);
+	utimes(path, NULL);
+	free(path);
+}
+
+/* A new shared index of the whole index, the split file empty. */
+static int new_shared_index(struct split_plan *plan, unsigned int version)
+{
+	unsigned char sha1[20];
+
+	if (write_shared_index(version, sha1) < 0)
+		return -1;
+	keep_shared(sha1);
+	plan->link.len = 0;
+	mbuf_add(&plan->link, sha1, 20);
+	put_ewah(&plan->link, NULL, 0);
+	put_ewah(&plan->link, NULL, 0);
+	plan->nr = 0;
+	return 0;
+}
+
+static int index_wants_split(void)
+{
+	int v = split_index_config();
+
+	return v && (came_split || v == 1) && get_git_dir();
+}
+
+int plan_split_index(struct split_plan *plan, unsigned int version)
+{
+	struct split_diff d = { { NULL, 0, 0 }, { NULL, 0, 0 }, NULL, 0, 0 };
+	long max;
+	int ret = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	mbuf_init(&plan->link);
+	if (!index_wants_split())
+		return 0;
+	plan->split = 1;
+	plan->ces = xcalloc(active_nr + 1, sizeof(*plan->ces));
+	if (!came_split)
+		return new_shared_index(plan, version);
+	diff_shared(&d, plan);
+	max = max_percent_change();
+	if (max < 100 && (uint64_t)(plan->owned + d.added_nr) * 100 >
+	    (uint64_t)max * active_nr) {
+		ret = new_shared_index(plan, version);
+	} else {
+		memcpy(plan->ces + plan->owned, d.added,
+		       d.added_nr * sizeof(*d.added));
+		plan->nr = plan->owned + d.added_nr;
+		mbuf_add(&plan->link, shared_sha1, 20);
+		put_ewah(&plan->link, d.del.bits, d.del.nr);
+		put_ewah(&plan->link, d.rep.bits, d.rep.nr);
+		freshen_shared_index();
+	}
+	free(d.del.bits);
+	free(d.rep.bits);
+	free(d.added);
+	if (!ret && plan->link.failed)
+		ret = error("out of memory");
+	return ret;
+}
+
+void release_split_plan(struct split_plan *plan)
+{
+	unsigned int i;
+
+	for (i = 0; i < plan->owned; i++)
+		free(plan->ces[i]);
+	free(plan->ces);
+	free(plan->link.buf);
+	memset(plan, 0, sizeof(*plan));
 }

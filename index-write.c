@@ -2,7 +2,8 @@
  * index-write.c: commit_index, the index written to index.lock
  * (O_EXCL) and renamed over the index, so a reader sees the old index
  * or the new one, never half of one.  It is written in the version it
- * was read in, unsplit, with the extensions kept (TREE kept true).
+ * was read in, split if it came split (index-split.c plans it), with
+ * the extensions kept (TREE kept true).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -134,26 +135,28 @@ static int write_index_extensions(struct hashfile *w)
 	return 0;
 }
 
+/* The header, the entries (of the split file, if split), extensions. */
 static int write_index_to(int fd)
 {
-	struct hashfile *w = hashfd(fd);
-	unsigned char hdr[HEADER_SIZE];
-	unsigned int i, version = version_to_write();
-	int ret = 0;
+	struct split_plan plan;
+	unsigned int version = version_to_write();
+	struct hashfile *w;
+	int ret;
 
-	put_be32(hdr, CACHE_SIGNATURE);
-	put_be32(hdr + 4, version);
-	put_be32(hdr + 8, active_nr);
-	ret = hashwrite(w, hdr, sizeof(hdr));
-	for (i = 0; !ret && i < active_nr; i++)
-		ret = version == 4 ?
-			write_ondisk_entry_v4(w, active_cache[i],
-					      i ? active_cache[i - 1] : NULL) :
-			write_ondisk_entry(w, active_cache[i]);
+	if (plan_split_index(&plan, version) < 0)
+		return -1;
+	w = hashfd(fd);
+	if (plan.split)
+		ret = write_entries(w, version, plan.ces, plan.nr);
+	else
+		ret = write_entries(w, version, active_cache, active_nr);
+	if (!ret && plan.split)
+		ret = write_extension(w, "link", plan.link.buf, plan.link.len);
 	if (!ret)
 		ret = write_index_extensions(w);
 	if (hashfile_finish(w, NULL) < 0)
 		ret = -1;
+	release_split_plan(&plan);
 	return ret;
 }
 
