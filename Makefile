@@ -61,6 +61,8 @@ LIB_OBJS += cache-tree.o
 LIB_OBJS += read-cache.o index-ondisk.o index-parse.o index-split.o index-read.o \
 	index-write.o
 LIB_OBJS += index.o wildmatch.o exclude.o dir.o
+# fsck-cache's phases: the table of objects, reading them, reachability.
+LIB_OBJS += fsck-table.o fsck-read.o fsck-reach.o
 # Trees into the index and the work tree; read-tree's merges; history.
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
@@ -78,7 +80,7 @@ SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
 HDRS = cache.h diff.h diff-internal.h
-HDRS += checkout.h tree-merge.h index-internal.h
+HDRS += checkout.h tree-merge.h index-internal.h fsck-cache.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 HDRS += history.h exclude.h

@@ -60,6 +60,10 @@
  *   index.c       the index in memory: lookup, insertion, stat data
  *   exclude.h     git's globs (wildmatch.c), exclude patterns
  *                 (exclude.c), the files the index does not know (dir.c)
+ *   fsck-cache.h  fsck-cache's phases: the table of the store's
+ *                 objects (fsck-table.c), each read and verified
+ *                 (fsck-read.c), copies merged and reachability
+ *                 (fsck-reach.c)
  * Trees, merges and history
  *   checkout.h    index entries written into the work tree (checkout.c)
  *   tree-merge.h  trees read whole into lists (tree-list.c), and
