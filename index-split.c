@@ -7,6 +7,7 @@
  * the shared entries kept aside, so that it can be written back split
  * against the same shared index (or a new one, when too much changed).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,16 +414,21 @@ static int write_shared_index(unsigned int version, unsigned char *sha1)
 	return ret;
 }
 
-/* The shared index named again: git expires the ones not used lately. */
-static void freshen_shared_index(void)
+/*
+ * The shared index named again (git expires the ones not used lately):
+ * 0, or -1 when it is gone since it was read.
+ */
+static int freshen_shared_index(void)
 {
 	char name[64], *path;
+	int ret;
 
 	snprintf(name, sizeof(name), "sharedindex.%s",
 		 sha1_to_hex(shared_sha1));
 	path = path_join(get_git_dir(), name);
-	utimes(path, NULL);
+	ret = utimes(path, NULL) < 0 && errno == ENOENT ? -1 : 0;
 	free(path);
+	return ret;
 }
 
 /* A new shared index of the whole index, the split file empty. */
@@ -464,8 +470,8 @@ int plan_split_index(struct split_plan *plan, unsigned int version)
 		return new_shared_index(plan, version);
 	diff_shared(&d, plan);
 	max = max_percent_change();
-	if (max < 100 && (uint64_t)(plan->owned + d.added_nr) * 100 >
-	    (uint64_t)max * active_nr) {
+	if ((max < 100 && (uint64_t)(plan->owned + d.added_nr) * 100 >
+	     (uint64_t)max * active_nr) || freshen_shared_index() < 0) {
 		ret = new_shared_index(plan, version);
 	} else {
 		memcpy(plan->ces + plan->owned, d.added,
@@ -474,7 +480,6 @@ int plan_split_index(struct split_plan *plan, unsigned int version)
 		mbuf_add(&plan->link, shared_sha1, 20);
 		put_ewah(&plan->link, d.del.bits, d.del.nr);
 		put_ewah(&plan->link, d.rep.bits, d.rep.nr);
-		freshen_shared_index();
 	}
 	free(d.del.bits);
 	free(d.rep.bits);
