@@ -1630,6 +1630,14 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
  */
 int read_cache(void);
 void discard_cache(void);
+/*
+ * Make ces (nr of alloc, sorted; the index takes them) the index's
+ * entries, the old ones freed; what the read kept stays (the cache
+ * tree, invalidated where the paths differ when written; the split
+ * index; the version).
+ */
+void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
+			   size_t alloc);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
 /*

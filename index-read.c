@@ -183,6 +183,19 @@ int read_cache(void)
 	return active_nr;
 }
 
+void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
+			   size_t alloc)
+{
+	unsigned int i;
+
+	for (i = 0; i < active_nr; i++)
+		free_cache_entry(active_cache[i]);
+	forget_entry_array();
+	active_cache = ces;
+	active_nr = nr;
+	active_alloc = alloc;
+}
+
 void discard_cache(void)
 {
 	unsigned int i;

@@ -36,12 +36,10 @@
 static const char read_tree_usage[] =
 	"read-tree [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]]";
 
+/* The list becomes the index; the cache tree and a split are kept. */
 static void install_list(struct entry_list *l)
 {
-	discard_cache();
-	active_cache = l->ces;
-	active_nr = l->nr;
-	active_alloc = l->alloc;
+	replace_cache_entries(l->ces, l->nr, l->alloc);
 	l->ces = NULL;
 	l->nr = l->alloc = 0;
 }

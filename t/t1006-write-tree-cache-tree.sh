@@ -127,10 +127,17 @@ test_expect_success 'after read-tree and merge-cache, git agrees' '
 	echo other >a/y && old_files a/y && update-cache a/y &&
 	two=$(write-tree) &&
 	read-tree $one && both_write_tree &&
-	read-tree -m $one $two && both_write_tree &&
+	read-tree -m $one $two && test -n "$(tree_ext)" && both_write_tree &&
 	read-tree -m $one $one $two &&
 	merge-cache -o -a merge-one-file >/dev/null 2>&1;
 	both_write_tree
+'
+
+test_expect_success 'read-tree -m keeps the cache tree where nothing changed' '
+	cd r &&
+	root=$(write-tree) && d=$(git rev-parse $root:d) &&
+	read-tree -m $root &&
+	tree_ext | grep -q $d && both_write_tree
 '
 
 test_expect_success 'a held index.lock makes write-tree fail, as git' '

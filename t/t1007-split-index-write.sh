@@ -90,6 +90,14 @@ test_expect_success 'git goes on with the index we wrote' '
 	test_cmp ../gits ../ours
 '
 
+test_expect_success 'read-tree -m keeps the index split' '
+	cd r &&
+	n=$(shared_count) &&
+	same_as_git "read-tree -m \$(git write-tree)" \
+		"read-tree -m \$(git write-tree)" &&
+	has_link && test "$(shared_count)" = $n
+'
+
 test_expect_success 'many changes: a new shared index, as git makes' '
 	cd r &&
 	n=$(shared_count) &&
