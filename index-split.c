@@ -474,8 +474,9 @@ int plan_split_index(struct split_plan *plan, unsigned int version)
 	     (uint64_t)max * active_nr) || freshen_shared_index() < 0) {
 		ret = new_shared_index(plan, version);
 	} else {
-		memcpy(plan->ces + plan->owned, d.added,
-		       d.added_nr * sizeof(*d.added));
+		if (d.added_nr)
+			memcpy(plan->ces + plan->owned, d.added,
+			       d.added_nr * sizeof(*d.added));
 		plan->nr = plan->owned + d.added_nr;
 		mbuf_add(&plan->link, shared_sha1, 20);
 		put_ewah(&plan->link, d.del.bits, d.del.nr);
