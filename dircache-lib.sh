@@ -484,3 +484,14 @@ clean_stale_fetches() {
 		-mtime +0 -exec rm -rf {} + 2>/dev/null
 	return 0
 }
+
+# The subject of commit $1 as git's %s gives it: the first paragraph
+# of the message, its lines joined by spaces.
+commit_subject() {
+	cat-file commit "$1" | awk '
+		body && /^[ \t]*$/ { if (n) exit; next }
+		body { sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "")
+		       s = n++ ? s " " $0 : $0; next }
+		/^$/ { body = 1 }
+		END { print s }'
+}
