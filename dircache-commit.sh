@@ -54,7 +54,8 @@ if [ -n "$file" ]; then
 elif [ -n "$have_msg" ]; then
 	printf '%s\n' "$msg" >"$dc_tmp/msg"
 elif [ -n "$merge_head" ] && [ -f "$gd/MERGE_MSG" ]; then
-	cp "$gd/MERGE_MSG" "$dc_tmp/msg"
+	# its "# Conflicts:" lines go, as git's editor cleanup drops them
+	clean_message strip <"$gd/MERGE_MSG" >"$dc_tmp/msg"
 else
 	die "no message: use -m <msg> or -F <file>"
 fi

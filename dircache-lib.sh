@@ -495,3 +495,21 @@ commit_subject() {
 		/^$/ { body = 1 }
 		END { print s }'
 }
+
+# The command-line paths "$@" made relative to the top (cd_to_top set
+# prefix), as words to eval: sets dc_paths.
+prefix_paths() {
+	dc_paths=
+	for dc_p; do
+		case $dc_p in
+		.) dc_p=${prefix:-.} ;;
+		*) dc_p=$prefix$dc_p ;;
+		esac
+		dc_paths="$dc_paths '$(printf '%s' "$dc_p" | sed "s/'/'\\\\''/g")'"
+	done
+}
+
+# The index file (GIT_INDEX_FILE, else the git directory's).
+index_file() {
+	printf '%s\n' "${GIT_INDEX_FILE:-$(git_dir)/index}"
+}

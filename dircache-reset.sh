@@ -50,10 +50,8 @@ if [ $# -gt 0 ] && [ "$1" != -- ]; then
 fi
 [ "${1:-}" != -- ] || shift
 npaths=$#
-for p; do
-	set -- "$@" "${prefix}$p"
-	shift
-done
+prefix_paths "$@"
+eval "set -- $dc_paths"
 
 head=$(head_commit)
 if [ -z "$head" ] && [ "$rev" = HEAD ]; then
