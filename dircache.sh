@@ -20,7 +20,10 @@ diff       show changes: work tree, index, commits
 status     show staged, changed, untracked and unmerged paths
 tag        name a commit (-a -m: an annotated tag)
 branch     list branches, or create one
-checkout   switch to a branch, keeping local changes
+checkout   switch to a branch, keeping local changes; -- <path>: put files back
+reset      move the branch back (--soft, --mixed, --hard); unstage paths
+restore    put files back from the index (--staged: the index from HEAD)
+merge      merge a commit; --abort undoes a conflicted merge
 remote     record a remote: remote add <name> <url>
 fetch      fetch a remote's branches and tags, verified, as packs
 pull       fetch a remote's branches, verified, and merge one
