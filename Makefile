@@ -72,7 +72,7 @@ LIB_OBJS += mail-decode.o mbox.o mail.o mail-message.o ident.o \
 # The porcelain (issue 13): the gate and ref tools it needs, and the
 # dircache front end, POSIX shell scripts built from dircache*.sh.
 PROGRAMS += verify-objects update-ref rev-parse mktag
-PROGRAMS += reset-cache
+PROGRAMS += reset-cache var
 SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a

@@ -3,8 +3,8 @@
 # refs/tags/; -a -m (or -F) stores a tag object first, built byte for
 # byte as git tag -a builds it (object, type, tag, tagger, a blank
 # line, the message cleaned as git cleans it), so the ids are git's.
-# The tagger is GIT_COMMITTER_NAME, _EMAIL and _DATE ("<epoch>
-# <+hhmm>"; now when unset).  An existing tag is never moved.
+# The tagger is the committer commit-tree would write (var
+# GIT_COMMITTER_IDENT: the environment, then the config).  An existing tag is never moved.
 # Without arguments, the tags are listed.
 USAGE='tag [-a (-m <msg> | -F <file>)] <name> [<commit>]'
 # shellcheck source=dircache-lib.sh
@@ -57,14 +57,10 @@ if [ -n "$annotate" ]; then
 		printf '%s\n' "$msg" >"$dc_tmp/msg"
 	fi
 	type=$(cat-file -t "$target") || exit 128
-	who="${GIT_COMMITTER_NAME:-$(id -un)} <${GIT_COMMITTER_EMAIL:-$(id -un)@$(hostname)}>"
-	when=${GIT_COMMITTER_DATE:-$(date +'%s %z')}
-	case $when in
-	*[!0-9\ +-]*|'') die "GIT_COMMITTER_DATE must be '<epoch> <+hhmm>' here: $when" ;;
-	esac
+	tagger=$(var GIT_COMMITTER_IDENT) || exit 128
 	{
-		printf 'object %s\ntype %s\ntag %s\ntagger %s %s\n\n' \
-			"$target" "$type" "$name" "$who" "$when"
+		printf 'object %s\ntype %s\ntag %s\ntagger %s\n\n' \
+			"$target" "$type" "$name" "$tagger"
 		clean_message strip <"$dc_tmp/msg"
 	} >"$dc_tmp/tag" || die "cannot write the tag"
 	target=$(mktag <"$dc_tmp/tag") || exit 128
