@@ -71,7 +71,7 @@ head_commit() {
 }
 
 # A temporary directory inside the store (same file system, so a rename
-# from it is atomic), removed on any exit.
+# from it is atomic), removed on any exit (a closed pipe too: "| head").
 make_tmp() {
 	dc_tmp=$(mktemp -d "$(git_dir)/tmp-$dc_cmd-XXXXXX") ||
 		die "cannot create a temporary directory"
@@ -79,6 +79,7 @@ make_tmp() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
+	trap 'exit 141' PIPE
 }
 
 dc_cleanup() {
