@@ -59,6 +59,7 @@ find_paths_form() {
 	checkout_paths=$dc_paths
 }
 
+# shellcheck disable=SC2120 # the paths are in checkout_paths
 checkout_paths_form() {
 	eval "set -- $checkout_paths"
 	if [ -z "$tree_ish" ]; then
@@ -72,6 +73,7 @@ checkout_paths_form() {
 if [ "${1:-}" != -b ]; then
 	cd_to_top
 	if find_paths_form "$@"; then
+		# shellcheck disable=SC2119 # the paths are in checkout_paths
 		checkout_paths_form
 	fi
 fi

@@ -39,7 +39,9 @@ while [ $# -gt 0 ]; do
 	--) shift; break ;;
 	-*) usage ;;
 	*)
-		[ -z "$start" ] && rev-parse "$1" >/dev/null 2>&1 || break
+		if [ -n "$start" ] || ! rev-parse "$1" >/dev/null 2>&1; then
+			break
+		fi
 		start=$1
 		;;
 	esac
@@ -59,35 +61,8 @@ start=$(rev-parse "$start") || exit 128
 
 # A commit's text on stdin; prints its header lines and message.
 format_commit() {
-	awk -v id="$1" -v merge="$2" -v oneline="$oneline" -v short="$3" '
-	function civil(t,    days, secs, z, era, doe, yoe, doy, mp) {
-		days = int(t / 86400)
-		if (days * 86400 > t) days--
-		secs = t - days * 86400
-		wday = (days + 4) % 7
-		if (wday < 0) wday += 7
-		z = days + 719468
-		era = int(z / 146097)
-		if (era * 146097 > z) era--
-		doe = z - era * 146097
-		yoe = int((doe - int(doe / 1460) + int(doe / 36524) - int(doe / 146096)) / 365)
-		year = yoe + era * 400
-		doy = doe - (365 * yoe + int(yoe / 4) - int(yoe / 100))
-		mp = int((5 * doy + 2) / 153)
-		mday = doy - int((153 * mp + 2) / 5) + 1
-		mon = mp < 10 ? mp + 3 : mp - 9
-		if (mon <= 2) year++
-		hh = int(secs / 3600); mm = int(secs % 3600 / 60); ss = secs % 60
-	}
-	function show_date(epoch, tz,    off) {
-		off = (substr(tz, 2, 2) * 3600 + substr(tz, 4, 2) * 60)
-		if (substr(tz, 1, 1) == "-") off = -off
-		civil(epoch + off)
-		return sprintf("%s %s %d %02d:%02d:%02d %d %s",
-			substr("SunMonTueWedThuFriSat", wday * 3 + 1, 3),
-			substr("JanFebMarAprMayJunJulAugSepOctNovDec", mon * 3 - 2, 3),
-			mday, hh, mm, ss, year, tz)
-	}
+	awk -v id="$1" -v merge="$2" -v oneline="$oneline" -v short="$3" "
+	$DC_AWK_DATE"'
 	BEGIN { body = 0 }
 	oneline && body {
 		if ($0 ~ /^[ \t]*$/) { if (n) exit; next }

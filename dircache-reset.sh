@@ -94,8 +94,9 @@ fi
 
 mode=${mode:-mixed}
 if [ "$mode" = soft ]; then
-	[ ! -f "$gd/MERGE_HEAD" ] && ! ls-files -u | grep -q . ||
+	if [ -f "$gd/MERGE_HEAD" ] || ls-files -u | grep -q .; then
 		die "cannot do a soft reset in the middle of a merge"
+	fi
 else
 	tree=$(tree_of_target) || exit 128
 	case $mode in
