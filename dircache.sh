@@ -18,8 +18,9 @@ commit     record the index as a commit on the current branch
 log        show the history, as git log
 diff       show changes: work tree, index, commits
 status     show staged, changed, untracked and unmerged paths
-tag        name a commit (-a -m: an annotated tag)
-branch     list branches, or create one
+tag        name a commit (-a -m: an annotated tag; -d: delete)
+branch     list branches, or create one (-d, -D: delete)
+show       show a commit (as log -1 -p), a tag, a tree or a blob
 checkout   switch to a branch, keeping local changes; -- <path>: put files back
 reset      move the branch back (--soft, --mixed, --hard); unstage paths
 restore    put files back from the index (--staged: the index from HEAD)
