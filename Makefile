@@ -87,11 +87,14 @@ HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 HDRS += mail.h commit-write.h am-state.h
 
+# What dircache --version says.
+DIRCACHE_VERSION = 0.30
+
 all: $(PROGRAMS) $(SCRIPTS)
 
-$(SCRIPTS): %: %.sh
+$(SCRIPTS): %: %.sh Makefile
 	rm -f $@ $@+
-	cp $< $@+
+	sed 's/@@DIRCACHE_VERSION@@/$(DIRCACHE_VERSION)/' $< >$@+
 	chmod +x $@+
 	mv $@+ $@
 
