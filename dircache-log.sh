@@ -59,20 +59,61 @@ if [ -z "$start" ]; then
 fi
 start=$(rev-parse "$start") || exit 128
 
-# A commit's text on stdin; prints its header lines and message.
-format_commit() {
-	awk -v id="$1" -v merge="$2" -v oneline="$oneline" -v short="$3" "
-	$DC_AWK_DATE"'
-	BEGIN { body = 0 }
+# The formatter: one awk for the whole history.  Its input is a
+# stream of records, each opened by a line starting with \001: "I" then
+# ids and "A" then their short forms (in the same order), "C <id>
+# <parents>" then the commit's text, "S" then a patch (--full-index)
+# to show as a diffstat, "P" (the first) or "D" then a patch to pass
+# through, "X" for a failure (exit 128), "E" the end.
+format_log() {
+	awk -v oneline="$oneline" -v both="$patch$stat" -v width="$stat_cols" "
+	$DC_AWK_DATE$DC_AWK_STAT"'
+	function flush() {
+		if (oneline && pending) print short[id] " " subject
+		pending = 0
+		if (mode == "S") {
+			stat_print(width)
+			if (both == "11") print ""
+		}
+	}
+	/^\001/ {
+		tag = substr($0, 2, 1)
+		if (tag == "I") { mode = "I"; ni = 0; next }
+		if (tag == "A") { mode = "A"; na = 0; next }
+		flush()
+		if (tag == "X") exit 128
+		if (tag == "E") exit 0
+		if (tag == "D") { mode = "D"; next }
+		if (tag == "S" || tag == "P") {
+			if (!oneline) print (both == "11" ? "---" : "")
+			mode = tag == "S" ? "S" : "D"
+			next
+		}
+		# "C <id> <parents>"
+		n = split(substr($0, 4), f, " ")
+		id = f[1]
+		merge = ""
+		if (n > 2)
+			for (i = 2; i <= n; i++)
+				merge = merge (i > 2 ? " " : "") short[f[i]]
+		if (!oneline && shown++) print ""
+		mode = "C"; body = 0; lines = 0; subject = ""; pending = 1
+		next
+	}
+	mode == "I" { ids[++ni] = $0; next }
+	mode == "A" { short[ids[++na]] = $0; next }
+	mode == "D" { print; next }
+	mode == "S" { stat_feed($0); next }
 	oneline && body {
-		if ($0 ~ /^[ \t]*$/) { if (n) exit; next }
+		if (done) next
+		if ($0 ~ /^[ \t]*$/) { if (lines) done = 1; next }
 		line = $0; sub(/^[ \t]+/, "", line); sub(/[ \t]+$/, "", line)
-		subject = n++ ? subject " " line : line
+		subject = lines++ ? subject " " line : line
 		next
 	}
 	body { print ($0 == "" ? "    " : "    " $0); next }
 	/^$/ {
-		body = 1
+		body = 1; done = 0
 		if (oneline) next
 		print "commit " id
 		if (merge != "") print "Merge: " merge
@@ -87,11 +128,10 @@ format_commit() {
 		for (i = length(line); i > 0; i--)
 			if (substr(line, i, 1) == ">") { gt = i; break }
 		who = substr(line, 1, gt)
-		n = split(substr(line, gt + 1), f, " ")
+		split(substr(line, gt + 1), f, " ")
 		when = show_date(f[1], f[2])
-		n = 0
 	}
-	END { if (oneline) print short " " subject }
+	END { flush() }
 	'
 }
 
@@ -108,21 +148,22 @@ stat_width() {
 	echo 80
 }
 
-# git's diffstat of the patch on stdin (diff-tree -p --full-index):
-# names scaled into the width, counts, +/- bars, "Bin <old> -> <new>
+# awk functions for git's diffstat of a patch (diff-tree -p
+# --full-index) fed line by line to stat_feed: stat_print prints it,
+# names scaled into width, counts, +/- bars, "Bin <old> -> <new>
 # bytes" for a binary file (the blobs' sizes, from cat-file -s).
-diffstat() {
-	awk -v width="$stat_cols" '
-	function flush() {
+# shellcheck disable=SC2016 # awk's $, not the shell's
+DC_AWK_STAT='
+	function stat_file_done() {
 		if (name == "") return
 		nf++; names[nf] = name; adds[nf] = a; dels[nf] = d
 		bin[nf] = isbin
 		if (isbin) {
-			adds[nf] = size(newid); dels[nf] = size(oldid)
+			adds[nf] = blob_size(newid); dels[nf] = blob_size(oldid)
 		}
 		name = ""
 	}
-	function size(id,    cmd, s) {
+	function blob_size(id,    cmd, s) {
 		if (id ~ /^0+$/) return 0
 		cmd = "cat-file -s " id
 		cmd | getline s
@@ -134,26 +175,37 @@ diffstat() {
 		if (substr(s, 1, 1) == "\"") return "\"" substr(s, 4)
 		return substr(s, 3)
 	}
-	/^diff --git / { flush(); inhunk = 0; isbin = 0; a = 0; d = 0
-		name = "?"; oldid = ""; newid = ""; next }
-	inhunk && /^\+/ { a++; next }
-	inhunk && /^-/ { d++; next }
-	inhunk && /^[ \\]/ { next }
-	/^@@ / { inhunk = 1; next }
-	/^index / { split($2, ids, "\\.\\."); oldid = ids[1]; newid = ids[2]; next }
-	/^--- / { if ($0 != "--- /dev/null") name = unquote_prefix(substr($0, 5)); next }
-	/^\+\+\+ / { if ($0 != "+++ /dev/null") name = unquote_prefix(substr($0, 5)); next }
-	/^Binary files / { isbin = 1
-		s = $0; sub(/^Binary files /, "", s); sub(/ differ$/, "", s)
-		if (name == "?") {
-			split(s, pair, " and ")
-			name = pair[2] == "/dev/null" ? unquote_prefix(pair[1]) : unquote_prefix(pair[2])
+	function stat_feed(l,    rest, q, parts, ids) {
+		if (l ~ /^diff --git /) {
+			stat_file_done(); inhunk = 0; isbin = 0; a = 0; d = 0
+			oldid = ""; newid = ""
+			rest = substr(l, 12)
+			if (substr(rest, 1, 1) == "\"") {
+				q = substr(rest, 1, (length(rest) - 1) / 2)
+				name = "\"" substr(q, 4)
+			} else {
+				name = substr(rest, 3, (length(rest) - 5) / 2)
+			}
+			return
 		}
-		next }
-	/^(old|new|deleted file|new file) mode / && name == "?" { next }
-	END {
-		flush()
-		if (!nf) exit
+		if (inhunk) {
+			if (l ~ /^\+/) a++
+			else if (l ~ /^-/) d++
+			return
+		}
+		if (l ~ /^@@ /) inhunk = 1
+		else if (l ~ /^index /) {
+			split(l, parts, " "); split(parts[2], ids, "\\.\\.")
+			oldid = ids[1]; newid = ids[2]
+		} else if (l ~ /^Binary files /) isbin = 1
+	}
+	function scale(it, w, m) { return it ? 1 + int(it * (w - 1) / m) : 0 }
+	function bar(c, n,    s) { s = ""; while (n-- > 0) s = s c; return s }
+	function stat_print(width,    i, w, maxlen, maxch, numw, binw, graphw,
+			    namew, ins, del, nm, pre, len, sl, pad, line, ad,
+			    de, tot, s) {
+		stat_file_done()
+		if (!nf) return
 		maxlen = 0; maxch = 0; numw = 0; binw = 0
 		for (i = 1; i <= nf; i++) {
 			if (length(names[i]) > maxlen) maxlen = length(names[i])
@@ -211,11 +263,13 @@ diffstat() {
 		if (ins || !del) s = s sprintf(", %d insertion%s(+)", ins, ins == 1 ? "" : "s")
 		if (del || !ins) s = s sprintf(", %d deletion%s(-)", del, del == 1 ? "" : "s")
 		print s
+		for (i = 1; i <= nf; i++) {
+			delete names[i]; delete adds[i]; delete dels[i]
+			delete bin[i]
+		}
+		nf = 0
 	}
-	function scale(it, w, m) { return it ? 1 + int(it * (w - 1) / m) : 0 }
-	function bar(c, n,    s) { s = ""; while (n-- > 0) s = s c; return s }
-	'
-}
+'
 
 # Does commit $1 (parents $2..., the empty tree for a root) change
 # the paths?  A merge: only when it differs from every parent.
@@ -230,59 +284,58 @@ touches_paths() {
 	return 0
 }
 
-# The diff of commit $1 against $2: stat, patch or both.
+# The diff of commit $1 against $2 as records: the patch for the
+# diffstat, the patch to show, or both.
 show_diff() {
 	eval "set -- \"\$1\" \"\$2\" $dc_paths"
 	dc_c=$1 dc_from=$2
 	shift 2
 	if [ -n "$stat" ]; then
-		diff-tree -r -p --full-index "$dc_from" "$dc_c" -- "$@" |
-			diffstat || exit 128
-		[ -z "$patch" ] || echo
+		printf '\001S\n'
+		diff-tree -r -p --full-index "$dc_from" "$dc_c" -- "$@" || return 1
 	fi
-	[ -z "$patch" ] || diff-tree -r -p "$dc_from" "$dc_c" -- "$@" ||
-		exit 128
+	if [ -n "$patch" ]; then
+		if [ -n "$stat" ]; then
+			printf '\001D\n'
+		else
+			printf '\001P\n'
+		fi
+		diff-tree -r -p "$dc_from" "$dc_c" -- "$@"
+	fi
 }
 
 stat_cols=
 [ -z "$stat" ] || stat_cols=$(stat_width)
 set --
 [ -z "$max" ] || [ "$npaths" -gt 0 ] || set -- --max-count="$max"
-shown=0
-rev-list "$@" "$start" | while read -r c; do
-	[ -z "$max" ] || [ "$shown" -lt "$max" ] || break
-	text=$(cat-file commit "$c") || exit 128
-	parents=$(printf '%s\n' "$text" | sed -n '/^$/q; s/^parent //p')
-	# shellcheck disable=SC2086 # one id a word
-	set -- $parents
-	if [ "$npaths" -gt 0 ]; then
-		touches_paths "$c" "$@" || continue
+list=$(rev-list --parents "$@" "$start") || exit 128
+# The short ids git prints: every commit's for --oneline, the parents'
+# of a merge otherwise; one rev-parse for them all.
+need=$(printf '%s\n' "$list" | awk -v one="$oneline" '
+	one { print $1 }
+	!one && NF > 2 { for (i = 2; i <= NF; i++) print $i }')
+shorts=
+if [ -n "$need" ]; then
+	shorts=$(printf '%s\n' "$need" | xargs rev-parse --short) || exit 128
+fi
+
+{
+	printf '\001I\n%s\n\001A\n%s\n' "$need" "$shorts"
+	shown=0
+	printf '%s\n' "$list" | while read -r c parents; do
+		[ -z "$max" ] || [ "$shown" -lt "$max" ] || break
 		# shellcheck disable=SC2086 # one id a word
 		set -- $parents
-	fi
-	if [ -z "$oneline" ] && [ "$shown" -gt 0 ]; then
-		echo
-	fi
-	shown=$((shown + 1))
-	merge=
-	short=
-	if [ $# -gt 1 ] && [ -z "$oneline" ]; then
-		merge=$(rev-parse --short "$@" | tr '\n' ' ')
-		merge=${merge% }
-	fi
-	[ -z "$oneline" ] || short=$(rev-parse --short "$c")
-	printf '%s\n' "$text" | format_commit "$c" "$merge" "$short" ||
-		exit 128
-	if [ -z "$patch$stat" ] || [ $# -gt 1 ]; then
-		continue
-	fi
-	from=${1:-$EMPTY_TREE}
-	if [ -z "$oneline" ]; then
-		if [ -n "$patch" ] && [ -n "$stat" ]; then
-			echo ---
-		else
-			echo
+		if [ "$npaths" -gt 0 ]; then
+			touches_paths "$c" "$@" || continue
 		fi
-	fi
-	show_diff "$c" "$from"
-done
+		shown=$((shown + 1))
+		printf '\001C %s %s\n' "$c" "$parents"
+		cat-file commit "$c" || { printf '\001X\n'; exit 128; }
+		if [ -z "$patch$stat" ] || [ $# -gt 1 ]; then
+			continue
+		fi
+		show_diff "$c" "${1:-$EMPTY_TREE}" || { printf '\001X\n'; exit 128; }
+	done
+	printf '\001E\n'
+} | format_log

@@ -23,7 +23,9 @@ body here" >/dev/null &&
 	 dircache checkout side 2>/dev/null && echo s >>small &&
 	 dircache commit -a -m side >/dev/null &&
 	 dircache checkout master 2>/dev/null && dircache merge side 2>/dev/null &&
-	 dircache rm bin && dircache commit -m "rm bin" >/dev/null)
+	 dircache rm bin && dircache commit -m "rm bin" >/dev/null &&
+	 chmod +x small && dircache add small &&
+	 dircache commit -m "mode only" >/dev/null)
 '
 
 while read -r opts; do
