@@ -2,8 +2,8 @@
  * ident.c: the author and the committer of a commit, as git reads them
  * (environment, then the config's author.* or committer.* and user.*,
  * then $EMAIL for the email, then the passwd entry, the host name and
- * the clock), so that ids match git's for the same environment; a date or a name
- * that cannot be stored exactly is refused, not repaired.
+ * the clock), so that ids match git's for the same environment; a date
+ * or a name that cannot be stored exactly is refused, not repaired.
  */
 #define _GNU_SOURCE		/* gethostname */
 #include <pwd.h>

@@ -183,7 +183,8 @@ static struct cache_entry **merge_lists(const struct entry_list *l,
 			out[n++] = copy_entry(te);
 			touch(te->name);
 		}
-		while (i < active_nr && !strcmp(active_cache[i]->name, te->name))
+		while (i < active_nr &&
+		       !strcmp(active_cache[i]->name, te->name))
 			i++;
 		j++;
 	}

@@ -68,6 +68,17 @@ test_expect_success 'a second merge is refused while one is in progress' '
 	test_cmp before after
 '
 
+test_expect_success 'commit (and commit -a) refuse unmerged paths, nothing changed' '
+	rm -rf ours && cp -R merged ours &&
+	repo_state ours >before &&
+	(cd ours && test_expect_code 128 dircache commit -m x 2>../err &&
+	 test_expect_code 128 dircache commit -a -m x 2>>../err) &&
+	test_grep "unmerged" err && test_grep "	f$" err &&
+	! test_grep "write-tree" err &&
+	repo_state ours >after &&
+	test_cmp before after
+'
+
 test_expect_success 'merge --continue commits the resolution with both parents' '
 	rm -rf ours && cp -R merged ours &&
 	(cd ours && printf "1\nMS\n3\n" >f && dircache add f &&
