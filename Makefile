@@ -76,6 +76,7 @@ LIB_OBJS += mail-decode.o mbox.o mail.o mail-message.o ident.o \
 # The porcelain (issue 13): the gate and ref tools it needs, and the
 # dircache front end, POSIX shell scripts built from dircache*.sh.
 PROGRAMS += verify-objects update-ref rev-parse mktag
+PROGRAMS += reset-cache var
 SCRIPT_SH = dircache.sh $(wildcard dircache-*.sh)
 SCRIPTS = $(filter-out dircache-lib,$(SCRIPT_SH:.sh=))
 LIB = libcache.a
@@ -90,11 +91,14 @@ HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 HDRS += mail.h commit-write.h am-state.h
 
+# What dircache --version says.
+DIRCACHE_VERSION = 0.30
+
 all: $(PROGRAMS) $(SCRIPTS)
 
-$(SCRIPTS): %: %.sh
+$(SCRIPTS): %: %.sh Makefile
 	rm -f $@ $@+
-	cp $< $@+
+	sed 's/@@DIRCACHE_VERSION@@/$(DIRCACHE_VERSION)/' $< >$@+
 	chmod +x $@+
 	mv $@+ $@
 

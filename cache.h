@@ -513,9 +513,10 @@ const char *get_common_dir(void);
 const char *get_object_directory(void);
 const char *get_index_file(void);
 /*
- * Call fn for every setting of the user's config (~/.gitconfig, or
- * $GIT_CONFIG_GLOBAL), then the repository's (config in the common
- * directory), in order; a non-zero return stops and is returned.  -1
+ * Call fn for every setting of the system's config (/etc/gitconfig or
+ * $GIT_CONFIG_SYSTEM, unless GIT_CONFIG_NOSYSTEM), the user's
+ * ($XDG_CONFIG_HOME/git/config then ~/.gitconfig, or $GIT_CONFIG_GLOBAL),
+ * then the repository's (config in the common directory), git's order; a non-zero return stops and is returned.  -1
  * after error() for a malformed file; a missing one is empty.
  */
 int for_each_config(config_fn fn, void *data);

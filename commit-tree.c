@@ -7,8 +7,10 @@
  * twice is dropped with a warning (a commit lists each parent once).
  * Author and committer come from GIT_AUTHOR_* and GIT_COMMITTER_*,
  * then from the 2005 names (AUTHOR_*, COMMITTER_*, COMMIT_AUTHOR_*) so
- * that old scripts keep working, then from the passwd entry, the host
- * name and the clock.  A variable that is set counts even when empty,
+ * that old scripts keep working, then from the config (author.name or
+ * committer.name, else user.name; the same for the email, then
+ * $EMAIL), then from the passwd entry, the host name and the clock, in
+ * git's order.  A variable that is set counts even when empty,
  * as in git: an empty email is kept ("<>"), an empty name is refused.
  * A date without a zone is local time in TZ.  A date or a name that
  * cannot be stored exactly is refused, not repaired.  The message is stored byte for byte

@@ -55,8 +55,9 @@ struct ident {
 
 /*
  * The author (committer 0) or the committer (1) from GIT_AUTHOR_* /
- * GIT_COMMITTER_*, then the 2005 names, then the passwd entry, the
- * host name and the clock.  A variable that is set counts even when
+ * GIT_COMMITTER_*, then the 2005 names, then the config's author.* /
+ * committer.*, then user.name and user.email, then $EMAIL (the email),
+ * then the passwd entry, the host name and the clock: git's order.  A variable that is set counts even when
  * empty, as in git: an empty email is kept ("<>"), an empty name
  * refused.  -1 after error() naming the variable.
  */

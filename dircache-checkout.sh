@@ -9,10 +9,74 @@
 # them) is made from it, once the switch is done, as git checkout
 # does; two remotes having it is an error (name the start with
 # "dircache branch").
-USAGE='checkout [-b] <branch>'
+#
+# With paths ("checkout [<tree-ish>] -- <path>..."), HEAD stays and
+# the paths' files are put back: from the index, or from <tree-ish>
+# into the index and the work tree, as git checkout does (overlay: a
+# path the tree lacks is kept).  A path that names nothing is an
+# error that changes nothing.  Without "--", a first argument that is
+# no branch but a path, or a commit followed by more arguments, means
+# the same, as in git.
+USAGE='checkout [-b] <branch> | checkout [<tree-ish>] [--] <path>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
+
+# checkout [<tree-ish>] -- <path>...: sets tree_ish and checkout_paths
+# (the paths as words to eval) when the arguments are of that form.
+find_paths_form() {
+	tree_ish=
+	checkout_paths=
+	case "$*" in
+	'--'|*' -- '*|'-- '*|*' --') ;;
+	*)
+		[ $# -ge 1 ] || return 1
+		case $1 in -*) return 1 ;; esac
+		if [ $# -eq 1 ]; then
+			! rev-parse "refs/heads/$1" >/dev/null 2>&1 &&
+				[ -z "$(remote_tracking_matches "$1")" ] &&
+				[ -e "$prefix$1" ] || return 1
+			prefix_paths "$1"
+			checkout_paths=$dc_paths
+			return 0
+		fi
+		rev-parse "$1" >/dev/null 2>&1 || return 1
+		tree_ish=$1
+		shift
+		prefix_paths "$@"
+		checkout_paths=$dc_paths
+		return 0
+		;;
+	esac
+	if [ "$1" != -- ]; then
+		tree_ish=$1
+		shift
+	fi
+	[ "${1:-}" = -- ] || usage
+	shift
+	[ $# -gt 0 ] || usage
+	prefix_paths "$@"
+	checkout_paths=$dc_paths
+}
+
+# shellcheck disable=SC2120 # the paths are in checkout_paths
+checkout_paths_form() {
+	eval "set -- $checkout_paths"
+	if [ -z "$tree_ish" ]; then
+		exec reset-cache -u --from-index -- "$@"
+	fi
+	id=$(rev-parse "$tree_ish" 2>/dev/null) ||
+		die "invalid reference: $tree_ish"
+	exec reset-cache -u --overlay "$id" -- "$@"
+}
+
+if [ "${1:-}" != -b ]; then
+	cd_to_top
+	if find_paths_form "$@"; then
+		# shellcheck disable=SC2119 # the paths are in checkout_paths
+		checkout_paths_form
+	fi
+fi
 create=
 [ "${1:-}" != -b ] || { create=1; shift; }
 [ $# -eq 1 ] || usage

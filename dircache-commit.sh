@@ -54,7 +54,8 @@ if [ -n "$file" ]; then
 elif [ -n "$have_msg" ]; then
 	printf '%s\n' "$msg" >"$dc_tmp/msg"
 elif [ -n "$merge_head" ] && [ -f "$gd/MERGE_MSG" ]; then
-	cp "$gd/MERGE_MSG" "$dc_tmp/msg"
+	# its "# Conflicts:" lines go, as git's editor cleanup drops them
+	clean_message strip <"$gd/MERGE_MSG" >"$dc_tmp/msg"
 else
 	die "no message: use -m <msg> or -F <file>"
 fi
@@ -63,6 +64,12 @@ if [ ! -s "$dc_tmp/clean" ] && [ -z "$allow_empty_msg" ]; then
 	die "refusing an empty message (--allow-empty-message to force)"
 fi
 
+unmerged=$(ls-files -u | cut -f2 | uniq)
+if [ -n "$unmerged" ]; then
+	say "dircache commit: cannot commit, these paths are unmerged:"
+	printf '\t%s\n' "$unmerged" | sed '2,$s/^/\t/' >&2
+	die "fix them and 'dircache add' them (or 'dircache merge --abort')"
+fi
 if [ -n "$all" ]; then
 	# every tracked file that changed or went, NUL-separated
 	ls-files -z -m | update-cache --remove --stdin -z || exit 128

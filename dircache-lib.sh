@@ -33,10 +33,15 @@ handle_help() {
 	esac
 }
 
-# Go to the top of the work tree (the directory holding .dircache) and
-# set prefix to where we were below it ("" or "dir/"), so that paths
-# given on the command line can be made relative to the top.  With
-# GIT_DIR set, the current directory is the top, as for the tools.
+# Go to the top of the work tree (the directory holding .dircache, or
+# a .git: a repository git made, or a gitfile "gitdir: <dir>" as in a
+# "git worktree add" worktree) and set prefix to where we were below
+# it ("" or "dir/"), so that paths given on the command line can be
+# made relative to the top.  With GIT_DIR set, the current directory
+# is the top, as for the tools.  GIT_DIR is set (not exported: the
+# tools find the same store from the top) to the git directory: the
+# worktree's own for a gitfile (its HEAD and index; common_dir has
+# the refs and objects), as rev-parse --git-dir names it.
 cd_to_top() {
 	prefix=
 	if [ -n "${GIT_DIR:-}" ]; then
@@ -45,7 +50,8 @@ cd_to_top() {
 	fi
 	dc_here=$(pwd -P) || die "cannot find the current directory"
 	dc_dir=$dc_here
-	while [ ! -d "$dc_dir/.dircache" ]; do
+	while [ ! -d "$dc_dir/.dircache" ] && [ ! -d "$dc_dir/.git" ] &&
+	      [ ! -f "$dc_dir/.git" ]; do
 		[ "$dc_dir" = / ] || [ -z "$dc_dir" ] &&
 			die "not a dircache repository (or any parent): $dc_here"
 		prefix=${dc_dir##*/}/$prefix
@@ -53,11 +59,30 @@ cd_to_top() {
 		[ -n "$dc_dir" ] || dc_dir=/
 	done
 	cd "$dc_dir" || die "cannot enter $dc_dir"
-	GIT_DIR=.dircache
+	if [ -d .dircache ]; then
+		GIT_DIR=.dircache
+	elif [ -d .git ]; then
+		GIT_DIR=.git
+	else
+		GIT_DIR=$(rev-parse --git-dir) ||
+			die "not a dircache repository: $dc_dir/.git"
+	fi
 }
 
 git_dir() {
 	printf '%s\n' "${GIT_DIR:-.dircache}"
+}
+
+# The directory of the refs, objects, config and remotes: the git
+# directory, or what its commondir names (a worktree's repository).
+common_dir() {
+	if [ -n "${GIT_COMMON_DIR:-}" ]; then
+		printf '%s\n' "$GIT_COMMON_DIR"
+	elif [ -f "$(git_dir)/commondir" ]; then
+		rev-parse --git-common-dir
+	else
+		git_dir
+	fi
 }
 
 # The branch HEAD names (without refs/heads/), empty when detached.
@@ -71,7 +96,7 @@ head_commit() {
 }
 
 # A temporary directory inside the store (same file system, so a rename
-# from it is atomic), removed on any exit.
+# from it is atomic), removed on any exit (a closed pipe too: "| head").
 make_tmp() {
 	dc_tmp=$(mktemp -d "$(git_dir)/tmp-$dc_cmd-XXXXXX") ||
 		die "cannot create a temporary directory"
@@ -79,6 +104,7 @@ make_tmp() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
+	trap 'exit 141' PIPE
 }
 
 dc_cleanup() {
@@ -89,7 +115,7 @@ dc_cleanup() {
 
 # The object directory, absolute (rsync compares against it).
 object_dir() {
-	dc_o=${GIT_OBJECT_DIRECTORY:-${SHA1_FILE_DIRECTORY:-$(git_dir)/objects}}
+	dc_o=${GIT_OBJECT_DIRECTORY:-${SHA1_FILE_DIRECTORY:-$(common_dir)/objects}}
 	(cd "$dc_o" && pwd -P) || die "no object directory: $dc_o"
 }
 
@@ -216,10 +242,10 @@ is_remote_url() {
 find_remote() {
 	remote_name=
 	remote_url=$remote_arg
-	if [ -f "$(git_dir)/remotes/$remote_arg" ]; then
+	if [ -f "$(common_dir)/remotes/$remote_arg" ]; then
 		check_remote_name "$remote_arg"
 		remote_name=$remote_arg
-		remote_url=$(sed -n '1s/^URL: //p' "$(git_dir)/remotes/$remote_arg")
+		remote_url=$(sed -n '1s/^URL: //p' "$(common_dir)/remotes/$remote_arg")
 		[ -n "$remote_url" ] || die "remote '$remote_arg' has no URL"
 	fi
 	remote_url=${remote_url%/}
@@ -320,12 +346,12 @@ merge_on_index_copy() {
 # refs winning over packed-refs.
 local_refs() {
 	{
-		[ ! -d "$(git_dir)/refs/$1" ] ||
-			(cd "$(git_dir)/refs/$1" && find . -type f) |
+		[ ! -d "$(common_dir)/refs/$1" ] ||
+			(cd "$(common_dir)/refs/$1" && find . -type f) |
 			sed "s|^\./|refs/$1/|"
-		[ ! -f "$(git_dir)/packed-refs" ] ||
+		[ ! -f "$(common_dir)/packed-refs" ] ||
 			sed -n "s|^[0-9a-f]\{40\} \(refs/$1/.*\)|\1|p" \
-				"$(git_dir)/packed-refs"
+				"$(common_dir)/packed-refs"
 	} | LC_ALL=C sort -u | while IFS= read -r dc_r; do
 		case ${dc_r#refs/*/} in
 		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
@@ -440,7 +466,7 @@ has_object() {
 
 # The ids our refs under refs/$1 hold (loose and packed), one a line.
 local_ref_ids() {
-	dc_gd=$(git_dir)
+	dc_gd=$(common_dir)
 	{
 		[ ! -d "$dc_gd/refs/$1" ] ||
 			find "$dc_gd/refs/$1" -type f -exec awk 'FNR == 1' {} +
@@ -458,7 +484,7 @@ want_progress() {
 # The remote-tracking branches named <remote>/$1 (loose and packed),
 # "<remote>/$1" a line.
 remote_tracking_matches() {
-	dc_gd=$(git_dir)
+	dc_gd=$(common_dir)
 	{
 		for dc_r in "$dc_gd"/refs/remotes/*; do
 			[ -f "$dc_r/$1" ] || continue
@@ -484,3 +510,112 @@ clean_stale_fetches() {
 		-mtime +0 -exec rm -rf {} + 2>/dev/null
 	return 0
 }
+
+# The subject of commit $1 as git's %s gives it: the first paragraph
+# of the message, its lines joined by spaces.
+commit_subject() {
+	cat-file commit "$1" | awk '
+		body && /^[ \t]*$/ { if (n) exit; next }
+		body { sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "")
+		       s = n++ ? s " " $0 : $0; next }
+		/^$/ { body = 1 }
+		END { print s }'
+}
+
+# The command-line paths "$@" made relative to the top (cd_to_top set
+# prefix), as words to eval: sets dc_paths.
+prefix_paths() {
+	dc_paths=
+	for dc_p; do
+		case $dc_p in
+		.) dc_p=${prefix:-.} ;;
+		*) dc_p=$prefix$dc_p ;;
+		esac
+		dc_paths="$dc_paths '$(printf '%s' "$dc_p" | sed "s/'/'\\\\''/g")'"
+	done
+}
+
+# The index file (GIT_INDEX_FILE, else the git directory's).
+index_file() {
+	printf '%s\n' "${GIT_INDEX_FILE:-$(git_dir)/index}"
+}
+
+# Delete ref $1 (refs/...) if it still holds $2: its loose file and its
+# packed-refs line go under their locks, as git deletes a ref.
+delete_ref() {
+	dc_cd=$(common_dir)
+	dc_rl=$dc_cd/$1.lock
+	dc_bad=
+	(set -C && : >"$dc_rl") 2>/dev/null ||
+		die "cannot lock '$1': $dc_rl exists"
+	dc_lock=$dc_rl
+	if [ "$(rev-parse "$1" 2>/dev/null)" != "$2" ]; then
+		rm -f "$dc_rl"
+		die "'$1' moved meanwhile; not deleted"
+	fi
+	if [ -f "$dc_cd/packed-refs" ] &&
+	   awk -v r="$1" '$2 == r { f = 1 } END { exit !f }' \
+		"$dc_cd/packed-refs"; then
+		(set -C && : >"$dc_cd/packed-refs.lock") 2>/dev/null || {
+			rm -f "$dc_rl"
+			die "cannot lock packed-refs: $dc_cd/packed-refs.lock exists"
+		}
+		# the ref's line and the "^<peeled>" line after it go
+		awk -v r="$1" '
+			skip && /^\^/ { next }
+			{ skip = 0 }
+			$2 == r { skip = 1; next }
+			{ print }' "$dc_cd/packed-refs" >"$dc_cd/packed-refs.lock" ||
+			dc_bad=1
+		if [ -n "${dc_bad:-}" ] ||
+		   ! mv -f "$dc_cd/packed-refs.lock" "$dc_cd/packed-refs"; then
+			rm -f "$dc_cd/packed-refs.lock" "$dc_rl"
+			die "cannot rewrite packed-refs"
+		fi
+	fi
+	rm -f "$dc_cd/$1"
+	rm -f "$dc_rl"
+	dc_lock=
+	# the directories it leaves empty, as git
+	dc_d=${1%/*}
+	while case $dc_d in refs/*/*) true ;; *) false ;; esac; do
+		rmdir "$dc_cd/$dc_d" 2>/dev/null || break
+		dc_d=${dc_d%/*}
+	done
+	return 0
+}
+
+# awk functions: show_date(epoch, "+hhmm") is git's default date format
+# ("Thu Apr 7 15:13:13 2005 -0700") in the zone given, computed by
+# arithmetic, not by date(1), so it needs nothing beyond POSIX.
+# shellcheck disable=SC2016 # awk's $, not the shell's
+DC_AWK_DATE='
+	function civil(t,    days, secs, z, era, doe, yoe, doy, mp) {
+		days = int(t / 86400)
+		if (days * 86400 > t) days--
+		secs = t - days * 86400
+		wday = (days + 4) % 7
+		if (wday < 0) wday += 7
+		z = days + 719468
+		era = int(z / 146097)
+		if (era * 146097 > z) era--
+		doe = z - era * 146097
+		yoe = int((doe - int(doe / 1460) + int(doe / 36524) - int(doe / 146096)) / 365)
+		year = yoe + era * 400
+		doy = doe - (365 * yoe + int(yoe / 4) - int(yoe / 100))
+		mp = int((5 * doy + 2) / 153)
+		mday = doy - int((153 * mp + 2) / 5) + 1
+		mon = mp < 10 ? mp + 3 : mp - 9
+		if (mon <= 2) year++
+		hh = int(secs / 3600); mm = int(secs % 3600 / 60); ss = secs % 60
+	}
+	function show_date(epoch, tz,    off) {
+		off = (substr(tz, 2, 2) * 3600 + substr(tz, 4, 2) * 60)
+		if (substr(tz, 1, 1) == "-") off = -off
+		civil(epoch + off)
+		return sprintf("%s %s %d %02d:%02d:%02d %d %s",
+			substr("SunMonTueWedThuFriSat", wday * 3 + 1, 3),
+			substr("JanFebMarAprMayJunJulAugSepOctNovDec", mon * 3 - 2, 3),
+			mday, hh, mm, ss, year, tz)
+	}
+'

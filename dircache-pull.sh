@@ -204,39 +204,5 @@ done <"$dc_tmp/tags"
 
 # ---- merging it ----
 
-head=$(head_commit)
-what="branch '$branch' of $remote_url"
-
-if [ -z "$head" ]; then
-	# Nothing to lose only when nothing is here.
-	work_tree_empty ||
-		die "HEAD has no commit yet and the work tree is not empty; refusing to overwrite it"
-	rm -f "$gd/index"
-	read-tree -m -u "$new" || exit 128
-	update-ref HEAD "$new" "$NULL_ID" || exit 128
-	exit 0
-fi
-if is_ancestor "$new" "$head"; then
-	say "Already up to date."
-	exit 0
-fi
-if is_ancestor "$head" "$new"; then
-	say "Fast-forward $(printf %.7s "$head")..$(printf %.7s "$new")"
-	merge_on_index_copy read-tree -m -u "$head" "$new" ||
-		die "not fast-forwarding: local changes would be lost"
-	update-ref HEAD "$new" "$head" || exit 128
-	exit 0
-fi
-
-base=$(merge-base "$head" "$new") || die "no common ancestor with $what"
-merge_on_index_copy read-tree -m -u "$base" "$head" "$new" ||
-	die "not merging: local changes would be lost"
-printf '%s\n' "$new" >"$gd/MERGE_HEAD"
-printf "Merge %s\n" "$what" >"$gd/MERGE_MSG"
-if ! merge-cache -o merge-one-file -a; then
-	say "Automatic merge failed; fix the conflicts, then 'dircache commit':"
-	show-diff -s | sed -n 's/^U	/	/p' >&2
-	exit 1
-fi
-dircache-commit -F "$gd/MERGE_MSG" >/dev/null || exit 128
-say "Merge made: $(head_commit)"
+# Not exec: our temporary directory goes when we exit.
+dircache-merge -m "Merge branch '$branch' of $remote_url" "$new"

@@ -3,9 +3,23 @@
 # dircache-<command> from the directory this script lives in (where
 # make install put it with the tools), with that directory first on
 # PATH, so the plumbing a command calls is the one installed with it.
-USAGE='<command> [<args>]'
+# Reached through a symlink (~/bin/dircache -> ...), it follows the
+# links to where it really is.  A mistyped command gets git's "did
+# you mean" list: the commands nearest by git's weighted edit
+# distance (a swap free, an insertion 1, a substitution 2, a deletion
+# 3; a command the typo starts is nearest of all).
+USAGE='[--version] [--help] <command> [<args>]'
+DIRCACHE_VERSION='@@DIRCACHE_VERSION@@'
 
-dc_exec_path=$(cd "$(dirname "$0")" && pwd -P) || exit 128
+dc_self=$0
+while [ -L "$dc_self" ]; do
+	dc_link=$(readlink "$dc_self") || exit 128
+	case $dc_link in
+	/*) dc_self=$dc_link ;;
+	*) dc_self=$(dirname "$dc_self")/$dc_link ;;
+	esac
+done
+dc_exec_path=$(cd "$(dirname "$dc_self")" && pwd -P) || exit 128
 PATH=$dc_exec_path:$PATH
 export PATH
 
@@ -18,9 +32,13 @@ commit     record the index as a commit on the current branch
 log        show the history, as git log
 diff       show changes: work tree, index, commits
 status     show staged, changed, untracked and unmerged paths
-tag        name a commit (-a -m: an annotated tag)
-branch     list branches, or create one
-checkout   switch to a branch, keeping local changes
+tag        name a commit (-a -m: an annotated tag; -d: delete)
+branch     list branches, or create one (-d, -D: delete)
+show       show a commit (as log -1 -p), a tag, a tree or a blob
+checkout   switch to a branch, keeping local changes; -- <path>: put files back
+reset      move the branch back (--soft, --mixed, --hard); unstage paths
+restore    put files back from the index (--staged: the index from HEAD)
+merge      merge a commit; --abort undoes a conflicted merge
 remote     record a remote: remote add <name> <url>
 fetch      fetch a remote's branches and tags, verified, as packs
 pull       fetch a remote's branches, verified, and merge one
@@ -30,8 +48,57 @@ clone      init, pull and check out a remote
 upload     send a pack to a fetch (fetch runs it on the remote)
 repack     pack the loose objects (-a: everything reachable; -d: tidy)
 gc         repack -a -d, then prune what is unreachable and old
-help       this list
+help       this list; help <command>: its manual page, else its usage
 LIST
+}
+
+# The commands installed here, one a line.
+installed_commands() {
+	for dc_f in "$dc_exec_path"/dircache-*; do
+		dc_f=${dc_f##*/dircache-}
+		case $dc_f in lib|lib.sh|*.sh|*'*'*) continue ;; esac
+		[ -x "$dc_exec_path/dircache-$dc_f" ] && printf '%s\n' "$dc_f"
+	done
+}
+
+# The commands nearest to the typo $1, as git lists them (help.c).
+suggest() {
+	installed_commands | awk -v typo="$1" '
+	function lev(s1, s2,    l1, l2, i, j, r0, r1, r2, c, t) {
+		l1 = length(s1); l2 = length(s2)
+		for (j = 0; j <= l2; j++) r1[j] = j * 1
+		for (i = 0; i < l1; i++) {
+			r2[0] = (i + 1) * 3
+			for (j = 0; j < l2; j++) {
+				c = r1[j] + 2 * (substr(s1, i + 1, 1) != substr(s2, j + 1, 1))
+				if (i > 0 && j > 0 &&
+				    substr(s1, i, 1) == substr(s2, j + 1, 1) &&
+				    substr(s1, i + 1, 1) == substr(s2, j, 1) &&
+				    c > r0[j - 1])
+					c = r0[j - 1]
+				if (c > r1[j + 1] + 3) c = r1[j + 1] + 3
+				if (c > r2[j] + 1) c = r2[j] + 1
+				r2[j + 1] = c
+			}
+			for (j = 0; j <= l2; j++) { r0[j] = r1[j]; r1[j] = r2[j] }
+		}
+		return r1[l2]
+	}
+	{
+		n++; name[n] = $0
+		score[n] = index($0, typo) == 1 ? 0 : lev(typo, $0) + 1
+	}
+	END {
+		best = -1
+		for (i = 1; i <= n; i++)
+			if (best < 0 || score[i] < best) best = score[i]
+		if (best < 0 || best >= 7) exit
+		k = 0
+		for (i = 1; i <= n; i++) if (score[i] == best) hit[++k] = name[i]
+		printf "\n%s\n", k == 1 ? "The most similar command is" : \
+			"The most similar commands are"
+		for (i = 1; i <= k; i++) printf "\t%s\n", hit[i]
+	}' >&2
 }
 
 case ${1:-} in
@@ -41,9 +108,30 @@ case ${1:-} in
 	[ -n "${1:-}" ] || exit 129
 	exit 0
 	;;
-help)
-	list_commands
+--version|version)
+	printf 'dircache version %s\n' "$DIRCACHE_VERSION"
 	exit 0
+	;;
+help)
+	[ $# -gt 1 ] || { list_commands; exit 0; }
+	case $2 in
+	*[!a-z-]*|-*|'')
+		printf 'dircache: not a command: %s\n' "$2" >&2
+		exit 129
+		;;
+	esac
+	if [ ! -x "$dc_exec_path/dircache-$2" ]; then
+		printf "dircache: '%s' is not a dircache command; see 'dircache help'\n" \
+			"$2" >&2
+		suggest "$2"
+		exit 129
+	fi
+	# the manual page when one is installed, else the usage
+	if command -v man >/dev/null 2>&1 &&
+	   man -w "dircache-$2" >/dev/null 2>&1; then
+		exec man "dircache-$2"
+	fi
+	exec "$dc_exec_path/dircache-$2" -h
 	;;
 esac
 
@@ -58,6 +146,7 @@ esac
 if [ ! -x "$dc_exec_path/dircache-$cmd" ]; then
 	printf "dircache: '%s' is not a dircache command; see 'dircache help'\n" \
 		"$cmd" >&2
+	suggest "$cmd"
 	exit 129
 fi
 exec "$dc_exec_path/dircache-$cmd" "$@"

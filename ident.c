@@ -1,8 +1,9 @@
 /*
  * ident.c: the author and the committer of a commit, as git reads them
- * (environment, then the passwd entry, the host name and the clock),
- * so that ids match git's for the same environment; a date or a name
- * that cannot be stored exactly is refused, not repaired.
+ * (environment, then the config's author.* or committer.* and user.*,
+ * then $EMAIL for the email, then the passwd entry, the host name and
+ * the clock), so that ids match git's for the same environment; a date
+ * or a name that cannot be stored exactly is refused, not repaired.
  */
 #define _GNU_SOURCE		/* gethostname */
 #include <pwd.h>
@@ -162,24 +163,118 @@ static const char *const env_names[2][3][4] = {
 	},
 };
 
-int ident_from_env(struct ident *id, int committer)
+/*
+ * What the config says of who commits: user.name and user.email, and
+ * author.* or committer.* (the role's, which win over user.*), the
+ * last setting of each winning, as in git.
+ */
+struct ident_config {
+	const char *role;	/* "author" or "committer" */
+	char *name, *email, *role_name, *role_email;
+};
+
+static void set_value(char **slot, const char *value)
 {
-	const char *const (*vars)[4] = env_names[committer ? 1 : 0];
+	if (!value)
+		return;
+	free(*slot);
+	*slot = xstrdup(value);
+}
+
+static int note_ident(const char *key, const char *value, void *data)
+{
+	struct ident_config *c = data;
+	size_t rlen = strlen(c->role);
+
+	if (!strcmp(key, "user.name"))
+		set_value(&c->name, value);
+	else if (!strcmp(key, "user.email"))
+		set_value(&c->email, value);
+	else if (!strncmp(key, c->role, rlen) && key[rlen] == '.') {
+		if (!strcmp(key + rlen + 1, "name"))
+			set_value(&c->role_name, value);
+		else if (!strcmp(key + rlen + 1, "email"))
+			set_value(&c->role_email, value);
+	}
+	return 0;
+}
+
+static void release_ident_config(struct ident_config *c)
+{
+	free(c->name);
+	free(c->email);
+	free(c->role_name);
+	free(c->role_email);
+}
+
+/* The config's value for a part: the role's, else user.*; var names it. */
+static const char *config_part(const char *role_value, const char *value,
+			       const char *role_var, const char *var,
+			       const char **which)
+{
+	if (role_value) {
+		*which = role_var;
+		return role_value;
+	}
+	if (value)
+		*which = var;
+	return value;
+}
+
+/*
+ * Name and email, git's order: the environment, then the config, then
+ * (for the email) $EMAIL, then the passwd entry and the host name.
+ */
+static int ident_who(struct ident *id, const char *const (*vars)[4],
+		     int committer)
+{
+	struct ident_config c = { committer ? "committer" : "author",
+				  NULL, NULL, NULL, NULL };
 	const char *var = "the passwd file", *v;
 	char *fallback = NULL;
 
-	id->name = id->email = id->date = NULL;
-	v = first_env(vars[0], &var, 0);
-	if (!v && !(v = fallback = default_name()))
+	if (for_each_config(note_ident, &c) < 0) {
+		release_ident_config(&c);
 		return -1;
-	id->name = clean_ident_part(v, var, "name");
+	}
+	v = first_env(vars[0], &var, 0);
+	if (!v)
+		v = config_part(c.role_name, c.name, committer ?
+				"the config's committer.name" :
+				"the config's author.name",
+				"the config's user.name", &var);
+	if (v || (v = fallback = default_name()))
+		id->name = clean_ident_part(v, var, "name");
 	free(fallback);
 	fallback = NULL;
 	var = "the default email";
 	v = first_env(vars[1], &var, 0);
+	if (!v)
+		v = config_part(c.role_email, c.email, committer ?
+				"the config's committer.email" :
+				"the config's author.email",
+				"the config's user.email", &var);
+	if (!v && getenv("EMAIL") && *getenv("EMAIL")) {
+		v = getenv("EMAIL");
+		var = "EMAIL";
+	}
 	if (id->name && (v || (v = fallback = default_email())))
 		id->email = clean_ident_part(v, var, "email");
 	free(fallback);
+	release_ident_config(&c);
+	return id->email ? 0 : -1;
+}
+
+int ident_from_env(struct ident *id, int committer)
+{
+	const char *const (*vars)[4] = env_names[committer ? 1 : 0];
+	const char *var, *v;
+
+	id->name = id->email = id->date = NULL;
+	if (ident_who(id, vars, committer) < 0) {
+		ident_release(id);
+		return -1;
+	}
 	var = NULL;
 	v = first_env(vars[2], &var, 1);
 	if (id->email)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -418,20 +419,55 @@ int sync_wanted(void)
 	return !env || !*env || !strcmp(env, "0");
 }
 
-int for_each_config(config_fn fn, void *data)
+/* Is the variable name set to a true value (git's bool words, or a number)? */
+static int env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return 0;
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on"))
+		return 1;
+	return strtol(v, NULL, 10) != 0;
+}
+
+/* The user's config files, git's order: XDG's first, ~/.gitconfig wins. */
+static int global_config(config_fn fn, void *data)
 {
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
-	const char *home = getenv("HOME");
-	char *path;
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	char *path = NULL;
 	int ret = 0;
 
 	if (global)
-		ret = config_from_file(global, fn, data);
-	else if (home && *home) {
-		path = path_join(home, ".gitconfig");
+		return config_from_file(global, fn, data);
+	if (xdg && *xdg)
+		path = path_join(xdg, "git/config");
+	else if (home && *home)
+		path = path_join(home, ".config/git/config");
+	if (path)
 		ret = config_from_file(path, fn, data);
-		free(path);
-	}
+	free(path);
+	if (ret || !home || !*home)
+		return ret;
+	path = path_join(home, ".gitconfig");
+	ret = config_from_file(path, fn, data);
+	free(path);
+	return ret;
+}
+
+int for_each_config(config_fn fn, void *data)
+{
+	const char *system = getenv("GIT_CONFIG_SYSTEM");
+	char *path;
+	int ret = 0;
+
+	if (!env_true("GIT_CONFIG_NOSYSTEM"))
+		ret = config_from_file(system ? system : "/etc/gitconfig",
+				       fn, data);
+	if (!ret)
+		ret = global_config(fn, data);
 	if (ret)
 		return ret;
 	path = path_join(get_common_dir(), "config");

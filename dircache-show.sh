@@ -1,0 +1,79 @@
+#!/bin/sh
+# dircache show: an object as git show shows it: a commit as "log -1
+# -p" (log's options pass through: --stat, --oneline; no diff for a
+# merge; a commit named twice is shown once), an annotated tag as its "tag", "Tagger:", "Date:" lines and
+# message, then the object it tags, a tree as "tree <name>" and its
+# entries (a directory with a trailing "/"), a blob as its content.
+USAGE='show [--oneline] [--stat] [-p] [<object>...]'
+# shellcheck source=dircache-lib.sh
+. "$(dirname "$0")/dircache-lib.sh"
+handle_help "$@"
+
+opts=
+names=
+for a; do
+	case $a in
+	--oneline|--stat|-p|-u|--patch) opts="$opts $a" ;;
+	-*) usage ;;
+	*) names="$names $(shell_quote "$a")" ;;
+	esac
+done
+case "$opts " in
+*' --stat '*|*' -p '*|*' -u '*|*' --patch '*) ;;
+*) opts="$opts -p" ;;
+esac
+eval "set -- $names"
+[ $# -gt 0 ] || set -- HEAD
+cd_to_top
+
+# Show object $2 (named $1 on the command line).
+show_object() {
+	case $(cat-file -t "$2") in
+	commit)
+		case " $shown " in *" $2 "*) return 0 ;; esac
+		shown="$shown $2"
+		[ -n "$first" ] || echo
+		first=
+		# shellcheck disable=SC2086 # the options, one a word
+		dircache-log -n 1 $opts "$2"
+		;;
+	tag) show_tag "$1" "$2" ;;
+	tree)
+		printf 'tree %s\n\n' "$1"
+		ls-tree "$2" | awk -F '\t' '{ split($1, f, " ")
+			print $2 (f[2] == "tree" ? "/" : "") }'
+		;;
+	blob) cat-file blob "$2" ;;
+	*) die "cannot show '$1'" ;;
+	esac
+}
+
+show_tag() {
+	dc_text=$(cat-file tag "$2") || exit 128
+	printf '%s\n' "$dc_text" | awk "$DC_AWK_DATE"'
+	body { print; next }
+	/^$/ { print "tag " tag; print "Tagger: " who
+	       print "Date:   " when; print ""; body = 1; next }
+	/^tag / { tag = substr($0, 5) }
+	/^tagger / {
+		line = substr($0, 8)
+		gt = 0
+		for (i = length(line); i > 0; i--)
+			if (substr(line, i, 1) == ">") { gt = i; break }
+		who = substr(line, 1, gt)
+		split(substr(line, gt + 1), f, " ")
+		when = show_date(f[1], f[2])
+	}'
+	echo
+	dc_obj=$(printf '%s\n' "$dc_text" | sed -n '1s/^object //p')
+	show_object "$dc_obj" "$dc_obj"
+}
+
+# git shows a commit once, and a blank line between two commits
+first=1
+shown=
+for name; do
+	id=$(rev-parse "$name" 2>/dev/null) ||
+		die "bad revision '$name'"
+	show_object "$name" "$id"
+done
