@@ -52,6 +52,12 @@ struct commit {
  */
 struct object *lookup_object(const unsigned char *sha1,
 			     enum object_type type);
+/*
+ * Hints before a lookup_object of sha1 (nothing changes): its slot in
+ * the table, then (once the slot is in the cache) its object.
+ */
+void prefetch_object_slot(const unsigned char *sha1);
+void prefetch_object(const unsigned char *sha1);
 /* The same for a commit (not parsed yet when new). */
 struct commit *lookup_commit(const unsigned char *sha1);
 /*

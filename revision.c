@@ -514,6 +514,8 @@ struct object_walk {
 	int missing_trees_ok;
 	char *path;
 	size_t len, alloc;
+	struct name_entry *entries;	/* of the trees being walked: a stack */
+	size_t nr_entries, alloc_entries;
 };
 
 /* Set the walk's path to its first len bytes plus name. */
@@ -527,11 +529,75 @@ static void set_path(struct object_walk *w, size_t len, const char *name,
 	w->path[w->len] = '\0';
 }
 
-static int walk_tree(struct object_walk *w, struct object *tree)
+/*
+ * How many entries ahead the walk asks for the object table's slots
+ * (twice this) and objects (this): the lookups of a tree's entries
+ * are the walk's main cost, each a cache miss or two.
+ */
+#define LOOKUP_AHEAD 8
+
+/* Push the entries of a checked tree, gitlinks left out, on w's stack. */
+static void push_entries(struct object_walk *w, const void *buf, size_t size)
 {
 	struct tree_desc desc;
 	struct name_entry e;
-	size_t size, base;
+
+	init_tree_desc(&desc, buf, size);
+	while (tree_entry_next(&desc, &e) > 0) {
+		if (S_ISGITLINK(e.mode))
+			continue;
+		ALLOC_GROW(w->entries, w->nr_entries + 1, w->alloc_entries);
+		w->entries[w->nr_entries++] = e;
+	}
+}
+
+static void prefetch_entry(const struct object_walk *w, size_t i,
+			   size_t end)
+{
+	if (i + 2 * LOOKUP_AHEAD < end)
+		prefetch_object_slot(w->entries[i + 2 * LOOKUP_AHEAD].sha1);
+	if (i + LOOKUP_AHEAD < end)
+		prefetch_object(w->entries[i + LOOKUP_AHEAD].sha1);
+}
+
+static int walk_tree(struct object_walk *w, struct object *tree);
+
+/* The entries start..end of w's stack, in order; they are popped after. */
+static int walk_entries(struct object_walk *w, size_t start, size_t end)
+{
+	size_t i, base = w->len;
+	int ret = 0;
+
+	for (i = start; i < end && i < start + 2 * LOOKUP_AHEAD; i++)
+		prefetch_object_slot(w->entries[i].sha1);
+	for (i = start; i < end && i < start + LOOKUP_AHEAD; i++)
+		prefetch_object(w->entries[i].sha1);
+	for (i = start; !ret && i < end; i++) {
+		struct name_entry e = w->entries[i];
+		struct object *obj;
+
+		prefetch_entry(w, i, end);
+		obj = lookup_object(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
+				    OBJ_BLOB);
+		if (!obj) {
+			ret = -1;
+			break;
+		}
+		set_path(w, base, e.path, e.pathlen);
+		if (S_ISDIR(e.mode)) {
+			ret = walk_tree(w, obj);
+		} else if (!(obj->flags & (UNINTERESTING | SEEN))) {
+			obj->flags |= SEEN;
+			ret = w->fn(obj, w->path, w->data);
+		}
+	}
+	w->nr_entries = start;
+	return ret;
+}
+
+static int walk_tree(struct object_walk *w, struct object *tree)
+{
+	size_t size, start = w->nr_entries;
 	const char *bad;
 	void *buf;
 	int ret;
@@ -557,34 +623,16 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	}
 	if (w->len)
 		set_path(w, w->len, "/", 1);
-	base = w->len;
-	init_tree_desc(&desc, buf, size);
-	while (!ret && tree_entry_next(&desc, &e) > 0) {
-		struct object *obj;
-
-		if (S_ISGITLINK(e.mode))
-			continue;
-		obj = lookup_object(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
-				    OBJ_BLOB);
-		if (!obj) {
-			ret = -1;
-			break;
-		}
-		set_path(w, base, e.path, e.pathlen);
-		if (S_ISDIR(e.mode)) {
-			ret = walk_tree(w, obj);
-		} else if (!(obj->flags & (UNINTERESTING | SEEN))) {
-			obj->flags |= SEEN;
-			ret = w->fn(obj, w->path, w->data);
-		}
-	}
+	push_entries(w, buf, size);
+	ret = walk_entries(w, start, w->nr_entries);
 	free(buf);
 	return ret;
 }
 
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 {
-	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0 };
+	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0,
+				  NULL, 0, 0 };
 	size_t i;
 	int ret = 0;
 
@@ -603,6 +651,7 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 		ret = walk_tree(&w, obj);
 	}
 	free(w.path);
+	free(w.entries);
 	return ret;
 }
 
