@@ -60,6 +60,7 @@ LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 LIB_OBJS += cache-tree.o
 LIB_OBJS += read-cache.o index.o wildmatch.o exclude.o dir.o
 # Trees into the index and the work tree; read-tree's merges; history.
+LIB_OBJS += tree-ahead.o
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o

@@ -118,6 +118,7 @@ struct rev_info {
 	struct commit **starts;
 	size_t nr_starts, alloc_starts;
 	int limited;
+	int trees_excluded;	/* some tree is UNINTERESTING */
 	struct pending_object {		/* trees and tags for walk_objects */
 		struct object *obj;
 		char *name;
@@ -162,5 +163,36 @@ void release_revisions(struct rev_info *revs);
  * naming it.  The first call reads every object of those packs.
  */
 int is_promisor_object(const unsigned char *sha1);
+
+/* ---- tree-ahead.c: trees read ahead of a walk, on another core ---- */
+
+/* A tree read, checked and parsed ahead (buf NULL: it could not be). */
+struct ahead_tree {
+	struct ahead_tree *next;
+	unsigned char sha1[20];
+	void *buf;			/* the tree, malloc'd */
+	size_t size;
+	struct name_entry *entries;	/* into buf, gitlinks left out */
+	size_t nr;
+};
+struct tree_ahead;
+
+/*
+ * Start a thread that reads the trees below roots (nr of them), depth
+ * first, each subtree when first met, as walk_objects reads them, and
+ * queues them; NULL when no thread can be started.
+ */
+struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
+				    size_t nr);
+/*
+ * The next tree queued, if it is sha1 (waiting for it to be read); the
+ * caller owns it (free_ahead_tree).  NULL when the next one is another
+ * or there is none: the caller reads sha1 itself.
+ */
+struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
+				   const unsigned char *sha1);
+void free_ahead_tree(struct ahead_tree *t);
+/* Stop the thread and free what it read (NULL allowed). */
+void stop_tree_ahead(struct tree_ahead *ra);
 
 #endif

@@ -75,6 +75,7 @@ static int add_non_commit(struct rev_info *revs, const unsigned char *sha1,
 		return 0;
 	if (type == OBJ_TREE && excluded) {
 		mark_tree_uninteresting(sha1);
+		revs->trees_excluded = 1;
 		return 0;
 	}
 	if (excluded)
@@ -346,12 +347,15 @@ static void mark_edges_uninteresting(struct rev_info *revs)
 
 		if (c->object.flags & UNINTERESTING) {
 			mark_tree_uninteresting(c->tree);
+			revs->trees_excluded = 1;
 			continue;
 		}
 		for (i = 0; i < c->nr_parents; i++)
 			if (c->parents[i]->object.flags & UNINTERESTING &&
-			    c->parents[i]->parsed)
+			    c->parents[i]->parsed) {
 				mark_tree_uninteresting(c->parents[i]->tree);
+				revs->trees_excluded = 1;
+			}
 	}
 }
 
@@ -397,8 +401,10 @@ int prepare_revision_walk(struct rev_info *revs)
 		c->object.flags |= SEEN;
 		tail = &commit_list_append(c, tail)->next;
 	}
-	if (revs->exclude_promisor_objects)
+	if (revs->exclude_promisor_objects) {
 		for_each_packed_object(exclude_promisor_packed, NULL);
+		revs->trees_excluded = 1;
+	}
 	if (revs->commits)
 		revs->commits = sort_by_date(revs->commits);
 	if (revs->topo_order)
@@ -516,6 +522,7 @@ struct object_walk {
 	size_t len, alloc;
 	struct name_entry *entries;	/* of the trees being walked: a stack */
 	size_t nr_entries, alloc_entries;
+	struct tree_ahead *ahead;	/* the trees, read on another core */
 };
 
 /* Set the walk's path to its first len bytes plus name. */
@@ -595,8 +602,26 @@ static int walk_entries(struct object_walk *w, size_t start, size_t end)
 	return ret;
 }
 
+/* A tree read ahead and checked: listed, then its entries walked. */
+static int walk_tree_ahead(struct object_walk *w, struct object *tree,
+			   const struct ahead_tree *t)
+{
+	size_t start = w->nr_entries;
+	int ret = w->fn(tree, w->path, w->data);
+
+	if (ret)
+		return ret;
+	if (w->len)
+		set_path(w, w->len, "/", 1);
+	ALLOC_GROW(w->entries, start + t->nr, w->alloc_entries);
+	memcpy(w->entries + start, t->entries, t->nr * sizeof(*t->entries));
+	w->nr_entries = start + t->nr;
+	return walk_entries(w, start, w->nr_entries);
+}
+
 static int walk_tree(struct object_walk *w, struct object *tree)
 {
+	struct ahead_tree *t = NULL;
 	size_t size, start = w->nr_entries;
 	const char *bad;
 	void *buf;
@@ -605,6 +630,14 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	if (tree->flags & (UNINTERESTING | SEEN))
 		return 0;
 	tree->flags |= SEEN;
+	if (w->ahead)
+		t = take_tree_ahead(w->ahead, tree->sha1);
+	if (t && t->buf) {
+		ret = walk_tree_ahead(w, tree, t);
+		free_ahead_tree(t);
+		return ret;
+	}
+	free_ahead_tree(t);
 	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
 		return w->fn(tree, w->path, w->data);	/* its contents unknown */
 	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
@@ -629,13 +662,41 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	return ret;
 }
 
+/*
+ * The trees walk_objects will start from, in order, for the thread
+ * that reads ahead; NULL when it must not run (trees are excluded:
+ * it would read them, and the walk would never take them).
+ */
+static struct tree_ahead *start_ahead(struct rev_info *revs)
+{
+	unsigned char (*roots)[20] = NULL;
+	struct tree_ahead *ra;
+	size_t i, nr = 0, alloc = 0;
+
+	if (revs->trees_excluded)
+		return NULL;
+	for (i = 0; i < revs->nr_pending; i++) {
+		struct object *obj = revs->pending[i].obj;
+
+		if (obj->type != OBJ_TREE || obj->flags & (UNINTERESTING | SEEN))
+			continue;
+		ALLOC_GROW(roots, nr + 1, alloc);
+		memcpy(roots[nr++], obj->sha1, 20);
+	}
+	ra = nr ? start_tree_ahead((const unsigned char (*)[20])roots, nr) :
+	     NULL;
+	free(roots);
+	return ra;
+}
+
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 {
 	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0,
-				  NULL, 0, 0 };
+				  NULL, 0, 0, NULL };
 	size_t i;
 	int ret = 0;
 
+	w.ahead = start_ahead(revs);
 	for (i = 0; i < revs->nr_pending && !ret; i++) {
 		struct object *obj = revs->pending[i].obj;
 
@@ -650,6 +711,7 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 		set_path(&w, 0, "", 0);
 		ret = walk_tree(&w, obj);
 	}
+	stop_tree_ahead(w.ahead);
 	free(w.path);
 	free(w.entries);
 	return ret;
