@@ -166,7 +166,7 @@ int is_promisor_object(const unsigned char *sha1);
 
 /* ---- tree-ahead.c: trees read ahead of a walk, on another core ---- */
 
-/* A tree read, checked and parsed ahead (buf NULL: it could not be). */
+/* A tree read and parsed ahead, not checked (buf NULL: not read). */
 struct ahead_tree {
 	struct ahead_tree *next;
 	unsigned char sha1[20];

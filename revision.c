@@ -602,15 +602,20 @@ static int walk_entries(struct object_walk *w, size_t start, size_t end)
 	return ret;
 }
 
-/* A tree read ahead and checked: listed, then its entries walked. */
+/* A tree read ahead: listed, checked, then its entries walked. */
 static int walk_tree_ahead(struct object_walk *w, struct object *tree,
 			   const struct ahead_tree *t)
 {
 	size_t start = w->nr_entries;
 	int ret = w->fn(tree, w->path, w->data);
+	const char *bad;
 
 	if (ret)
 		return ret;
+	bad = check_tree(t->buf, t->size);
+	if (bad)
+		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
+			     bad);
 	if (w->len)
 		set_path(w, w->len, "/", 1);
 	ALLOC_GROW(w->entries, start + t->nr, w->alloc_entries);

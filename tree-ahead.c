@@ -5,12 +5,13 @@
  * before it starts: depth first from each tip's tree, each subtree
  * when it is first met.  A second thread walks the same trees the same
  * way (keeping its own set of trees met, so it never touches the
- * walk's objects) and reads, checks and parses each one, so that
- * inflating, resolving deltas, hashing and check_tree() are done on
- * the other core while the walk looks up and prints entries.  The
- * walk takes the trees in order.  The thread reads silently: a tree it
- * cannot read, or that check_tree() refuses, is handed over empty and
- * the walk reads it again itself, to say why.  A walk that would skip
+ * walk's objects) and reads and parses each one, so that inflating,
+ * resolving deltas and hashing are done on the other core while the
+ * walk checks trees, looks up and prints entries.  The walk takes the
+ * trees in order.  The thread reads silently: a tree it cannot read is
+ * handed over empty and the walk reads it again itself, to say why.
+ * Parsing before the check is safe (tree_entry_next trusts nothing);
+ * the subtrees of a tree the walk then refuses are read for nothing.  A walk that would skip
  * trees the thread reads (excluded ones) must not use it: the thread
  * would wait for it forever, and the walk would read everything itself.
  */
@@ -98,7 +99,10 @@ void free_ahead_tree(struct ahead_tree *t)
 	free(t);
 }
 
-/* Read, check and parse one tree, silently; buf NULL when it cannot be. */
+/*
+ * Read and parse one tree, silently; buf NULL when it cannot be.  The
+ * walk checks it (check_tree): the thread has more to do than the walk.
+ */
 static struct ahead_tree *read_ahead(const unsigned char *sha1)
 {
 	struct ahead_tree *t = xcalloc(1, sizeof(*t));
@@ -109,7 +113,7 @@ static struct ahead_tree *read_ahead(const unsigned char *sha1)
 
 	memcpy(t->sha1, sha1, 20);
 	t->buf = read_object(sha1, &type, &t->size, &f);
-	if (t->buf && (type != OBJ_TREE || check_tree(t->buf, t->size))) {
+	if (t->buf && type != OBJ_TREE) {
 		free(t->buf);
 		t->buf = NULL;
 	}
