@@ -21,6 +21,7 @@
 #define UNINTERESTING	(1u << 1)	/* excluded (^commit, --max-age) */
 #define SHOWN		(1u << 2)	/* handed out by get_revision */
 #define ADDED		(1u << 3)	/* its parents were queued */
+#define READ_OK		(1u << 4)	/* walk_objects read it: it exists */
 #define PARENT1		(1u << 16)	/* merge-base painting */
 #define PARENT2		(1u << 17)
 #define STALE		(1u << 18)

@@ -607,9 +607,11 @@ static int walk_tree_ahead(struct object_walk *w, struct object *tree,
 			   const struct ahead_tree *t)
 {
 	size_t start = w->nr_entries;
-	int ret = w->fn(tree, w->path, w->data);
 	const char *bad;
+	int ret;
 
+	tree->flags |= READ_OK;
+	ret = w->fn(tree, w->path, w->data);
 	if (ret)
 		return ret;
 	bad = check_tree(t->buf, t->size);
@@ -648,6 +650,7 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
 	if (!buf)
 		return error("bad tree object %s", sha1_to_hex(tree->sha1));
+	tree->flags |= READ_OK;
 	ret = w->fn(tree, w->path, w->data);
 	if (ret) {
 		free(buf);
