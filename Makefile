@@ -64,6 +64,7 @@ LIB_OBJS += index.o wildmatch.o exclude.o dir.o
 # fsck-cache's phases: the table of objects, reading them, reachability.
 LIB_OBJS += fsck-table.o fsck-read.o fsck-reach.o
 # Trees into the index and the work tree; read-tree's merges; history.
+LIB_OBJS += tree-ahead.o
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o

@@ -69,7 +69,8 @@
  *   tree-merge.h  trees read whole into lists (tree-list.c), and
  *                 read-tree's merges on them (tree-merge.c)
  *   history.h     commits in memory, merge bases (history.c), and the
- *                 walk in rev-list's order (revision.c)
+ *                 walk in rev-list's order (revision.c), with trees
+ *                 read ahead of it on another core (tree-ahead.c)
  * Diffs, patches, mails
  *   diff.h        the diff engine (diff-slide.c, diff.c, diff-search.c;
  *                 diff-internal.h), path quoting (quote.c), git's

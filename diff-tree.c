@@ -14,6 +14,14 @@
  * gitlinks; -p prints a patch that git apply accepts and implies -r,
  * and --binary (binary content in the patch) implies -p, as in git.
  *
+ * With --stdin the trees come from standard input, as git's
+ * --stdin reads them, one diff a line, in one process: a commit id
+ * (diffed against its one parent, or against the ids after it on the
+ * line; a root or a merge shows nothing, as git without --root and
+ * -m), or two tree ids.  A commit's changes follow its id on a line of
+ * its own, and only when there are some; two trees' follow their ids
+ * always; a line that does not start with an id is copied through.
+ *
  * Arguments are tree-ishes: a commit stands for its tree.  Paths after
  * them limit the output as git's pathspecs do (path.c): a path names a
  * file or a directory and everything under it; "dir/" names only a
@@ -25,6 +33,7 @@
  * Every tree read is checked with check_tree(), and a hostile or
  * missing one stops the command (exit 128) naming the tree.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,13 +50,16 @@
 
 static const char diff_tree_usage[] =
 	"diff-tree [-r] [-z] [-p] [--binary] [--full-index] [--abbrev[=<n>]] "
-	"[--] <tree-ish> <tree-ish> [<path>...]";
+	"[--] (<tree-ish> <tree-ish> | --stdin) [<path>...]";
 
 static int recursive;
 static int nul_terminate;
 static int show_patch;
 static struct diff_options patch_opts;
 static int raw_abbrev = 40;	/* digits of raw ids (--abbrev) */
+static int read_stdin;
+/* --stdin: the commit whose id goes before its first change, or NULL */
+static const unsigned char *pending_commit;
 
 static struct pathspec pathspec;
 
@@ -169,6 +181,11 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 {
 	char status = !one ? 'A' : !two ? 'D' : 'M';
 
+	if (pending_commit) {
+		fputs(sha1_to_hex(pending_commit), stdout);
+		putchar(nul_terminate ? '\0' : '\n');
+		pending_commit = NULL;
+	}
 	if (one && two && (one->mode & S_IFMT) != (two->mode & S_IFMT))
 		status = 'T';
 	if (!show_patch) {
@@ -266,14 +283,13 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 		die("malformed tree entry");	/* check_tree passed it */
 }
 
-static void *read_arg_tree(const char *arg, size_t *size)
+/* The tree of a tree-ish, checked (the empty tree even if not stored). */
+static void *read_tree_of(const unsigned char *sha1, size_t *size)
 {
-	unsigned char sha1[20], tree_sha1[20];
+	unsigned char tree_sha1[20];
 	void *buf;
 	const char *bad;
 
-	if (get_sha1(arg, sha1) < 0)
-		exit(128);
 	if (is_missing_empty_tree(sha1)) {
 		*size = 0;
 		return xmalloc(1);
@@ -285,6 +301,113 @@ static void *read_arg_tree(const char *arg, size_t *size)
 	if (bad)
 		die("refusing tree %s: %s", sha1_to_hex(tree_sha1), bad);
 	return buf;
+}
+
+static void diff_tree_ishes(const unsigned char *sha1,
+			    const unsigned char *sha2)
+{
+	struct path_buf pb = { NULL, 0, 0 };
+	size_t size1, size2;
+	void *buf1 = read_tree_of(sha1, &size1);
+	void *buf2 = read_tree_of(sha2, &size2);
+
+	ALLOC_GROW(pb.buf, 1, pb.alloc);
+	pb.buf[0] = '\0';
+	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
+	free(buf1);
+	free(buf2);
+	free(pb.buf);
+}
+
+/*
+ * A commit read from --stdin, rest the line after its id: diffed
+ * against its parent, or the ids on the rest of the line.
+ */
+static void stdin_commit(const unsigned char *sha1, const char *rest)
+{
+	struct commit_info ci;
+	unsigned char parent[20];
+	size_t nr = 0, size;
+	void *buf;
+
+	for (; isspace((unsigned char)*rest); rest += 41) {
+		if (get_sha1_hex(rest + 1, parent))
+			break;
+		nr++;
+	}
+	buf = read_object_of_type(sha1, OBJ_COMMIT, &size);
+	if (!buf)
+		return;
+	if (parse_commit_buffer(buf, size, &ci) < 0) {
+		error("commit %s is malformed", sha1_to_hex(sha1));
+		free(buf);
+		return;
+	}
+	free(buf);
+	if (!nr) {
+		nr = is_shallow_commit(sha1) ? 0 : ci.nr_parents;
+		if (nr)
+			memcpy(parent, ci.parents[0], 20);
+	}
+	if (nr == 1) {
+		pending_commit = sha1;
+		diff_tree_ishes(parent, ci.tree);
+		pending_commit = NULL;
+	}
+	free_commit_info(&ci);
+}
+
+/* One line of --stdin, its newline cut: a commit, or two trees. */
+static void stdin_line(const char *line)
+{
+	unsigned char sha1[20], sha2[20];
+	enum object_type type;
+	size_t size;
+
+	get_sha1_hex(line, sha1);
+	if (sha1_object_info(sha1, &type, &size) < 0)
+		return;
+	if (type == OBJ_COMMIT) {
+		stdin_commit(sha1, line + 40);
+		return;
+	}
+	if (type != OBJ_TREE) {
+		error("object %s is a %s, not a commit or tree",
+		      sha1_to_hex(sha1), type_name(type));
+		return;
+	}
+	if (!isspace((unsigned char)line[40]) ||
+	    get_sha1_hex(line + 41, sha2) || line[81]) {
+		error("need exactly two trees, separated by a space");
+		return;
+	}
+	printf("%s ", sha1_to_hex(sha1));
+	printf("%s\n", sha1_to_hex(sha2));
+	diff_tree_ishes(sha1, sha2);
+}
+
+/*
+ * --stdin: a line that does not start with an id is copied; one that
+ * does but has no newline (the last) is dropped, as git drops it.
+ */
+static void diff_stdin(void)
+{
+	unsigned char sha1[20];
+	char *line = NULL;
+	size_t alloc = 0;
+	ssize_t len;
+
+	while ((len = getline(&line, &alloc, stdin)) > 0) {
+		if (get_sha1_hex(line, sha1))
+			fwrite(line, 1, len, stdout);
+		else if (line[len - 1] == '\n') {
+			line[len - 1] = '\0';
+			stdin_line(line);
+		}
+	}
+	if (ferror(stdin))
+		die_errno("read standard input");
+	free(line);
 }
 
 /* Take the options; returns the index of the first tree-ish. */
@@ -301,6 +424,8 @@ static int parse_options(int argc, char **argv)
 			nul_terminate = 1;
 		else if (!strcmp(argv[i], "-p"))
 			show_patch = recursive = 1;
+		else if (!strcmp(argv[i], "--stdin"))
+			read_stdin = 1;
 		else if (!strcmp(argv[i], "--binary"))
 			patch_opts.binary = show_patch = recursive = 1;
 		else if (parse_diff_option(&patch_opts, argv[i]))
@@ -314,33 +439,33 @@ static int parse_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct path_buf pb = { NULL, 0, 0 };
-	void *buf1, *buf2;
-	size_t size1, size2;
 	int i;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, diff_tree_usage);
 	i = parse_options(argc, argv);
-	if (argc - i < 2)
+	if (!read_stdin && argc - i < 2)
 		usage(diff_tree_usage);
 	if (setup_repository() < 0)
 		exit(128);
-	buf1 = read_arg_tree(argv[i], &size1);
-	buf2 = read_arg_tree(argv[i + 1], &size2);
-	/* git's place for "--" is after the trees: "A B -- paths" */
-	if (i + 2 < argc && !strcmp(argv[i + 2], "--") &&
-	    strcmp(argv[i - 1], "--"))
-		i++;
-	if (parse_pathspec(&pathspec, argv + i + 2, argc - i - 2) < 0)
-		exit(128);
+	if (read_stdin) {
+		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
+			exit(128);
+		diff_stdin();
+	} else {
+		unsigned char sha1[20], sha2[20];
 
-	ALLOC_GROW(pb.buf, 1, pb.alloc);
-	pb.buf[0] = '\0';
-	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
-	free(buf1);
-	free(buf2);
-	free(pb.buf);
+		if (get_sha1(argv[i], sha1) < 0 ||
+		    get_sha1(argv[i + 1], sha2) < 0)
+			exit(128);
+		/* git's place for "--" is after the trees: "A B -- paths" */
+		if (i + 2 < argc && !strcmp(argv[i + 2], "--") &&
+		    strcmp(argv[i - 1], "--"))
+			i++;
+		if (parse_pathspec(&pathspec, argv + i + 2, argc - i - 2) < 0)
+			exit(128);
+		diff_tree_ishes(sha1, sha2);
+	}
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;

@@ -8,9 +8,52 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cache.h"
 #include "history.h"
+
+/* ---- memory that a walk touches at random ---- */
+
+/*
+ * The object table and the objects are read at random, a few times
+ * each per tree entry walked: with pages of 4 KiB nearly every lookup
+ * also misses the TLB.  Memory asked for here comes in blocks aligned
+ * to 2 MiB, and the kernel is asked to back them with huge pages.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* size bytes of zeroes (malloc'd: free() takes them back). */
+static void *alloc_zeroed(size_t size)
+{
+	void *p;
+
+	if (size < HUGE_PAGE || posix_memalign(&p, HUGE_PAGE, size))
+		return xcalloc(1, size);
+#ifdef MADV_HUGEPAGE
+	madvise(p, size, MADV_HUGEPAGE);
+#endif
+	memset(p, 0, size);
+	return p;
+}
+
+/* Objects are carved out of blocks and live until the process ends. */
+static void *alloc_object(size_t size)
+{
+	static unsigned char *block;
+	static size_t left;
+	void *obj;
+
+	size = (size + 7) & ~(size_t)7;
+	if (left < size) {
+		block = alloc_zeroed(HUGE_PAGE);
+		left = HUGE_PAGE;
+	}
+	obj = block;
+	block += size;
+	left -= size;
+	return obj;
+}
 
 /* ---- the object table: open addressing on the id ---- */
 
@@ -59,7 +102,7 @@ static void grow_table(void)
 	size_t i, old_size = table_size;
 
 	table_size = table_size ? table_size * 2 : 1024;
-	table = xcalloc(table_size, sizeof(*table));
+	table = alloc_zeroed(table_size * sizeof(*table));
 	for (i = 0; i < old_size; i++)
 		if (old[i].obj)
 			insert_object(old[i].obj);
@@ -80,6 +123,36 @@ static struct object *find_object(const unsigned char *sha1)
 	return NULL;
 }
 
+/*
+ * A walk that knows the ids it will look up next asks for their slots,
+ * then their objects, ahead of time: each lookup is a cache miss or
+ * two, and misses asked for together overlap instead of queueing.
+ */
+void prefetch_object_slot(const unsigned char *sha1)
+{
+#ifdef __GNUC__
+	if (table_size)
+		__builtin_prefetch(&table[hash_slot(sha1)]);
+#else
+	(void)sha1;
+#endif
+}
+
+void prefetch_object(const unsigned char *sha1)
+{
+#ifdef __GNUC__
+	struct object_slot *s;
+
+	if (!table_size)
+		return;
+	s = &table[hash_slot(sha1)];
+	if (s->obj && s->check == slot_check(sha1))
+		__builtin_prefetch(s->obj);
+#else
+	(void)sha1;
+#endif
+}
+
 struct object *lookup_object(const unsigned char *sha1,
 			     enum object_type type)
 {
@@ -95,8 +168,8 @@ struct object *lookup_object(const unsigned char *sha1,
 	}
 	if (2 * (table_nr + 1) > table_size)
 		grow_table();
-	obj = type == OBJ_COMMIT ? xcalloc(1, sizeof(struct commit)) :
-	      xcalloc(1, sizeof(*obj));
+	obj = alloc_object(type == OBJ_COMMIT ? sizeof(struct commit) :
+			   sizeof(*obj));
 	memcpy(obj->sha1, sha1, 20);
 	obj->type = type;
 	insert_object(obj);

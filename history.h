@@ -21,6 +21,7 @@
 #define UNINTERESTING	(1u << 1)	/* excluded (^commit, --max-age) */
 #define SHOWN		(1u << 2)	/* handed out by get_revision */
 #define ADDED		(1u << 3)	/* its parents were queued */
+#define READ_OK		(1u << 4)	/* walk_objects read it: it exists */
 #define PARENT1		(1u << 16)	/* merge-base painting */
 #define PARENT2		(1u << 17)
 #define STALE		(1u << 18)
@@ -52,6 +53,12 @@ struct commit {
  */
 struct object *lookup_object(const unsigned char *sha1,
 			     enum object_type type);
+/*
+ * Hints before a lookup_object of sha1 (nothing changes): its slot in
+ * the table, then (once the slot is in the cache) its object.
+ */
+void prefetch_object_slot(const unsigned char *sha1);
+void prefetch_object(const unsigned char *sha1);
 /* The same for a commit (not parsed yet when new). */
 struct commit *lookup_commit(const unsigned char *sha1);
 /*
@@ -112,6 +119,7 @@ struct rev_info {
 	struct commit **starts;
 	size_t nr_starts, alloc_starts;
 	int limited;
+	int trees_excluded;	/* some tree is UNINTERESTING */
 	struct pending_object {		/* trees and tags for walk_objects */
 		struct object *obj;
 		char *name;
@@ -156,5 +164,36 @@ void release_revisions(struct rev_info *revs);
  * naming it.  The first call reads every object of those packs.
  */
 int is_promisor_object(const unsigned char *sha1);
+
+/* ---- tree-ahead.c: trees read ahead of a walk, on another core ---- */
+
+/* A tree read and parsed ahead, not checked (buf NULL: not read). */
+struct ahead_tree {
+	struct ahead_tree *next;
+	unsigned char sha1[20];
+	void *buf;			/* the tree, malloc'd */
+	size_t size;
+	struct name_entry *entries;	/* into buf, gitlinks left out */
+	size_t nr;
+};
+struct tree_ahead;
+
+/*
+ * Start a thread that reads the trees below roots (nr of them), depth
+ * first, each subtree when first met, as walk_objects reads them, and
+ * queues them; NULL when no thread can be started.
+ */
+struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
+				    size_t nr);
+/*
+ * The next tree queued, if it is sha1 (waiting for it to be read); the
+ * caller owns it (free_ahead_tree).  NULL when the next one is another
+ * or there is none: the caller reads sha1 itself.
+ */
+struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
+				   const unsigned char *sha1);
+void free_ahead_tree(struct ahead_tree *t);
+/* Stop the thread and free what it read (NULL allowed). */
+void stop_tree_ahead(struct tree_ahead *ra);
 
 #endif

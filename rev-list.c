@@ -131,7 +131,7 @@ static int show_object(const struct object *obj, const char *path,
 		       void *data)
 {
 	(void)data;
-	if (!has_sha1_file(obj->sha1) &&
+	if (!(obj->flags & READ_OK) && !has_sha1_file(obj->sha1) &&
 	    ((exclude_promisor && is_promisor_object(obj->sha1)) ||
 	     missing_object(obj)))
 		return 0;

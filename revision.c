@@ -75,6 +75,7 @@ static int add_non_commit(struct rev_info *revs, const unsigned char *sha1,
 		return 0;
 	if (type == OBJ_TREE && excluded) {
 		mark_tree_uninteresting(sha1);
+		revs->trees_excluded = 1;
 		return 0;
 	}
 	if (excluded)
@@ -346,12 +347,15 @@ static void mark_edges_uninteresting(struct rev_info *revs)
 
 		if (c->object.flags & UNINTERESTING) {
 			mark_tree_uninteresting(c->tree);
+			revs->trees_excluded = 1;
 			continue;
 		}
 		for (i = 0; i < c->nr_parents; i++)
 			if (c->parents[i]->object.flags & UNINTERESTING &&
-			    c->parents[i]->parsed)
+			    c->parents[i]->parsed) {
 				mark_tree_uninteresting(c->parents[i]->tree);
+				revs->trees_excluded = 1;
+			}
 	}
 }
 
@@ -397,8 +401,10 @@ int prepare_revision_walk(struct rev_info *revs)
 		c->object.flags |= SEEN;
 		tail = &commit_list_append(c, tail)->next;
 	}
-	if (revs->exclude_promisor_objects)
+	if (revs->exclude_promisor_objects) {
 		for_each_packed_object(exclude_promisor_packed, NULL);
+		revs->trees_excluded = 1;
+	}
 	if (revs->commits)
 		revs->commits = sort_by_date(revs->commits);
 	if (revs->topo_order)
@@ -514,6 +520,9 @@ struct object_walk {
 	int missing_trees_ok;
 	char *path;
 	size_t len, alloc;
+	struct name_entry *entries;	/* of the trees being walked: a stack */
+	size_t nr_entries, alloc_entries;
+	struct tree_ahead *ahead;	/* the trees, read on another core */
 };
 
 /* Set the walk's path to its first len bytes plus name. */
@@ -527,43 +536,54 @@ static void set_path(struct object_walk *w, size_t len, const char *name,
 	w->path[w->len] = '\0';
 }
 
-static int walk_tree(struct object_walk *w, struct object *tree)
+/*
+ * How many entries ahead the walk asks for the object table's slots
+ * (twice this) and objects (this): the lookups of a tree's entries
+ * are the walk's main cost, each a cache miss or two.
+ */
+#define LOOKUP_AHEAD 8
+
+/* Push the entries of a checked tree, gitlinks left out, on w's stack. */
+static void push_entries(struct object_walk *w, const void *buf, size_t size)
 {
 	struct tree_desc desc;
 	struct name_entry e;
-	size_t size, base;
-	const char *bad;
-	void *buf;
-	int ret;
 
-	if (tree->flags & (UNINTERESTING | SEEN))
-		return 0;
-	tree->flags |= SEEN;
-	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
-		return w->fn(tree, w->path, w->data);	/* its contents unknown */
-	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
-	if (!buf)
-		return error("bad tree object %s", sha1_to_hex(tree->sha1));
-	ret = w->fn(tree, w->path, w->data);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	bad = check_tree(buf, size);
-	if (bad) {
-		free(buf);
-		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
-			     bad);
-	}
-	if (w->len)
-		set_path(w, w->len, "/", 1);
-	base = w->len;
 	init_tree_desc(&desc, buf, size);
-	while (!ret && tree_entry_next(&desc, &e) > 0) {
-		struct object *obj;
-
+	while (tree_entry_next(&desc, &e) > 0) {
 		if (S_ISGITLINK(e.mode))
 			continue;
+		ALLOC_GROW(w->entries, w->nr_entries + 1, w->alloc_entries);
+		w->entries[w->nr_entries++] = e;
+	}
+}
+
+static void prefetch_entry(const struct object_walk *w, size_t i,
+			   size_t end)
+{
+	if (i + 2 * LOOKUP_AHEAD < end)
+		prefetch_object_slot(w->entries[i + 2 * LOOKUP_AHEAD].sha1);
+	if (i + LOOKUP_AHEAD < end)
+		prefetch_object(w->entries[i + LOOKUP_AHEAD].sha1);
+}
+
+static int walk_tree(struct object_walk *w, struct object *tree);
+
+/* The entries start..end of w's stack, in order; they are popped after. */
+static int walk_entries(struct object_walk *w, size_t start, size_t end)
+{
+	size_t i, base = w->len;
+	int ret = 0;
+
+	for (i = start; i < end && i < start + 2 * LOOKUP_AHEAD; i++)
+		prefetch_object_slot(w->entries[i].sha1);
+	for (i = start; i < end && i < start + LOOKUP_AHEAD; i++)
+		prefetch_object(w->entries[i].sha1);
+	for (i = start; !ret && i < end; i++) {
+		struct name_entry e = w->entries[i];
+		struct object *obj;
+
+		prefetch_entry(w, i, end);
 		obj = lookup_object(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
 				    OBJ_BLOB);
 		if (!obj) {
@@ -578,16 +598,113 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 			ret = w->fn(obj, w->path, w->data);
 		}
 	}
+	w->nr_entries = start;
+	return ret;
+}
+
+/* A tree read ahead: listed, checked, then its entries walked. */
+static int walk_tree_ahead(struct object_walk *w, struct object *tree,
+			   const struct ahead_tree *t)
+{
+	size_t start = w->nr_entries;
+	const char *bad;
+	int ret;
+
+	tree->flags |= READ_OK;
+	ret = w->fn(tree, w->path, w->data);
+	if (ret)
+		return ret;
+	bad = check_tree(t->buf, t->size);
+	if (bad)
+		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
+			     bad);
+	if (w->len)
+		set_path(w, w->len, "/", 1);
+	ALLOC_GROW(w->entries, start + t->nr, w->alloc_entries);
+	memcpy(w->entries + start, t->entries, t->nr * sizeof(*t->entries));
+	w->nr_entries = start + t->nr;
+	return walk_entries(w, start, w->nr_entries);
+}
+
+static int walk_tree(struct object_walk *w, struct object *tree)
+{
+	struct ahead_tree *t = NULL;
+	size_t size, start = w->nr_entries;
+	const char *bad;
+	void *buf;
+	int ret;
+
+	if (tree->flags & (UNINTERESTING | SEEN))
+		return 0;
+	tree->flags |= SEEN;
+	if (w->ahead)
+		t = take_tree_ahead(w->ahead, tree->sha1);
+	if (t && t->buf) {
+		ret = walk_tree_ahead(w, tree, t);
+		free_ahead_tree(t);
+		return ret;
+	}
+	free_ahead_tree(t);
+	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
+		return w->fn(tree, w->path, w->data);	/* its contents unknown */
+	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
+	if (!buf)
+		return error("bad tree object %s", sha1_to_hex(tree->sha1));
+	tree->flags |= READ_OK;
+	ret = w->fn(tree, w->path, w->data);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	bad = check_tree(buf, size);
+	if (bad) {
+		free(buf);
+		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
+			     bad);
+	}
+	if (w->len)
+		set_path(w, w->len, "/", 1);
+	push_entries(w, buf, size);
+	ret = walk_entries(w, start, w->nr_entries);
 	free(buf);
 	return ret;
 }
 
+/*
+ * The trees walk_objects will start from, in order, for the thread
+ * that reads ahead; NULL when it must not run (trees are excluded:
+ * it would read them, and the walk would never take them).
+ */
+static struct tree_ahead *start_ahead(struct rev_info *revs)
+{
+	unsigned char (*roots)[20] = NULL;
+	struct tree_ahead *ra;
+	size_t i, nr = 0, alloc = 0;
+
+	if (revs->trees_excluded)
+		return NULL;
+	for (i = 0; i < revs->nr_pending; i++) {
+		struct object *obj = revs->pending[i].obj;
+
+		if (obj->type != OBJ_TREE || obj->flags & (UNINTERESTING | SEEN))
+			continue;
+		ALLOC_GROW(roots, nr + 1, alloc);
+		memcpy(roots[nr++], obj->sha1, 20);
+	}
+	ra = nr ? start_tree_ahead((const unsigned char (*)[20])roots, nr) :
+	     NULL;
+	free(roots);
+	return ra;
+}
+
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 {
-	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0 };
+	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0,
+				  NULL, 0, 0, NULL };
 	size_t i;
 	int ret = 0;
 
+	w.ahead = start_ahead(revs);
 	for (i = 0; i < revs->nr_pending && !ret; i++) {
 		struct object *obj = revs->pending[i].obj;
 
@@ -602,7 +719,9 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 		set_path(&w, 0, "", 0);
 		ret = walk_tree(&w, obj);
 	}
+	stop_tree_ahead(w.ahead);
 	free(w.path);
+	free(w.entries);
 	return ret;
 }
 

@@ -123,4 +123,20 @@ test_expect_success 'a missing parent is an error, not a crash' '
 	 test_grep "cannot walk" err)
 '
 
+test_expect_success '--objects refuses a bad subtree, read ahead or not' '
+	rm -rf bad && mkdir bad && cd bad &&
+	test_create_repo . &&
+	blob=$(echo x | $WO blob) &&
+	sub=$(printf "100644 a $blob\n100644 a $blob\n" | $WO --tree-spec tree) &&
+	top=$(printf "40000 d $sub\n100644 f $blob\n" | $WO --tree-spec tree) &&
+	c1=$(echo one | commit-tree $top) &&
+	c2=$(echo two | commit-tree $top -p $c1) &&
+	other=$(printf "100644 g $blob\n" | $WO --tree-spec tree) &&
+	c0=$(echo zero | commit-tree $other) &&
+	test_expect_code 128 rev-list --objects $c2 >out 2>err &&
+	test_grep "tree $sub is corrupt" err &&
+	test_expect_code 128 rev-list --objects $c2 ^$c0 >out 2>err &&
+	test_grep "tree $sub is corrupt" err
+'
+
 test_done
