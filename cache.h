@@ -1611,6 +1611,12 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name);
  * marked invalid (so valid nodes can be trusted now), or NULL.
  */
 struct cache_tree *index_cache_tree(void);
+/*
+ * The same, an empty cache tree made first when the index read had
+ * none (call it before changing the index), for a caller that fills
+ * in the directories it has verified (cache_tree_set).
+ */
+struct cache_tree *index_cache_tree_create(void);
 
 /*
  * Writing: take index.lock (lockfile.c), write, then commit it over

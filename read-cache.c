@@ -972,6 +972,15 @@ struct cache_tree *index_cache_tree(void)
 	return active_cache_tree;
 }
 
+struct cache_tree *index_cache_tree_create(void)
+{
+	if (!active_cache_tree) {
+		active_cache_tree = cache_tree_new();
+		take_snapshot();
+	}
+	return index_cache_tree();
+}
+
 /* Directory entries need the "sdir" extension that announces them. */
 static int check_sparse(const char *name)
 {
