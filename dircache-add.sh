@@ -14,19 +14,17 @@ USAGE='add [-A | -u] [-f] [--] <pathspec>...'
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 opts=
+whole=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--) shift; break ;;
-	-A|--all|-u|--update|-f|--force) opts="$opts $1"; shift ;;
+	-A|--all|-u|--update) opts="$opts $1"; whole=1; shift ;;
+	-f|--force) opts="$opts $1"; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
-# shellcheck disable=SC2086 # opts are single words
-case $opts in
-*-A*|*-u*|*--all*|*--update*) ;;
-*) [ $# -gt 0 ] || usage ;;
-esac
+[ $# -gt 0 ] || [ -n "$whole" ] || usage
 cd_to_top
 # shellcheck disable=SC2086
 exec add-files $opts --prefix="$prefix" -- "$@"

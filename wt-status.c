@@ -72,6 +72,7 @@ static void log_hashed(const char *name)
 	fprintf(hash_log, "%s\n", name);
 	pthread_mutex_unlock(&hash_log_lock);
 }
+
 static struct timespec started;
 
 static double seconds_since_start(void)
@@ -83,12 +84,21 @@ static double seconds_since_start(void)
 	       (now.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-/* Progress only for work that is long already or will be (git's delay). */
+/*
+ * Progress on a terminal for work that is long (PROGRESS_MIN items),
+ * or shorter when the run has taken a second already (git's delay).
+ */
 static struct progress *slow_progress(const char *title, size_t n)
 {
-	if (n < 200 || (n < PROGRESS_MIN && seconds_since_start() < 1.0))
-		return NULL;
-	return start_progress(title, n < PROGRESS_MIN ? PROGRESS_MIN : n);
+	struct progress *p;
+
+	if (n >= PROGRESS_MIN || n < 100 || !isatty(2) ||
+	    seconds_since_start() < 1.0)
+		return start_progress(title, n);
+	set_progress_mode(1);
+	p = start_progress(title, n);
+	set_progress_mode(0);
+	return p;
 }
 
 /* ---- staged: the index against HEAD's tree ---- */
@@ -798,6 +808,17 @@ static void parse_options(int argc, char **argv)
 		format = PORCELAIN;
 }
 
+/* A sparse index is not written back (expanded, it would stop being one). */
+static int index_is_sparse(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < active_nr; i++)
+		if (ce_sparse_dir(active_cache[i]))
+			return 1;
+	return 0;
+}
+
 static void read_head(unsigned char *head)
 {
 	char *resolved = NULL;
@@ -813,6 +834,7 @@ int main(int argc, char **argv)
 	unsigned char head[20];
 	struct stat index_st;
 	const char *log;
+	int sparse;
 	char *y;
 	size_t i;
 
@@ -829,6 +851,7 @@ int main(int argc, char **argv)
 		memset(&index_st, 0, sizeof(index_st));
 	if (read_cache() < 0)
 		die("unable to read the index");
+	sparse = index_is_sparse();
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
 	read_head(head);
@@ -836,7 +859,7 @@ int main(int argc, char **argv)
 	y = find_changed();
 	find_untracked();
 	gather_changes(y);
-	if ((index_changed || cache_tree_filled) && index_st.st_size)
+	if ((index_changed || cache_tree_filled) && index_st.st_size && !sparse)
 		update_index_if_able(&index_st);
 	if (format == LONG)
 		print_long();

@@ -167,6 +167,20 @@ test_expect_success 'status hashes only what stat says may have changed' '
 	test_must_fail test -s st-hashed2
 '
 
+test_expect_success 'a big add stores one pack, the index git add makes' '
+	mkdir big && (cd big && dircache init 2>/dev/null) &&
+	mkdir -p big/.dircache/info && echo /.dircache >big/.dircache/info/exclude &&
+	mkdir big/d &&
+	for i in $(seq 1 1100); do echo $i >big/d/$i || return 1; done &&
+	(cd big && dircache add .) &&
+	test $(ls big/.dircache/objects/pack/*.pack | wc -l) = 1 &&
+	git --git-dir=big/.dircache fsck --strict 2>/dev/null &&
+	git --git-dir=big/.dircache ls-files -s >actual &&
+	cp -R big gbig && rm -rf gbig/.dircache && git init -q gbig &&
+	(cd gbig && git add . && git ls-files -s) >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a merge in progress: named, with what to run next' '
 	mkdir m && (cd m && dircache init 2>/dev/null) &&
 	printf "1\n2\n3\n" >m/both && echo gone >m/gone && echo k >m/keep &&
