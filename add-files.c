@@ -405,7 +405,8 @@ static void apply_changes(void)
 {
 	size_t i, n = 0;
 
-	qsort(gone, nr_gone, sizeof(*gone), compare_names);
+	if (nr_gone)
+		qsort(gone, nr_gone, sizeof(*gone), compare_names);
 	for (i = 0; i < nr_gone; i++) {
 		remove_file_from_cache(gone[i]);
 		free(gone[i]);

@@ -408,7 +408,9 @@ static void find_untracked(void)
 		untracked[nr_untracked++] = name;
 	}
 	free(w.names);
-	qsort(untracked, nr_untracked, sizeof(*untracked), compare_strings);
+	if (nr_untracked)
+		qsort(untracked, nr_untracked, sizeof(*untracked),
+		      compare_strings);
 	clear_exclude_set(&ex);
 }
 
