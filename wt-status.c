@@ -362,7 +362,10 @@ static int dir_tracked(const char *dir, size_t len)
 	       !memcmp(active_cache[pos]->name, dir, len);
 }
 
-/* name, or its first directory that holds nothing tracked, as "dir/". */
+/*
+ * name, or its first directory that holds nothing tracked, as "dir/"
+ * (which git does not list when a file of that name is tracked).
+ */
 static char *untracked_name(char *name)
 {
 	const char *slash = name;
@@ -399,8 +402,11 @@ static void find_untracked(void)
 		exit(128);
 	for (i = 0; i < w.nr; i++) {
 		char *name = untracked_name(w.names[i]);
+		size_t len = strlen(name);
 
-		if (nr_untracked && !strcmp(untracked[nr_untracked - 1], name)) {
+		if ((nr_untracked &&
+		     !strcmp(untracked[nr_untracked - 1], name)) ||
+		    (name[len - 1] == '/' && index_has_path(name, len - 1))) {
 			free(name);
 			continue;
 		}

@@ -58,6 +58,17 @@ test_expect_success 'from a subdirectory: paths relative to it, as git' '
 	test_grep "^ M d/e/a$" ours.p
 '
 
+test_expect_success 'a tracked file become a directory: not untracked, as git' '
+	mkdir fd && (cd fd && dircache init 2>/dev/null) &&
+	mkdir -p fd/.dircache/info && echo /.dircache >fd/.dircache/info/exclude &&
+	mkdir fd/d && echo b >fd/d/b && echo c >fd/d/c &&
+	(cd fd && dircache add . && dircache commit -m one >/dev/null) &&
+	rm fd/d/b && mkdir fd/d/b && echo z >fd/d/b/z &&
+	(cd fd && dircache status -s) >ours &&
+	git --git-dir=fd/.dircache --work-tree=fd status -s >theirs &&
+	test_cmp theirs ours
+'
+
 test_expect_success 'a rename is a deletion and an addition' '
 	(cd r && dircache add -A) &&
 	mv r/f/g r/f/h &&
