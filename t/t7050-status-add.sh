@@ -124,6 +124,19 @@ test_expect_success 'add . leaves ignored files out, as git add .' '
 	test_cmp expect actual
 '
 
+test_expect_success 'core.excludesFile and info/exclude, as git reads them' '
+	echo "*.tmp" >"$TRASH_DIRECTORY/user-ignore" &&
+	git_r config core.excludesFile "$TRASH_DIRECTORY/user-ignore" &&
+	echo "*.bak" >>r/.dircache/info/exclude &&
+	echo t >r/x.tmp && echo b >r/x.bak && echo k >r/x.keep &&
+	status_same r &&
+	test_must_fail grep "x.tmp\|x.bak" ours.s &&
+	(cd r && dircache add .) &&
+	git_r ls-files >list &&
+	test_grep "^x.keep$" list &&
+	test_must_fail grep "x.tmp\|x.bak" list
+'
+
 test_expect_success 'add of a pathspec that matches nothing changes nothing' '
 	cp r/.dircache/index before &&
 	echo q >>r/b &&
