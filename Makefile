@@ -90,6 +90,7 @@ HDRS += pack.h deflate.h rfc1951.h
 PROGRAMS += apply
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
+PROGRAMS += wt-status add-files
 HDRS += mail.h commit-write.h am-state.h
 
 # What dircache --version says.

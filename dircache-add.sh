@@ -1,31 +1,30 @@
 #!/bin/sh
-# dircache add: put files into the index (update-cache --add).  A
-# directory is walked for its files and symlinks; .dircache and .git
-# directories are skipped, as they are never content.  find hands the
-# names to update-cache as arguments, never as text, so any byte but
-# NUL and "/" in a name is safe.
-USAGE='add <path>...'
+# dircache add: bring the index up to date with the work tree below the
+# paths given, as git add 2.x does: changed files are staged, files
+# the index does not know are added (those .gitignore, info/exclude or
+# core.excludesFile exclude left out; -f adds them), and files gone
+# from the work tree leave the index.  -A with no path is the whole
+# tree, -u only the files already tracked.  One process does it
+# (add-files): it hashes only the files whose stat data changed since
+# the index saw them and writes the index once.  An ignored path named
+# on the command line is refused with git's hint (the others are
+# added, exit 1).
+USAGE='add [-A | -u] [-f] [--] <pathspec>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
-case ${1:-} in
---) shift ;;
--*) usage ;;
-esac
-[ $# -gt 0 ] || usage
-cd_to_top
-
-for p; do
-	case $p in
-	/*) ;;
-	*) p=$prefix$p ;;
+opts=
+whole=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--) shift; break ;;
+	-A|--all|-u|--update) opts="$opts $1"; whole=1; shift ;;
+	-f|--force) opts="$opts $1"; shift ;;
+	-*) usage ;;
+	*) break ;;
 	esac
-	p=${p:-.}
-	if [ -d "$p" ] && [ ! -L "$p" ]; then
-		find "$p" \( -name .dircache -o -name .git \) -prune -o \
-			\( -type f -o -type l \) \
-			-exec update-cache --add -- {} + || exit 128
-	else
-		update-cache --add -- "$p" || exit 128
-	fi
 done
+[ $# -gt 0 ] || [ -n "$whole" ] || usage
+cd_to_top
+# shellcheck disable=SC2086
+exec add-files $opts --prefix="$prefix" -- "$@"

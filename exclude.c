@@ -221,6 +221,51 @@ int add_excludes_from_file(struct exclude_set *set, const char *path)
 	return 0;
 }
 
+/*
+ * core.excludesFile as git reads it: a leading "~/" is $HOME; unset,
+ * $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).  NULL when
+ * there is none to read (malloc'd).
+ */
+static char *user_exclude_file(void)
+{
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	struct mbuf b = MBUF_INIT;
+	char *value = NULL;
+
+	if (config_get("core.excludesfile", &value) > 0 && value) {
+		if (!strncmp(value, "~/", 2) && home)
+			mbuf_addf(&b, "%s/%s", home, value + 2);
+		else
+			mbuf_addstr(&b, value);
+	} else if (xdg && *xdg) {
+		mbuf_addf(&b, "%s/git/ignore", xdg);
+	} else if (home) {
+		mbuf_addf(&b, "%s/.config/git/ignore", home);
+	}
+	free(value);
+	if (!b.len || access(b.buf, R_OK) < 0) {
+		mbuf_release(&b);
+		return NULL;
+	}
+	return mbuf_detach(&b, NULL);
+}
+
+int add_standard_excludes(struct exclude_set *set)
+{
+	char *user = user_exclude_file(), *info;
+	int ret = 0;
+
+	set->per_dir = ".gitignore";
+	if (user)
+		ret = add_excludes_from_file(set, user);
+	free(user);
+	info = path_join(get_git_dir(), "info/exclude");
+	if (!ret && !access(info, R_OK))
+		ret = add_excludes_from_file(set, info);
+	free(info);
+	return ret;
+}
+
 /* ---- matching ---- */
 
 static int match_basename(const struct exclude *x, const char *basename,

@@ -88,6 +88,13 @@ void add_exclude(struct exclude_list *list, const char *pattern);
  */
 int add_excludes_from_file(struct exclude_set *set, const char *path);
 /*
+ * git's standard excludes (ls-files --exclude-standard, status, add):
+ * .gitignore in every directory, then $GIT_DIR/info/exclude, then
+ * core.excludesFile (or $XDG_CONFIG_HOME/git/ignore).  Missing files
+ * are fine; -1 after error() when one cannot be read.
+ */
+int add_standard_excludes(struct exclude_set *set);
+/*
  * Is path (relative to the top; dtype DT_REG, DT_LNK or DT_DIR, or
  * DT_UNKNOWN to lstat it) excluded?  Per-directory files are read from
  * the work tree as the directories are entered; a path in an excluded
