@@ -159,6 +159,12 @@ kill_at() {
 	{ test $got = $EXPECT || { echo "$1 $4 $5: $got, not $EXPECT"; false; }; } &&
 	GIT_DIR=$3 fsck-cache --strict >/dev/null &&
 	GIT_DIR=$3 git fsck --strict --no-dangling >/dev/null &&
+	# A receiver left alone cleans up after itself (only the upload
+	# of a killed pusher waits for the next push).
+	if test $5 = pusher && test $1 != local; then
+		leftovers "$3" | grep -v "/incoming/[^/]*$" >left
+		test_cmp /dev/null left
+	fi &&
 	rm -f "$PAUSE" &&
 	# An upload left by a killed pusher stays until nothing in it has
 	# changed for a while (DC_STALE_MINUTES): let that time pass.
@@ -349,4 +355,5 @@ test_expect_success 'the remotes are whole after all that' '
 	fscks local/.dircache && fscks box/r/.dircache && fscks srv/r/.dircache
 '
 
+sed 's/^/# /' outcomes
 test_done
