@@ -432,15 +432,18 @@ dir_is_stale() {
 	dc_age=$DC_STALE_MINUTES
 	if [ -f "$1/owner" ]; then
 		dc_pid= dc_host=
-		read -r dc_pid dc_host <"$1/owner" 2>/dev/null
+		read -r dc_pid dc_host 2>/dev/null <"$1/owner"
 		case $dc_pid in
 		''|*[!0-9]*) ;;
 		*)
 			# kill -0 fails for another user's process too:
-			# then ps, slower, tells.
+			# then ps, slower, tells (exit 1: no such process;
+			# any other failure proves nothing).
 			if [ "$dc_host" = "$(uname -n)" ]; then
-				kill -0 "$dc_pid" 2>/dev/null ||
-					ps -p "$dc_pid" >/dev/null 2>&1 || return 0
+				if ! kill -0 "$dc_pid" 2>/dev/null; then
+					ps -p "$dc_pid" >/dev/null 2>&1
+					[ $? -ne 1 ] || return 0
+				fi
 				dc_age=1440
 			fi
 			;;

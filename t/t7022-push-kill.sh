@@ -336,10 +336,6 @@ test_expect_success 'local store: a dead push'"'"'s leftovers go, a live one'"'"
 	live local ../local local/.dircache
 '
 
-test_expect_success 'ssh: a dead push'"'"'s leftovers go, a live one'"'"'s stay' '
-	live ssh box:r box/r/.dircache
-'
-
 test_expect_success 'rsync daemon: stale uploads go, a live push'"'"'s stays' '
 	mkdir -p srv/r/.dircache/incoming/1-1-keep-uploading \
 		srv/r/.dircache/incoming/1-1-old-upload \
