@@ -431,7 +431,8 @@ mark_owner() {
 dir_is_stale() {
 	dc_age=$DC_STALE_MINUTES
 	if [ -f "$1/owner" ]; then
-		dc_pid= dc_host=
+		dc_pid=''
+		dc_host=''
 		read -r dc_pid dc_host 2>/dev/null <"$1/owner"
 		case $dc_pid in
 		''|*[!0-9]*) ;;
@@ -456,8 +457,10 @@ dir_is_stale() {
 # skipped) that dir_is_stale finds stale.
 remove_stale_dirs() {
 	for dc_d; do
-		[ -d "$dc_d" ] && [ ! -L "$dc_d" ] || continue
-		! dir_is_stale "$dc_d" || rm -rf "$dc_d"
+		if [ -d "$dc_d" ] && [ ! -L "$dc_d" ] && dir_is_stale "$dc_d"
+		then
+			rm -rf "$dc_d"
+		fi
 	done
 	return 0
 }

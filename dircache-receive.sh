@@ -168,9 +168,11 @@ remove_stale_receives() {
 		"$GIT_DIR"/tmp-receive-* "$GIT_DIR"/incoming/*
 	for rs_p in "$GIT_DIR"/objects/pack/pack-*.pack; do
 		rs_b=${rs_p%.pack}
-		[ -f "$rs_p" ] && [ ! -f "$rs_b.idx" ] && [ ! -f "$rs_b.keep" ] &&
-		[ -z "$(find "$rs_p" -mmin -"$DC_STALE_MINUTES")" ] || continue
-		rm -f "$rs_p"
+		if [ -f "$rs_p" ] && [ ! -f "$rs_b.idx" ] &&
+		   [ ! -f "$rs_b.keep" ] &&
+		   [ -z "$(find "$rs_p" -mmin -"$DC_STALE_MINUTES")" ]; then
+			rm -f "$rs_p"
+		fi
 	done
 }
 
