@@ -437,6 +437,75 @@ send_to_rsyncd() {
 	fi
 	die "the remote runs no dircache-receive; see README (\"rsync daemon\"); its refs are unchanged"
 }
+# ---- what killed pushes leave: owned directories, test hooks ----
+
+# Minutes a directory no live process owns stays untouched before a
+# push or receiver removes it as a killed push's.
+DC_STALE_MINUTES=60
+
+# Mark the directory $1 as this process's ("<pid> <host>" in
+# $1/owner): while the process runs, no push removes it.
+mark_owner() {
+	printf '%s %s\n' $$ "$(uname -n)" >"$1/owner"
+}
+
+# Is the directory $1 a killed push's?  Yes when its owner is a
+# process of this host that runs no more; when it has no owner (or one
+# on another host sharing the store), once nothing in it has changed
+# for DC_STALE_MINUTES; with a live owner (or a pid since reused),
+# once nothing has changed for a day.
+dir_is_stale() {
+	dc_age=$DC_STALE_MINUTES
+	if [ -f "$1/owner" ]; then
+		dc_pid=''
+		dc_host=''
+		read -r dc_pid dc_host 2>/dev/null <"$1/owner"
+		case $dc_pid in
+		''|*[!0-9]*) ;;
+		*)
+			# kill -0 fails for another user's process too:
+			# then ps, slower, tells (exit 1: no such process;
+			# any other failure proves nothing).
+			if [ "$dc_host" = "$(uname -n)" ]; then
+				if ! kill -0 "$dc_pid" 2>/dev/null; then
+					ps -p "$dc_pid" >/dev/null 2>&1
+					[ $? -ne 1 ] || return 0
+				fi
+				dc_age=1440
+			fi
+			;;
+		esac
+	fi
+	[ -z "$(find "$1" -mmin -"$dc_age" 2>/dev/null | sed -n 1p)" ]
+}
+
+# Remove the directories among "$@" (globs that matched nothing are
+# skipped) that dir_is_stale finds stale.
+remove_stale_dirs() {
+	for dc_d; do
+		if [ -d "$dc_d" ] && [ ! -L "$dc_d" ] && dir_is_stale "$dc_d"
+		then
+			rm -rf "$dc_d"
+		fi
+	done
+	return 0
+}
+
+# The tests' hook at a step of a push ("push:packed",
+# "receive:indexed", ...): when the file DIRCACHE_TEST_PAUSE names
+# holds the step, the first process there writes its pid to that
+# name plus ".pid" and waits while the file holds the step (the test
+# kills it there, or lets it go on); others pass.
+test_pause_at() {
+	[ -n "${DIRCACHE_TEST_PAUSE:-}" ] || return 0
+	[ "$(cat "$DIRCACHE_TEST_PAUSE" 2>/dev/null)" = "$1" ] || return 0
+	(set -C && echo $$ >"$DIRCACHE_TEST_PAUSE.pid") 2>/dev/null ||
+		return 0
+	while [ "$(cat "$DIRCACHE_TEST_PAUSE" 2>/dev/null)" = "$1" ]; do
+		sleep 0.05
+	done
+}
+
 # ---- fetching packs (dircache pull, fetch, clone, upload) ----
 
 # The branches in the copy $1 of a remote's refs, "<name> <id>" a line,

@@ -35,6 +35,9 @@ for arg; do
 done
 cd_to_top
 make_tmp
+# Ours while we run; those of pushes killed with -9 go.
+mark_owner "$dc_tmp" || die "cannot write in $dc_tmp"
+remove_stale_dirs "$(git_dir)"/tmp-push-*
 find_remote
 
 # ---- what we push: "<ref> <id>" lines in $dc_tmp/ours ----
@@ -102,6 +105,7 @@ if [ -s "$dc_tmp/objects" ]; then
 fi
 
 # ---- to the receiver, and its answer ----
+test_pause_at push:packed
 send_to_receiver "$dc_tmp/request" "$pack" "$dc_tmp/result"
 while read -r ref old new; do
 	name=${ref#refs/*/}

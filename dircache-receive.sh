@@ -152,9 +152,28 @@ current_ref() {
 	rev-parse "$1" 2>/dev/null || echo "$NULL_ID"
 }
 
-# The tests' kill -9 at a given step: DIRCACHE_TEST_KILL=<step>.
+# The tests' hooks at a step: DIRCACHE_TEST_KILL=<step> is a kill -9
+# there; DIRCACHE_TEST_PAUSE waits there (test_pause_at).
 test_kill_at() {
 	[ "${DIRCACHE_TEST_KILL:-}" != "$1" ] || kill -9 $$
+	test_pause_at "receive:$1"
+}
+
+# What receivers killed with -9 left: their quarantines and temporary
+# directories (removed as soon as their owner is dead), uploads of
+# pushes killed on the way (incoming/<id>, once untouched for a
+# while), and packs moved without their idx (invisible to readers).
+remove_stale_receives() {
+	remove_stale_dirs "$GIT_DIR"/objects/incoming-* \
+		"$GIT_DIR"/tmp-receive-* "$GIT_DIR"/incoming/*
+	for rs_p in "$GIT_DIR"/objects/pack/pack-*.pack; do
+		rs_b=${rs_p%.pack}
+		if [ -f "$rs_p" ] && [ ! -f "$rs_b.idx" ] &&
+		   [ ! -f "$rs_b.keep" ] &&
+		   [ -z "$(find "$rs_p" -mmin -"$DC_STALE_MINUTES")" ]; then
+			rm -f "$rs_p"
+		fi
+	done
 }
 
 # Check the pack $1 in a quarantine under objects/ and, when it and
@@ -163,6 +182,7 @@ test_kill_at() {
 install_pack() {
 	dc_quarantine=$(mktemp -d "$GIT_DIR/objects/incoming-XXXXXX") ||
 		return 1
+	mark_owner "$dc_quarantine" &&
 	mkdir "$dc_quarantine/pack" "$dc_quarantine/loose" || return 1
 	ip_out=$(SHA1_FILE_DIRECTORY=$dc_quarantine \
 		index-pack --stdin --strict <"$1") || return 1
@@ -175,7 +195,9 @@ install_pack() {
 	# shellcheck disable=SC2086 # ids: one word each
 	verify-objects "$dc_quarantine/loose" $2 >/dev/null || return 1
 	test_kill_at verified
-	mkdir -p "$GIT_DIR/objects/pack" &&
+	# Fresh, so that remove_stale_receives leaves it alone until the
+	# idx follows.
+	touch "$ip_pack.pack" && mkdir -p "$GIT_DIR/objects/pack" &&
 	mv -f "$ip_pack.pack" "$GIT_DIR/objects/pack/" || return 1
 	test_kill_at pack-moved
 	mv -f "$ip_pack.idx" "$GIT_DIR/objects/pack/" || return 1
@@ -249,30 +271,43 @@ receive_pack() {
 	! grep -q '^ng ' "$dc_tmp/answers" && [ $rp_ret -eq 0 ]
 }
 
-if [ "$1" = --rsyncd ]; then
-	rsyncd_request || exit 0
-	[ ! -f "$rc_dir/result" ] || exit 0
+# Our temporary directory, marked ours; the leftovers of killed
+# receivers removed.  A pusher that went away makes our answer fail
+# (EPIPE), not kill us before we clean up.
+start_receive() {
 	GIT_DIR=$rc_store
 	export GIT_DIR
 	make_tmp
+	trap '' PIPE
+	mark_owner "$dc_tmp" || die "cannot write in $dc_tmp"
+	remove_stale_receives
+}
+
+if [ "$1" = --rsyncd ]; then
+	rsyncd_request || exit 0
+	[ ! -f "$rc_dir/result" ] || exit 0
+	mark_owner "$rc_dir" || die "cannot write in $rc_dir"
+	start_receive
+	test_kill_at request
 	pack=
 	[ ! -f "$rc_dir/pack" ] || pack=$rc_dir/pack
 	receive_pack "$rc_dir/request" "$pack" >"$rc_dir/result+"
 	mv -f "$rc_dir/result+" "$rc_dir/result" ||
 		die "cannot write $rc_dir/result"
-	rm -f "$rc_dir/request" "$rc_dir/pack"
+	# The pusher fetches the result now and removes the directory; if
+	# it is killed first, a later push removes it once it is stale.
+	rm -f "$rc_dir/request" "$rc_dir/pack" "$rc_dir/owner"
 	exit 0
 fi
 
 case $1 in -*) usage ;; esac
 receive_store "$1"
-GIT_DIR=$rc_store
-export GIT_DIR
-make_tmp
+start_receive
 pack=
 while IFS= read -r line; do
 	[ "$line" != pack ] || { pack=$dc_tmp/pack; break; }
 	printf '%s\n' "$line"
 done >"$dc_tmp/request"
+test_kill_at request
 [ -z "$pack" ] || cat >"$pack" || die "cannot read the pack"
 receive_pack "$dc_tmp/request" "$pack"
