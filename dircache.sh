@@ -26,7 +26,7 @@ export PATH
 list_commands() {
 	cat <<'LIST'
 init       create an empty store here (--shared: bare, for a group)
-add        add files (directories walked) to the index
+add        stage changes: new, changed and removed files
 rm         remove files from the work tree and the index
 commit     record the index as a commit on the current branch
 log        show the history, as git log
