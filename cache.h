@@ -737,6 +737,7 @@ struct object_stream {
 	size_t left;		/* content not yet handed out */
 	z_stream z;
 	size_t zlen;		/* bytes of the zlib stream */
+	size_t zin_left;	/* of them, not yet given to zlib */
 	int zlen_bound;		/* zlen is a bound: bytes may follow it */
 	int inflating, ended, done, verify;
 	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */

@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,14 +284,6 @@ static int store_big_file(int fd, const char *path, size_t size,
 	return write_big_file(fd, path, size, sha1);
 }
 
-/* A big file opened for hashing: its fd, or -1 with f. */
-static int open_big_file(const char *path, size_t size, struct fault *f)
-{
-	if (size > UINT_MAX - MAX_HEADER_LEN)
-		return set_fault(f, FAULT_IO, "object of %zu bytes is too "
-				 "large (4 GiB at most)", size);
-	return open_regular(path, f);
-}
 
 int hash_work_file(const char *path, const struct stat *st,
 		   unsigned char *sha1, char **keep, size_t *size,
@@ -305,7 +296,7 @@ int hash_work_file(const char *path, const struct stat *st,
 	if (keep)
 		*keep = NULL;
 	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
-		fd = open_big_file(path, st->st_size, f);
+		fd = open_regular(path, f);
 		if (fd < 0)
 			return -1;
 		ret = stream_file(fd, path, st->st_size, NULL, sha1, f);
@@ -335,7 +326,7 @@ static int store_work_file(const char *path, const struct stat *st,
 	int fd, ret;
 
 	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
-		fd = open_big_file(path, st->st_size, &f);
+		fd = open_regular(path, &f);
 		if (fd < 0)
 			return report_fault(&f);
 		ret = store_big_file(fd, path, st->st_size, sha1);
