@@ -1249,6 +1249,13 @@ int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
  */
 void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 			 size_t *size, unsigned char *peeled);
+/*
+ * The id read_object_peeled would read, into peeled, without reading
+ * the object itself (a blob of any size is not held): 0, or -1 after
+ * error().
+ */
+int peel_object(const unsigned char *sha1, enum object_type want,
+		unsigned char *peeled);
 
 /*
  * A file "a" and a directory "a" cannot both be in one tree, and in
