@@ -1487,7 +1487,8 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * time, so memory stays flat whatever the blob's size.  Every check of
  * the reader is made, the hash when the stream ends: on -1 (reported)
  * the bytes already written are not the blob and the caller must throw
- * them away.
+ * them away.  When fd is a new empty file, whole pieces of zeros are
+ * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
 
