@@ -48,16 +48,6 @@ static void print_tree(const unsigned char *sha1, const void *buf,
 	}
 }
 
-static void *read_or_die(const unsigned char *sha1, enum object_type *type,
-			 size_t *size)
-{
-	void *buf = read_sha1_file(sha1, type, size);
-
-	if (!buf)
-		die("unable to read object %s", sha1_to_hex(sha1));
-	return buf;
-}
-
 static void __attribute__((noreturn))
 die_unreadable(const unsigned char *sha1, const struct fault *f)
 {
@@ -100,40 +90,39 @@ static void write_pieces(const unsigned char *sha1, struct object_stream *st,
 }
 
 /*
- * The object's content, checked, to out when not NULL; its type into
- * *type.  Memory stays bounded whatever its size.
+ * The object's content, checked, to out when not NULL (a tree listed
+ * when list_tree); its type into *type.  Memory stays bounded whatever
+ * its size, but for a tree's.
  */
 static void stream_object(const unsigned char *sha1, enum object_type *type,
-			  FILE *out)
+			  FILE *out, int list_tree)
 {
 	struct object_stream st;
 	struct fault f;
+	void *buf;
 
 	if (open_object_stream(&st, sha1, &f) < 0)
 		die_unreadable(sha1, &f);
 	*type = st.type;
-	if (st.size <= HOLD_MAX)
+	if (list_tree && st.type == OBJ_TREE) {
+		buf = read_object_stream_whole(&st, &f);
+		if (!buf)
+			die_unreadable(sha1, &f);
+		print_tree(sha1, buf, st.size);
+		free(buf);
+	} else if (st.size <= HOLD_MAX) {
 		write_held(sha1, &st, out);
-	else
+	} else {
 		write_pieces(sha1, &st, out);
+	}
 	close_object_stream(&st);
 }
 
 static void pretty_print(const unsigned char *sha1)
 {
 	enum object_type type;
-	size_t size;
-	void *buf;
 
-	if (sha1_object_info(sha1, &type, &size) < 0)
-		die("unable to read object %s", sha1_to_hex(sha1));
-	if (type != OBJ_TREE) {
-		stream_object(sha1, &type, stdout);
-		return;
-	}
-	buf = read_or_die(sha1, &type, &size);
-	print_tree(sha1, buf, size);
-	free(buf);
+	stream_object(sha1, &type, stdout, 1);
 }
 
 /* The raw content as <type>, peeling a tag or a commit as git does. */
@@ -144,7 +133,7 @@ static void print_typed(const unsigned char *sha1, enum object_type want)
 
 	if (peel_object(sha1, want, peeled) < 0)
 		die("unable to read %s %s", type_name(want), sha1_to_hex(sha1));
-	stream_object(peeled, &type, stdout);
+	stream_object(peeled, &type, stdout, 0);
 }
 
 static void print_info(const unsigned char *sha1, int want_type)
@@ -167,7 +156,7 @@ static int exists(const unsigned char *sha1)
 
 	if (!has_sha1_file(sha1))
 		return 1;
-	stream_object(sha1, &type, NULL);
+	stream_object(sha1, &type, NULL, 0);
 	return 0;
 }
 
