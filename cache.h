@@ -750,6 +750,7 @@ struct object_stream {
 	size_t left;		/* content not yet handed out */
 	z_stream z;
 	size_t zlen;		/* bytes of the zlib stream */
+	size_t zin_left;	/* of them, not yet given to zlib */
 	int zlen_bound;		/* zlen is a bound: bytes may follow it */
 	int inflating, ended, done, verify;
 	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */
@@ -1261,6 +1262,13 @@ int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
  */
 void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 			 size_t *size, unsigned char *peeled);
+/*
+ * The id read_object_peeled would read, into peeled, without reading
+ * the object itself (a blob of any size is not held): 0, or -1 after
+ * error().
+ */
+int peel_object(const unsigned char *sha1, enum object_type want,
+		unsigned char *peeled);
 
 /*
  * A file "a" and a directory "a" cannot both be in one tree, and in
@@ -1492,7 +1500,8 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * time, so memory stays flat whatever the blob's size.  Every check of
  * the reader is made, the hash when the stream ends: on -1 (reported)
  * the bytes already written are not the blob and the caller must throw
- * them away.
+ * them away.  When fd is a new empty file, whole pieces of zeros are
+ * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
 

@@ -6,7 +6,9 @@
  * it; "<type> <id>" prints the raw content of that type, peeling as
  * git does (a tag gives the object it names, a commit its tree), and
  * refuses anything else, so that a script never parses the wrong
- * thing.
+ * thing.  An object of up to 16 MiB is checked whole before a byte of
+ * it is written; a bigger one (a blob of any size) goes out a piece at
+ * a time, in little memory, and its damage is found at the end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,9 @@
 
 #include "cache.h"
 #include "diff.h"
+
+/* Objects up to this size are read whole before a byte is written. */
+#define HOLD_MAX ((size_t)16 << 20)
 
 static const char cat_file_usage[] =
 	"cat-file (-t | -s | -e | -p | <type>) <id>";
@@ -43,39 +48,92 @@ static void print_tree(const unsigned char *sha1, const void *buf,
 	}
 }
 
-static void *read_or_die(const unsigned char *sha1, enum object_type *type,
-			 size_t *size)
+static void __attribute__((noreturn))
+die_unreadable(const unsigned char *sha1, const struct fault *f)
 {
-	void *buf = read_sha1_file(sha1, type, size);
+	report_object_fault(sha1, f);
+	die("unable to read object %s", sha1_to_hex(sha1));
+}
+
+/* Read whole and checked: nothing is written unless all of it is good. */
+static void write_held(const unsigned char *sha1, struct object_stream *st,
+		       FILE *out)
+{
+	struct fault f;
+	void *buf = read_object_stream_whole(st, &f);
 
 	if (!buf)
-		die("unable to read object %s", sha1_to_hex(sha1));
-	return buf;
+		die_unreadable(sha1, &f);
+	if (out)
+		write_raw(buf, st->size);
+	free(buf);
+}
+
+/*
+ * Bigger than HOLD_MAX, a piece of OBJECT_CHUNK bytes at a time: a
+ * damaged object's bytes before the damage are out when it is found,
+ * and the exit status says so, as git's cat-file does for big blobs.
+ */
+static void write_pieces(const unsigned char *sha1, struct object_stream *st,
+			 FILE *out)
+{
+	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
+	struct fault f;
+	ssize_t n;
+
+	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, &f)) > 0)
+		if (out)
+			write_raw(chunk, n);
+	if (n < 0)
+		die_unreadable(sha1, &f);
+	free(chunk);
+}
+
+/*
+ * The object's content, checked, to out when not NULL (a tree listed
+ * when list_tree); its type into *type.  Memory stays bounded whatever
+ * its size, but for a tree's.
+ */
+static void stream_object(const unsigned char *sha1, enum object_type *type,
+			  FILE *out, int list_tree)
+{
+	struct object_stream st;
+	struct fault f;
+	void *buf;
+
+	if (open_object_stream(&st, sha1, &f) < 0)
+		die_unreadable(sha1, &f);
+	*type = st.type;
+	if (list_tree && st.type == OBJ_TREE) {
+		buf = read_object_stream_whole(&st, &f);
+		if (!buf)
+			die_unreadable(sha1, &f);
+		print_tree(sha1, buf, st.size);
+		free(buf);
+	} else if (st.size <= HOLD_MAX) {
+		write_held(sha1, &st, out);
+	} else {
+		write_pieces(sha1, &st, out);
+	}
+	close_object_stream(&st);
 }
 
 static void pretty_print(const unsigned char *sha1)
 {
 	enum object_type type;
-	size_t size;
-	void *buf = read_or_die(sha1, &type, &size);
 
-	if (type == OBJ_TREE)
-		print_tree(sha1, buf, size);
-	else
-		write_raw(buf, size);
-	free(buf);
+	stream_object(sha1, &type, stdout, 1);
 }
 
 /* The raw content as <type>, peeling a tag or a commit as git does. */
 static void print_typed(const unsigned char *sha1, enum object_type want)
 {
-	size_t size;
-	void *buf = read_object_peeled(sha1, want, &size, NULL);
+	unsigned char peeled[20];
+	enum object_type type;
 
-	if (!buf)
+	if (peel_object(sha1, want, peeled) < 0)
 		die("unable to read %s %s", type_name(want), sha1_to_hex(sha1));
-	write_raw(buf, size);
-	free(buf);
+	stream_object(peeled, &type, stdout, 0);
 }
 
 static void print_info(const unsigned char *sha1, int want_type)
@@ -95,11 +153,10 @@ static void print_info(const unsigned char *sha1, int want_type)
 static int exists(const unsigned char *sha1)
 {
 	enum object_type type;
-	size_t size;
 
 	if (!has_sha1_file(sha1))
 		return 1;
-	free(read_or_die(sha1, &type, &size));
+	stream_object(sha1, &type, NULL, 0);
 	return 0;
 }
 

@@ -566,7 +566,8 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	*used = b.p + 4 - b.start;
 	if (o.pos < size)
 		return INFLATE_SHORTER;
-	if ((check || check_adler32) && adler32(adler32(0, NULL, 0), out, size) !=
+	if ((check || check_adler32) &&
+	    adler32_z(adler32(0, NULL, 0), out, size) !=
 	    ((uint32_t)b.p[0] << 24 | b.p[1] << 16 | b.p[2] << 8 | b.p[3]))
 		return INFLATE_CHECKSUM;
 	return 0;

@@ -204,6 +204,30 @@ int parse_tag_buffer(const void *buf, size_t size, unsigned char *sha1,
 	return *type == OBJ_BAD ? -1 : 0;
 }
 
+/*
+ * One step of peeling toward want: what the tag in buf names, or the
+ * tree of the commit in buf when want is a tree, into cur.  -1 when
+ * the object of that type peels no further.
+ */
+static int peel_once(const void *buf, size_t size, enum object_type *type,
+		     enum object_type want, unsigned char *cur)
+{
+	struct commit_info ci;
+
+	if (*type == OBJ_TAG)
+		return parse_tag_buffer(buf, size, cur, type);
+	if (*type == OBJ_COMMIT && want == OBJ_TREE &&
+	    !parse_commit_buffer(buf, size, &ci)) {
+		memcpy(cur, ci.tree, 20);
+		free_commit_info(&ci);
+		*type = OBJ_TREE;
+		return 0;
+	}
+	return -1;
+}
+
+#define MAX_PEEL_DEPTH 64
+
 void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 			 size_t *size, unsigned char *peeled)
 {
@@ -212,32 +236,53 @@ void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 	int depth;
 
 	memcpy(cur, sha1, 20);
-	for (depth = 0; depth < 64; depth++) {
-		struct commit_info ci;
+	for (depth = 0; depth < MAX_PEEL_DEPTH; depth++) {
 		void *buf = read_sha1_file(cur, &type, size);
+		int step;
 
 		if (!buf || type == want) {
 			if (buf && peeled)
 				memcpy(peeled, cur, 20);
 			return buf;
 		}
-		if (type == OBJ_TAG && !parse_tag_buffer(buf, *size, cur, &type)) {
-			free(buf);
-			continue;
-		}
-		if (type == OBJ_COMMIT && want == OBJ_TREE &&
-		    !parse_commit_buffer(buf, *size, &ci)) {
-			memcpy(cur, ci.tree, 20);
-			free_commit_info(&ci);
-			free(buf);
-			continue;
-		}
+		step = peel_once(buf, *size, &type, want, cur);
 		free(buf);
-		break;
+		if (step < 0)
+			break;
 	}
 	error("object %s is a %s, not a %s", sha1_to_hex(cur),
 	      type_name(type), type_name(want));
 	return NULL;
+}
+
+int peel_object(const unsigned char *sha1, enum object_type want,
+		unsigned char *peeled)
+{
+	enum object_type type;
+	size_t size;
+	int depth;
+
+	memcpy(peeled, sha1, 20);
+	for (depth = 0; depth < MAX_PEEL_DEPTH; depth++) {
+		void *buf;
+		int step;
+
+		if (sha1_object_info(peeled, &type, &size) < 0)
+			return -1;
+		if (type == want)
+			return 0;
+		if (type != OBJ_TAG && (type != OBJ_COMMIT || want != OBJ_TREE))
+			break;
+		buf = read_sha1_file(peeled, &type, &size);
+		if (!buf)
+			return -1;
+		step = peel_once(buf, size, &type, want, peeled);
+		free(buf);
+		if (step < 0)
+			break;
+	}
+	return error("object %s is a %s, not a %s", sha1_to_hex(peeled),
+		     type_name(type), type_name(want));
 }
 
 void free_commit_info(struct commit_info *ci)

@@ -102,7 +102,7 @@ static size_t deflate_nth(void *data, size_t i)
 		__atomic_store_n(&out->failed, 1, __ATOMIC_RELAXED);
 		return 1;
 	}
-	d->crc = crc32(crc32(0, d->hdr, d->hdr_len), d->data, d->len);
+	d->crc = crc32_z(crc32(0, d->hdr, d->hdr_len), d->data, d->len);
 	return 1;
 }
 

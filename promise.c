@@ -192,9 +192,6 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 {
 	int64_t at;
 
-	if (len > UINT_MAX - MAX_HEADER_LEN)
-		return error("object of %zu bytes is too large (4 GiB at most)",
-			     len);
 	hash_sha1_file(buf, len, type, sha1);
 	if (promised_object(sha1, NULL))
 		return 0;
@@ -258,9 +255,6 @@ void drop_promises(void)
 int write_sha1_file(const void *buf, size_t len, enum object_type type,
 		    unsigned char *sha1)
 {
-	if (len > UINT_MAX - MAX_HEADER_LEN)
-		return error("object of %zu bytes is too large (4 GiB at most)",
-			     len);
 	if (promising_writes())
 		return promise_object(buf, len, type, sha1);
 	hash_sha1_file(buf, len, type, sha1);

@@ -8,7 +8,6 @@
  * deflate writer that makes a loose object.  It knows nothing of where
  * objects live.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,20 +79,45 @@ void hash_sha1_file(const void *buf, size_t len, enum object_type type,
 
 /* ---- reading ---- */
 
+/*
+ * zlib takes its input in pieces of at most UINT_MAX bytes: the stream
+ * is given zin_left bytes more whenever it has used what it has.
+ */
+static void feed_input(struct object_stream *st)
+{
+	size_t n = st->zin_left > UINT_MAX ? UINT_MAX : st->zin_left;
+
+	if (st->z.avail_in || !n)
+		return;
+	st->z.avail_in = n;
+	st->zin_left -= n;
+}
+
 static void start_inflate(struct object_stream *st, const void *zbuf,
 			  size_t len)
 {
 	memset(&st->z, 0, sizeof(st->z));
 	st->z.next_in = (unsigned char *)zbuf;
-	st->z.avail_in = len > UINT_MAX ? UINT_MAX : len;
+	st->zin_left = len;
+	feed_input(st);
 	st->zlen = len;
 	st->inflating = inflateInit(&st->z) == Z_OK;
 }
 
-/* A size the zlib bytes cannot hold is refused before anyone allocates it. */
+/* One call of inflate, its input fed first. */
+static int inflate_fed(struct object_stream *st, int flush)
+{
+	feed_input(st);
+	return inflate(&st->z, flush);
+}
+
+/*
+ * A size the zlib bytes cannot hold is refused before anyone allocates
+ * it.  Any size that can is taken: content is read a piece at a time.
+ */
 static int check_claimed_size(struct object_stream *st, struct fault *f)
 {
-	if (st->size / MAX_INFLATE_RATIO > st->zlen || st->size > UINT_MAX - 1)
+	if (st->size / MAX_INFLATE_RATIO > st->zlen || st->size == SIZE_MAX)
 		return set_fault(f, FAULT_CORRUPT, "header claims more bytes "
 				 "than its data can hold");
 	return 0;
@@ -118,7 +142,7 @@ int open_loose_prefix(struct object_stream *st, const void *zbuf,
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->z.next_out = st->early;
 	st->z.avail_out = MAX_HEADER_LEN;
-	ret = inflate(&st->z, Z_SYNC_FLUSH);
+	ret = inflate_fed(st, Z_SYNC_FLUSH);
 	st->ended = ret == Z_STREAM_END;
 	got = MAX_HEADER_LEN - st->z.avail_out;
 	hdrlen = ret == Z_OK || ret == Z_STREAM_END ?
@@ -217,30 +241,36 @@ static void inflate_rest_whole(struct object_stream *st)
 }
 
 /*
- * Inflate into buf (n bytes) until it is full or the stream ends.
- * When buf takes all the content left (a small object, or one read
- * whole), Z_FINISH lets zlib end the stream in this call without
+ * Inflate into buf (n bytes) until it is full or the stream ends, in
+ * pieces of at most UINT_MAX bytes (what zlib takes).  When buf takes
+ * all the content left (a small object, or one read whole), Z_FINISH
+ * on the last piece lets zlib end the stream in this call without
  * keeping a window: no 32 KB allocated and copied into per object.
  */
 static int inflate_into(struct object_stream *st, unsigned char *buf,
 			size_t n, int last, struct fault *f)
 {
-	int flush = last ? Z_FINISH : Z_NO_FLUSH;
+	while (n && !st->ended) {
+		uInt piece = n > UINT_MAX ? UINT_MAX : n;
+		int flush = last && piece == n ? Z_FINISH : Z_NO_FLUSH;
 
-	st->z.next_out = buf;
-	st->z.avail_out = n;
-	while (st->z.avail_out && !st->ended) {
-		int ret = inflate(&st->z, flush);
+		st->z.next_out = buf;
+		st->z.avail_out = piece;
+		while (st->z.avail_out && !st->ended) {
+			int ret = inflate_fed(st, flush);
 
-		if (ret == Z_STREAM_END)
-			st->ended = 1;
-		else if (ret == Z_BUF_ERROR && !st->z.avail_out)
-			break;		/* full; the end is read later */
-		else if (ret != Z_OK)
-			return set_fault(f, FAULT_CORRUPT, "truncated or "
-					 "damaged zlib stream");
+			if (ret == Z_STREAM_END)
+				st->ended = 1;
+			else if (ret == Z_BUF_ERROR && !st->z.avail_out)
+				break;		/* full; the end is read later */
+			else if (ret != Z_OK)
+				return set_fault(f, FAULT_CORRUPT, "truncated "
+						 "or damaged zlib stream");
+		}
+		buf += piece - st->z.avail_out;
+		n -= piece - st->z.avail_out;
 	}
-	if (st->z.avail_out)
+	if (n)
 		return set_fault(f, FAULT_CORRUPT, "shorter than its header "
 				 "says");
 	return 0;
@@ -279,7 +309,7 @@ static int check_end(struct object_stream *st, struct fault *f)
 		st->z.next_out = &spare;
 		st->z.avail_out = 1;
 		while (!st->ended && st->z.avail_out) {
-			int ret = inflate(&st->z, Z_NO_FLUSH);
+			int ret = inflate_fed(st, Z_NO_FLUSH);
 
 			if (ret == Z_STREAM_END)
 				st->ended = 1;
@@ -291,7 +321,7 @@ static int check_end(struct object_stream *st, struct fault *f)
 			return set_fault(f, FAULT_CORRUPT, "longer than its "
 					 "header says");
 	}
-	if (st->inflating && st->z.avail_in && st->zlen <= UINT_MAX &&
+	if (st->inflating && (st->z.avail_in || st->zin_left) &&
 	    !st->zlen_bound)
 		return set_fault(f, FAULT_CORRUPT, "garbage after the zlib "
 				 "stream");
@@ -385,8 +415,7 @@ void close_object_stream(struct object_stream *st)
 
 /*
  * One zlib stream of len bytes in memory (malloc'd, *zlen bytes), for
- * an entry of a pack (content alone, no header).  Objects are under 4
- * GiB (what write_sha1_file takes).
+ * an entry of a pack (content alone, no header).
  */
 unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 {
@@ -394,10 +423,6 @@ unsigned char *deflate_to_memory(const void *buf, size_t len, size_t *zlen)
 	unsigned char *out;
 
 	*zlen = 0;
-	if (len > UINT_MAX - MAX_HEADER_LEN) {
-		errno = EFBIG;
-		return NULL;
-	}
 	w = deflate_writer_start(-1);
 	deflate_writer_add(w, buf, len, 1);
 	out = deflate_writer_result(w, zlen);

@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,14 +284,6 @@ static int store_big_file(int fd, const char *path, size_t size,
 	return write_big_file(fd, path, size, sha1);
 }
 
-/* A big file opened for hashing: its fd, or -1 with f. */
-static int open_big_file(const char *path, size_t size, struct fault *f)
-{
-	if (size > UINT_MAX - MAX_HEADER_LEN)
-		return set_fault(f, FAULT_IO, "object of %zu bytes is too "
-				 "large (4 GiB at most)", size);
-	return open_regular(path, f);
-}
 
 int hash_work_file(const char *path, const struct stat *st,
 		   unsigned char *sha1, char **keep, size_t *size,
@@ -305,7 +296,7 @@ int hash_work_file(const char *path, const struct stat *st,
 	if (keep)
 		*keep = NULL;
 	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
-		fd = open_big_file(path, st->st_size, f);
+		fd = open_regular(path, f);
 		if (fd < 0)
 			return -1;
 		ret = stream_file(fd, path, st->st_size, NULL, sha1, f);
@@ -335,7 +326,7 @@ static int store_work_file(const char *path, const struct stat *st,
 	int fd, ret;
 
 	if (S_ISREG(st->st_mode) && st->st_size > STREAM_MIN) {
-		fd = open_big_file(path, st->st_size, &f);
+		fd = open_regular(path, &f);
 		if (fd < 0)
 			return report_fault(&f);
 		ret = store_big_file(fd, path, st->st_size, sha1);
@@ -388,12 +379,50 @@ int path_matches_sha1(const char *path, const struct stat *st,
 
 /* ---- writing a blob out ---- */
 
+/* A whole piece of zeros, which a new file can hold as a hole. */
+static int is_zero_piece(const unsigned char *buf, size_t n)
+{
+	return n == OBJECT_CHUNK && !buf[0] && !memcmp(buf, buf + 1, n - 1);
+}
+
+/*
+ * Write n bytes of a blob to fd, or skip over them when they are a
+ * piece of zeros and fd is a new file (holes).  *hole says whether the
+ * file now ends in one.
+ */
+static int write_piece(int fd, const unsigned char *buf, size_t n,
+		       int holes, int *hole)
+{
+	*hole = holes && is_zero_piece(buf, n);
+	if (*hole)
+		return lseek(fd, n, SEEK_CUR) < 0 ? -1 : 0;
+	return write_in_full(fd, buf, n) < 0 ? -1 : 0;
+}
+
+/* A file that ends in a hole gets its size here. */
+static int end_in_hole(int fd)
+{
+	off_t end = lseek(fd, 0, SEEK_CUR);
+
+	return end < 0 || ftruncate(fd, end) < 0 ? -1 : 0;
+}
+
+/* fd is an empty regular file: pieces of zeros may be left as holes. */
+static int can_hold_holes(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) && !st.st_size &&
+	       lseek(fd, 0, SEEK_CUR) == 0;
+}
+
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
 {
 	struct object_stream st;
 	unsigned char *chunk;
 	struct fault f;
 	ssize_t n;
+	int holes = can_hold_holes(fd), hole = 0;
 
 	if (open_object_stream(&st, sha1, &f) < 0)
 		return report_object_fault(sha1, &f);
@@ -404,8 +433,10 @@ int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
 	}
 	chunk = xmalloc(OBJECT_CHUNK);
 	while ((n = read_object_stream(&st, chunk, OBJECT_CHUNK, &f)) > 0)
-		if (write_in_full(fd, chunk, n) < 0)
+		if (write_piece(fd, chunk, n, holes, &hole) < 0)
 			break;
+	if (!n && hole && end_in_hole(fd) < 0)
+		n = 1;
 	if (n > 0)
 		error_errno("write '%s'", path);
 	else if (n < 0)
