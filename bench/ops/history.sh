@@ -13,7 +13,9 @@
 # the last ones compared byte for byte (a difference, a failing exit or
 # a kill is flagged in the row's warnings):
 #   fsck-cache --strict / git fsck --strict;
-#   rev-list --objects --all / git rev-list --objects --all;
+#   rev-list --objects --all / git rev-list --objects --all (with
+#   --missing=allow-any for both when the copy has a promisor pack: a
+#   partial clone, which lacks some objects);
 #   diff-tree -r -p of the newest 1,000 first-parent commits of HEAD
 #   against their first parents: ours one diff-tree a commit, git's
 #   one `git diff-tree --stdin -r -p` given "commit parent" lines (the
@@ -24,9 +26,11 @@
 #   merge-base --all of the parents of 200 merges spread over HEAD's
 #   history, one process a merge for both.
 # Every run is killed after HIST_TIMEOUT seconds (default 1800).
+# HIST_ROWS="fsck revl dt lst mb" (the default) names the rows to run.
 
 HIST_GEN_VERSION=1
 HIST_TIMEOUT=${HIST_TIMEOUT:-1800}
+HIST_ROWS=${HIST_ROWS:-fsck revl dt lst mb}
 
 # hist_build DIR COMMITS FILES: the generated history, into DIR (a
 # temporary name first, renamed when complete); its build time and
@@ -39,25 +43,24 @@ hist_build() {
 	git --git-dir="$tmp" config gc.auto 0
 	cc -O2 -o "$tmp/gen-history" "$top/bench/gen-history.c" -lm ||
 		return 1
-	start=$(date +%s)
 	# Stored, not compressed: the repack below compresses it all once.
-	"$tmp/gen-history" "$2" "$3" |
-		git --git-dir="$tmp" -c core.compression=0 fast-import --quiet ||
-		return 1
-	mid=$(date +%s)
-	git --git-dir="$tmp" -c pack.writeBitmaps=false repack -a -d -F -q \
-		--window=10 --depth=50 || return 1
+	/usr/bin/time -o "$tmp/import.time" -f "import %e s (CPU %U+%S s)" \
+		sh -c '"$1/gen-history" "$2" "$3" |
+		git --git-dir="$1" -c core.compression=0 fast-import --quiet' \
+		- "$tmp" "$2" "$3" || return 1
+	/usr/bin/time -o "$tmp/repack.time" -f "repack %e s (CPU %U+%S s)" \
+		git --git-dir="$tmp" -c pack.writeBitmaps=false repack -a -d -F \
+		-q --window=10 --depth=50 || return 1
 	git --git-dir="$tmp" pack-refs --all
-	end=$(date +%s)
 	rm -f "$tmp/gen-history"
 	{
-		echo "import $((mid - start)) s, repack $((end - mid)) s"
+		echo "$(cat "$tmp/import.time"), $(cat "$tmp/repack.time")"
 		git --git-dir="$tmp" count-objects -v |
 			awk '/^in-pack/ { o = $2 } /^size-pack/ { s = $2 }
 			END { printf "%d objects, pack %.0f MB\n", o, s / 1024 }'
 	} >"$tmp/built"
 	mv "$tmp" "$1"
-	echo "bench: built in $((end - start)) s: $(tr '\n' ' ' <"$1/built")" >&2
+	echo "bench: built: $(tr '\n' ' ' <"$1/built")" >&2
 }
 
 # hist_source: HIST_SRC, the repository the rows read a copy of, and
@@ -83,8 +86,8 @@ hist_source() {
 		echo "bench: building the history failed" >&2
 		exit 1
 	}
-	HIST_WHAT="built by gen-history ($hc commits, $hf files; built"
-	HIST_WHAT="$HIST_WHAT in $(sed -n 1p "$HIST_SRC/built"))"
+	HIST_WHAT="built by gen-history ($hc commits, $hf files;"
+	HIST_WHAT="$HIST_WHAT $(sed -n 1p "$HIST_SRC/built"))"
 }
 
 # hist_copy: $W/hist.git, the source's refs and a hard-linked copy of
@@ -106,6 +109,10 @@ hist_copy() {
 		>"$H/config"
 	HIST_OBJECTS=$(git --git-dir="$H" count-objects -v |
 		awk '/^(count|in-pack):/ { n += $2 } END { print n }')
+	# A partial clone lacks objects; rev-list would stop at the first.
+	HIST_MISSING=
+	! ls "$H"/objects/pack/*.promisor >/dev/null 2>&1 ||
+		HIST_MISSING=--missing=allow-any
 }
 
 # hist_pick N: N lines of stdin spread evenly over it, first and last.
@@ -139,6 +146,7 @@ hist_choose() {
 hist_time() {
 	label=$1 input=$2
 	shift 2
+	case " $HIST_ROWS " in *" ${label#*-h} "*) ;; *) return 0 ;; esac
 	sync
 	echo "$label" >>"$W/.labels"
 	rc=0
@@ -154,8 +162,10 @@ op_history() {
 	for i in $(seq $RUNS); do
 		hist_time ours-hfsck /dev/null fsck-cache --strict
 		hist_time git-hfsck /dev/null git fsck --strict --no-progress
-		hist_time ours-hrevl /dev/null rev-list --objects --all
-		hist_time git-hrevl /dev/null git rev-list --objects --all
+		hist_time ours-hrevl /dev/null rev-list --objects --all \
+			$HIST_MISSING
+		hist_time git-hrevl /dev/null git rev-list --objects --all \
+			$HIST_MISSING
 		hist_time ours-hdt "$W/hist-pairs" sh -c \
 			'while read c p; do diff-tree -r -p $p $c ||
 				echo "diff-tree failed: $c"; done'
@@ -174,6 +184,7 @@ op_history() {
 				echo "no merge base: $m"; done'
 	done
 	# git prints each commit's id before its diff; ours does not.
+	[ -f "$W/hist-out-git-hdt" ] || return 0
 	grep -Ev '^[0-9a-f]{40}$' "$W/hist-out-git-hdt" >"$W/hist-dt-git" ||
 		:
 	mv "$W/hist-dt-git" "$W/hist-out-git-hdt"
@@ -216,7 +227,8 @@ hist_row() {
 rows_history() {
 	echo "history: $HIST_WHAT, $HIST_OBJECTS objects"
 	hist_row "fsck-cache --strict" hfsck
-	hist_row "rev-list --objects --all" hrevl
+	hist_row "rev-list --objects --all${HIST_MISSING:+ $HIST_MISSING}" \
+		hrevl
 	hist_row "diff-tree -r -p, $HIST_NPAIRS commits" hdt
 	hist_row "ls-tree -r, $HIST_NTAGS tags" hlst
 	hist_row "merge-base --all, $HIST_NMERGES merges" hmb
