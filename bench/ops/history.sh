@@ -150,7 +150,10 @@ hist_time() {
 	sync
 	echo "$label" >>"$W/.labels"
 	rc=0
-	env GIT_DIR="$H" "$W/timeit" "$W/$label" timeout -s KILL \
+	# SIGTERM first: timeout then waits for the command, so that its
+	# CPU time and memory up to the kill are counted (after a SIGKILL
+	# sent to its process group, timeout itself is gone).
+	env GIT_DIR="$H" "$W/timeit" "$W/$label" timeout -k 30 \
 		"$HIST_TIMEOUT" "$@" <"$input" >"$W/hist-out-$label" \
 		2>"$W/hist-err-$label" || rc=$?
 	echo $rc >"$W/hist-rc-$label"
@@ -195,8 +198,8 @@ op_history() {
 hist_flags() {
 	orc=$(cat "$W/hist-rc-ours-$1") grc=$(cat "$W/hist-rc-git-$1")
 	f=
-	[ "$orc" = 137 ] && f="killed(${HIST_TIMEOUT}s)"
-	[ "$grc" = 137 ] && f="${f:+$f,}git-killed(${HIST_TIMEOUT}s)"
+	case $orc in 124|137) f="killed(${HIST_TIMEOUT}s)" ;; esac
+	case $grc in 124|137) f="${f:+$f,}git-killed(${HIST_TIMEOUT}s)" ;; esac
 	[ "$orc" = "$grc" ] || [ -n "$f" ] || f="exit($orc,git:$grc)"
 	cmp -s "$W/hist-out-ours-$1" "$W/hist-out-git-$1" ||
 		f="${f:+$f,}DIFFERS($(cmp "$W/hist-out-ours-$1" \
@@ -234,7 +237,9 @@ rows_history() {
 	hist_row "merge-base --all, $HIST_NMERGES merges" hmb
 	[ -z "$hist_flagged" ] ||
 		echo "  DIFFERS(line n): the outputs differ from line n on;" \
-			"exit(ours,git:g): exit statuses; killed: over HIST_TIMEOUT"
+			"exit(ours,git:g): exit statuses;"
+		echo "  killed(s): stopped after s seconds, time and memory" \
+			"counted up to the kill"
 }
 
 OPS="$OPS history"
