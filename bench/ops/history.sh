@@ -193,14 +193,15 @@ op_history() {
 	mv "$W/hist-dt-git" "$W/hist-out-git-hdt"
 }
 
-# hist_flags KEY: what is wrong with the last runs of KEY: an exit
-# status other than git's or a kill, and output unlike git's.
+# hist_flags KEY: what is wrong with the last runs of KEY: a kill, a
+# failure of either (both stopping at the same bad object time nothing
+# worth comparing), and output unlike git's.
 hist_flags() {
 	orc=$(cat "$W/hist-rc-ours-$1") grc=$(cat "$W/hist-rc-git-$1")
 	f=
 	case $orc in 124|137) f="killed(${HIST_TIMEOUT}s)" ;; esac
 	case $grc in 124|137) f="${f:+$f,}git-killed(${HIST_TIMEOUT}s)" ;; esac
-	[ "$orc" = "$grc" ] || [ -n "$f" ] || f="exit($orc,git:$grc)"
+	[ -n "$f" ] || [ "$orc$grc" = 00 ] || f="exit($orc,git:$grc)"
 	cmp -s "$W/hist-out-ours-$1" "$W/hist-out-git-$1" ||
 		f="${f:+$f,}DIFFERS($(cmp "$W/hist-out-ours-$1" \
 			"$W/hist-out-git-$1" 2>&1 | sed -n \
@@ -237,7 +238,7 @@ rows_history() {
 	hist_row "merge-base --all, $HIST_NMERGES merges" hmb
 	[ -z "$hist_flagged" ] ||
 		echo "  DIFFERS(line n): the outputs differ from line n on;" \
-			"exit(ours,git:g): exit statuses;"
+			"exit(o,git:g): exit statuses, not both 0;"
 		echo "  killed(s): stopped after s seconds, time and memory" \
 			"counted up to the kill"
 }
