@@ -236,11 +236,11 @@ rows_history() {
 	hist_row "diff-tree -r -p, $HIST_NPAIRS commits" hdt
 	hist_row "ls-tree -r, $HIST_NTAGS tags" hlst
 	hist_row "merge-base --all, $HIST_NMERGES merges" hmb
-	[ -z "$hist_flagged" ] ||
-		echo "  DIFFERS(line n): the outputs differ from line n on;" \
-			"exit(o,git:g): exit statuses, not both 0;"
-		echo "  killed(s): stopped after s seconds, time and memory" \
-			"counted up to the kill"
+	[ -n "$hist_flagged" ] || return 0
+	echo "  DIFFERS(line n): the outputs differ from line n on;" \
+		"exit(o,git:g): exit statuses, not both 0;"
+	echo "  killed(s): stopped after s seconds, time and memory" \
+		"counted up to the kill"
 }
 
 OPS="$OPS history"
