@@ -17,10 +17,8 @@
 #   --missing=allow-any for both when the copy has a promisor pack: a
 #   partial clone, which lacks some objects);
 #   diff-tree -r -p of the newest 1,000 first-parent commits of HEAD
-#   against their first parents: ours one diff-tree a commit, git's
-#   one `git diff-tree --stdin -r -p` given "commit parent" lines (the
-#   commit ids it prints before each diff are left out of the
-#   comparison);
+#   against their first parents: one `diff-tree --stdin -r -p` each,
+#   given "commit parent" lines (each commit's id, then its patch);
 #   ls-tree -r of 50 tags spread over history (tags of commits, by
 #   date), one process a tag for both;
 #   merge-base --all of the parents of 200 merges spread over HEAD's
@@ -169,9 +167,7 @@ op_history() {
 			$HIST_MISSING
 		hist_time git-hrevl /dev/null git rev-list --objects --all \
 			$HIST_MISSING
-		hist_time ours-hdt "$W/hist-pairs" sh -c \
-			'while read c p; do diff-tree -r -p $p $c ||
-				echo "diff-tree failed: $c"; done'
+		hist_time ours-hdt "$W/hist-pairs" diff-tree --stdin -r -p
 		hist_time git-hdt "$W/hist-pairs" git diff-tree --stdin -r -p
 		hist_time ours-hlst "$W/hist-tags" sh -c \
 			'while read t; do ls-tree -r $t ||
@@ -186,11 +182,6 @@ op_history() {
 			'while read m; do git merge-base --all $m ||
 				echo "no merge base: $m"; done'
 	done
-	# git prints each commit's id before its diff; ours does not.
-	[ -f "$W/hist-out-git-hdt" ] || return 0
-	grep -Ev '^[0-9a-f]{40}$' "$W/hist-out-git-hdt" >"$W/hist-dt-git" ||
-		:
-	mv "$W/hist-dt-git" "$W/hist-out-git-hdt"
 }
 
 # hist_flags KEY: what is wrong with the last runs of KEY: a kill, a
