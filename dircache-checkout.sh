@@ -70,6 +70,10 @@ checkout_paths_form() {
 	exec reset-cache -u --overlay "$id" -- "$@"
 }
 
+case ${1:-} in
+-b|--) ;;
+-*) usage ;;
+esac
 if [ "${1:-}" != -b ]; then
 	cd_to_top
 	if find_paths_form "$@"; then
