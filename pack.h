@@ -330,6 +330,7 @@ struct delta_search {
 	int threads;
 	int level;		/* zlib level of the deltas kept */
 	int reuse_delta;	/* a pack's choice of whole entries stands */
+	size_t window_memory;	/* bytes a thread's window holds; 0: any */
 	struct progress *progress;
 };
 /*
