@@ -31,7 +31,7 @@ PROGRAMS = init-db update-cache write-tree commit-tree read-tree \
 PROGRAMS += merge-cache merge-one-file
 PROGRAMS += verify-pack unpack-objects
 PROGRAMS += index-pack prune-packed prune
-PROGRAMS += pack-objects
+PROGRAMS += pack-objects show-index
 
 # The library, libcache.a, lowest layer first: a file calls only files
 # listed before it (cache.h's map is in the same order), which `make

@@ -29,6 +29,7 @@ struct unpacked {
 	struct object_entry *entry;
 	void *data;
 	struct delta_index *index;
+	size_t mem;		/* bytes of data and index */
 };
 
 struct search {
@@ -160,6 +161,7 @@ static int try_delta(struct unpacked *trg, struct unpacked *src,
 		src->index = create_delta_index(src->data, s->size);
 		if (!src->index)
 			return 0;
+		src->mem += sizeof_delta_index(src->index);
 	}
 	delta = create_delta_from_index(src->index, trg->data, t->size,
 					max_size, &delta_size);
@@ -179,13 +181,18 @@ static int try_delta(struct unpacked *trg, struct unpacked *src,
 	return 1;
 }
 
-static void release_unpacked(struct unpacked *u)
+/* Empty u: the bytes it gave back. */
+static size_t release_unpacked(struct unpacked *u)
 {
+	size_t mem = u->mem;
+
 	free_delta_index(u->index);
 	free(u->data);
 	u->index = NULL;
 	u->data = NULL;
 	u->entry = NULL;
+	u->mem = 0;
+	return mem;
 }
 
 /* Read e's content into u; -1 (reported once for all threads). */
@@ -203,8 +210,10 @@ static int load(struct search *s, struct unpacked *u, struct object_entry *e)
 		u->data = NULL;
 		set_fault(&f, FAULT_CORRUPT, "changed type or size");
 	}
-	if (u->data)
+	if (u->data) {
+		u->mem = size;
 		return 0;
+	}
 	if (!__atomic_exchange_n(&s->failed, 1, __ATOMIC_RELAXED))
 		report_object_fault(e->sha1, &f);
 	return -1;
@@ -239,6 +248,31 @@ static void keep_best(struct unpacked *win, size_t w, size_t idx,
 	win[dst] = swap;
 }
 
+/*
+ * The bytes of the window slots other than idx (their contents and
+ * indexes): past opt->window_memory, the oldest go, though never the
+ * newest (it is the likeliest base).  A kernel's biggest headers
+ * (tens of MB, a dozen of them sorted side by side) would otherwise
+ * fill each thread's window with hundreds of MB.
+ */
+static void bound_window(struct unpacked *win, size_t w, size_t idx,
+			 size_t limit)
+{
+	size_t held = 0, j, newest = (idx + w - 1) % w;
+
+	if (!limit)
+		return;
+	for (j = 0; j < w; j++)
+		if (j != idx)
+			held += win[j].mem;
+	for (j = 1; j < w - 1 && held > limit; j++) {
+		size_t old = (idx + j) % w;
+
+		if (old != newest && win[old].entry)
+			held -= release_unpacked(&win[old]);
+	}
+}
+
 /* One piece of the list, with a window of its own. */
 static size_t search_piece(void *data, size_t piece)
 {
@@ -252,6 +286,8 @@ static size_t search_piece(void *data, size_t piece)
 		struct object_entry *e = s->list[i];
 		size_t best = SIZE_MAX;
 
+		release_unpacked(&win[idx]);
+		bound_window(win, w, idx, opt->window_memory);
 		if (__atomic_load_n(&s->failed, __ATOMIC_RELAXED) ||
 		    load(s, &win[idx], e) < 0)
 			break;

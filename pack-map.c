@@ -38,6 +38,31 @@ void set_pack_mapped_limit(size_t bytes)
  */
 static size_t trim_bytes = (size_t)32 << 20;
 
+/*
+ * A touch maps more than the bytes read: the kernel maps the pages of
+ * the 64 KiB around the page faulted in (its fault-around), or a whole
+ * folio of the page cache.  A reader of scattered small entries (the
+ * trees of a checkout, the headers read-tree or verify-objects look
+ * at) reads little but would soon have most of a big pack mapped: each
+ * 64 KiB block touched for the first time since the last trim counts
+ * as 64 KiB read (a bit per block, p->touched).
+ */
+#define TOUCH_SHIFT 16
+
+static void note_touch(struct packed_git *p, uint64_t offset)
+{
+	uint64_t block = offset >> TOUCH_SHIFT;
+
+	if (!trim_bytes)
+		return;
+	if (!p->touched)
+		p->touched = xcalloc((p->pack_size >> TOUCH_SHIFT) / 8 + 1, 1);
+	if (p->touched[block / 8] & (1 << (block % 8)))
+		return;
+	p->touched[block / 8] |= 1 << (block % 8);
+	p->read_since_trim += (size_t)1 << TOUCH_SHIFT;
+}
+
 void set_pack_trim_bytes(size_t bytes)
 {
 	trim_bytes = bytes;
@@ -86,6 +111,7 @@ void close_pack(struct packed_git *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p->by_offset);
+	free(p->touched);
 	free(p->pack_name);
 	free(p->idx_name);
 	pthread_mutex_destroy(&p->lock);
@@ -382,6 +408,8 @@ const unsigned char *use_pack_entry(struct packed_git *p, uint64_t offset,
 		set_fault(f, FAULT_CORRUPT, "entry too large");
 	else if (end)
 		w = map_window(p, offset, end - offset, f);
+	if (w)
+		note_touch(p, offset);
 	if (exact)
 		*exact = p->by_offset != NULL;
 	pthread_mutex_unlock(&p->lock);
@@ -404,6 +432,8 @@ static void trim_windows(struct packed_git *p)
 	for (w = p->windows; w; w = w->next)
 		madvise(w->base, w->len, MADV_DONTNEED);
 	p->read_since_trim = 0;
+	if (p->touched)
+		memset(p->touched, 0, (p->pack_size >> TOUCH_SHIFT) / 8 + 1);
 }
 
 void unuse_pack_read(struct pack_window *w, size_t bytes)

@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cache.h"
 #include "pack.h"
@@ -30,13 +33,16 @@
 
 static const char pack_objects_usage[] =
 	"pack-objects [-q | --progress] [--window=N] [--depth=N] "
-	"[--threads=N] [--no-reuse-delta] [--no-reuse-object] [--revs] "
-	"[--all] [--stdout | <base-name>] < list";
+	"[--window-memory=N[k|m|g]] [--threads=N] [--no-reuse-delta] "
+	"[--no-reuse-object] [--revs] [--all] [--stdout | <base-name>] "
+	"< list";
 
 static int window = 10, depth = 50, nr_threads;
 static int reuse_delta = 1, reuse_object = 1;
 static int use_revs, all_refs, to_stdout;
 static int level = Z_DEFAULT_COMPRESSION;
+/* What one thread's delta window may hold (git's pack.windowMemory). */
+static size_t window_memory = (size_t)64 << 20;
 
 /* The objects, in the order given, and a table of them by id. */
 static struct object_entry *objects;
@@ -433,7 +439,8 @@ static void search_deltas(void)
 {
 	struct object_entry **list = xmalloc(nr_objects * sizeof(*list));
 	struct delta_search opt = {
-		window, depth, nr_threads, level, reuse_delta, NULL
+		window, depth, nr_threads, level, reuse_delta, window_memory,
+		NULL
 	};
 	size_t i, n = 0;
 
@@ -707,6 +714,31 @@ static int parse_int(const char *arg, const char *name, int *v)
 	return 1;
 }
 
+/* --window-memory=N, with git's k, m or g after it. */
+static int parse_window_memory(const char *arg)
+{
+	const char *name = "--window-memory=";
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (strncmp(arg, name, strlen(name)))
+		return 0;
+	arg += strlen(name);
+	v = strtoull(arg, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		shift = 10;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30;
+	if (end == arg || *arg == '-' || end[!!shift] ||
+	    v > (SIZE_MAX >> 30))
+		die("--window-memory: not a size: '%s'", arg);
+	window_memory = (size_t)v << shift;
+	return 1;
+}
+
 static int parse_option(const char *arg)
 {
 	if (!strcmp(arg, "-q"))
@@ -723,11 +755,27 @@ static int parse_option(const char *arg)
 		all_refs = 1;
 	else if (!strcmp(arg, "--stdout"))
 		to_stdout = 1;
-	else if (!parse_int(arg, "--window", &window) &&
+	else if (!parse_window_memory(arg) &&
+		 !parse_int(arg, "--window", &window) &&
 		 !parse_int(arg, "--depth", &depth) &&
 		 !parse_int(arg, "--threads", &nr_threads))
 		return -1;
 	return 0;
+}
+
+/*
+ * glibc serves a block of 128 KiB or more with mmap and gives it back
+ * on free, but raises that threshold to the size of each such block
+ * freed (up to 32 MiB): after the first big object, the objects and
+ * delta indexes of the search came from the threads' heaps, and what
+ * was freed stayed ours (a kernel's pack: 190 MB still held after the
+ * search, 220 MB at the peak).  A fixed threshold keeps it at 128 KiB.
+ */
+static void give_back_big_blocks(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -736,6 +784,7 @@ int main(int argc, char **argv)
 	int i;
 
 	setup_tool(argv[0]);
+	give_back_big_blocks();
 	handle_help(argc, argv, pack_objects_usage);
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] != '-' && !base_name)

@@ -51,6 +51,7 @@ struct packed_git {
 	uint64_t tick;			/* the windows' last use */
 	uint64_t *by_offset;		/* sorted: offset << 32 | idx pos */
 	size_t read_since_trim;		/* zlib bytes read since the last trim */
+	unsigned char *touched;		/* 64 KiB blocks touched since then */
 };
 
 /* A big-endian 32-bit number, as idx and pack files keep them. */
@@ -330,6 +331,7 @@ struct delta_search {
 	int threads;
 	int level;		/* zlib level of the deltas kept */
 	int reuse_delta;	/* a pack's choice of whole entries stands */
+	size_t window_memory;	/* bytes a thread's window holds; 0: any */
 	struct progress *progress;
 };
 /*

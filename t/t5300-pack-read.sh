@@ -231,4 +231,23 @@ test_expect_success 'a reader going through a pack keeps little of it mapped' '
 	test "$trimmed" -le 2600
 '
 
+# 100 incompressible blobs of 128 KiB, each followed in the pack by a
+# small one: reading the small ones only touches a 64 KiB block each,
+# and the kernel maps the whole block (its fault-around).
+test_expect_success 'a reader of scattered small entries keeps little mapped' '
+	test -r /proc/self/smaps || exit 0
+	git init -q scattered && cd scattered &&
+	for i in $(seq 100); do
+		n=$(printf %03d $i) &&
+		head -c 131072 /dev/urandom >f$n-a &&
+		echo "small $i" >f$n-b || exit 1
+	done &&
+	git add . && git commit -q -m scattered && git gc -q &&
+	kept=$("$TEST_DIRECTORY/helper/test-tool" pack-rss 0 1000) &&
+	trimmed=$("$TEST_DIRECTORY/helper/test-tool" pack-rss 1048576 1000) &&
+	echo "resident: $kept KB untrimmed, $trimmed KB trimmed" &&
+	test "$kept" -ge 5000 &&
+	test "$trimmed" -le 2600
+'
+
 test_done

@@ -133,6 +133,22 @@ test_expect_success 'threads: one or four, the same objects' '
 	test_cmp ../ids1 ../ids4
 '
 
+test_expect_success '--window-memory: past it, only the newest base is kept' '
+	cd repo &&
+	pack-objects --window=1 ../w1 <../list >/dev/null &&
+	! cmp -s ../w1-*.pack ../p-$(cat ../out).pack &&
+	pack-objects --window-memory=1 ../wm1 <../list >/dev/null &&
+	cmp ../w1-*.pack ../wm1-*.pack &&
+	pack-objects --window-memory=0 ../wm0 <../list >/dev/null &&
+	pack-objects --window-memory=1g ../wmg <../list >/dev/null &&
+	cmp ../p-$(cat ../out).pack ../wm0-*.pack &&
+	cmp ../p-$(cat ../out).pack ../wmg-*.pack &&
+	for bad in -1 1x 1kk ""; do
+		test_expect_code 128 pack-objects --window-memory=$bad \
+			--stdout <../list >/dev/null || exit 1
+	done
+'
+
 test_expect_success '--revs walks as rev-list --objects' '
 	cd repo &&
 	git rev-list --objects e30 ^t10 | cut -c1-40 | sort >../want &&

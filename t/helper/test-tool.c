@@ -27,11 +27,13 @@
  *                                     as its own set, in one process,
  *                                     the index written once at the end;
  *                                     stops at the first failure (exit 1)
- *   pack-rss <bytes>                  read every packed object whole,
- *                                     the pack's pages given back every
- *                                     <bytes> read (0: never); prints
- *                                     the most KB of the .pack mappings
- *                                     resident after any read (Linux)
+ *   pack-rss <bytes> [<max>]          read every packed object whole
+ *                                     (or those whose entry takes at
+ *                                     most <max> bytes), the pack's
+ *                                     pages given back every <bytes>
+ *                                     read (0: never); prints the most
+ *                                     KB of the .pack mappings resident
+ *                                     after any read (Linux)
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
  */
@@ -408,34 +410,57 @@ static unsigned long pack_rss_kb(void)
 	return total;
 }
 
+struct pack_rss {
+	unsigned long most;
+	uint64_t max;		/* bytes of an entry read; 0: any */
+};
+
+/* The bytes the nth object's entry takes in p (0 when unknown). */
+static uint64_t entry_length(struct packed_git *p, uint32_t n)
+{
+	struct fault f;
+	const uint64_t *o = pack_order(p, &f);
+	uint64_t offset = nth_packed_offset(p, n);
+	uint32_t i;
+
+	for (i = 0; o && i < p->nr; i++)
+		if (o[2 * i] == offset)
+			return o[2 * i + 2] - offset;
+	return 0;
+}
+
 static int read_packed_one(const unsigned char *sha1, struct packed_git *p,
 			   uint32_t n, void *data)
 {
-	unsigned long *most = data, now;
+	struct pack_rss *rss = data;
+	unsigned long now;
 	enum object_type type;
 	struct fault f;
 	size_t size;
-	void *buf = read_object(sha1, &type, &size, &f);
+	void *buf;
 
-	(void)p;
-	(void)n;
+	if (rss->max && entry_length(p, n) > rss->max)
+		return 0;
+	buf = read_object(sha1, &type, &size, &f);
 	if (!buf)
 		return report_object_fault(sha1, &f), -1;
 	free(buf);
 	now = pack_rss_kb();
-	if (now > *most)
-		*most = now;
+	if (now > rss->most)
+		rss->most = now;
 	return 0;
 }
 
-static int cmd_pack_rss(char **argv)
+static int cmd_pack_rss(int argc, char **argv)
 {
-	unsigned long most = 0;
+	struct pack_rss rss = { 0, 0 };
 
 	set_pack_trim_bytes(strtoul(argv[0], NULL, 10));
-	if (for_each_packed_object(read_packed_one, &most))
+	if (argc > 1)
+		rss.max = strtoull(argv[1], NULL, 10);
+	if (for_each_packed_object(read_packed_one, &rss))
 		return 1;
-	printf("%lu\n", most);
+	printf("%lu\n", rss.most);
 	return 0;
 }
 
@@ -518,8 +543,8 @@ int main(int argc, char **argv)
 		ret = cmd_apply_sets(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "promise-parallel"))
 		ret = cmd_promise_parallel(argv + 2);
-	else if (!strcmp(argv[1], "pack-rss") && argc == 3)
-		ret = cmd_pack_rss(argv + 2);
+	else if (!strcmp(argv[1], "pack-rss") && (argc == 3 || argc == 4))
+		ret = cmd_pack_rss(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "pack-resolve") && argc == 4)
 		ret = cmd_pack_resolve(argv + 2);
 	else if (!strcmp(argv[1], "write-pack"))

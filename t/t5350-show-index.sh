@@ -1,0 +1,49 @@
+#!/bin/sh
+test_description='show-index: an idx listed as git show-index lists it'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-pack.sh"
+
+GIT_DIR=.git
+export GIT_DIR
+
+test_expect_success 'setup: a pack and its idx v2, v1 and v2 with 64-bit offsets' '
+	pack_make_history repo 6 &&
+	(cd repo && git rev-list --objects --all >../objs) &&
+	(cd repo && git pack-objects -q ../p <../objs) >hex &&
+	cp p-$(cat hex).pack x.pack &&
+	git index-pack -o v2.idx x.pack >/dev/null &&
+	git index-pack --index-version=1 -o v1.idx x.pack >/dev/null &&
+	git index-pack --index-version=2,0x40 -o big.idx x.pack >/dev/null &&
+	! cmp -s v2.idx big.idx
+'
+
+test_expect_success 'the lines are git show-index'"'"'s, for each kind of idx' '
+	for k in v2 v1 big; do
+		git show-index <$k.idx >expect &&
+		show-index <$k.idx >out &&
+		test_cmp expect out || exit 1
+	done &&
+	test $(wc -l <out) = $(wc -l <objs)
+'
+
+# Byte $2 of file $1 set to $3 (octal).
+poke() {
+	printf "\\$3" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
+}
+
+test_expect_success 'a corrupt idx is refused, nothing printed' '
+	cp v2.idx bad.idx &&
+	poke bad.idx 1100 377 &&
+	test_must_fail show-index <bad.idx >out 2>err &&
+	test_cmp /dev/null out &&
+	grep "SHA-1 does not match" err &&
+	head -c 1000 v2.idx >short.idx &&
+	test_must_fail show-index <short.idx >out &&
+	test_cmp /dev/null out
+'
+
+test_expect_success 'usage: no argument' '
+	test_expect_code 129 show-index x <v2.idx
+'
+
+test_done
