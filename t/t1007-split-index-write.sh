@@ -135,7 +135,7 @@ test_expect_success 'v4: written split, names compressed' '
 test_expect_success 'core.splitIndex=false: written whole' '
 	cd r &&
 	git config core.splitIndex false &&
-	echo w >b/g3 && old_files b/g3 &&
+	echo www >b/g3 && old_files b/g3 &&
 	same_as_git "update-cache b/g3" "update-index b/g3" &&
 	! has_link
 '
@@ -144,7 +144,7 @@ test_expect_success 'core.splitIndex=true: a whole index is split' '
 	cd r &&
 	git config core.splitIndex true &&
 	rm -f .git/sharedindex.* &&
-	echo t >b/g4 && old_files b/g4 &&
+	echo ttt >b/g4 && old_files b/g4 &&
 	same_as_git "update-cache b/g4" "update-index b/g4" &&
 	has_link && test "$(shared_count)" = 1
 '
