@@ -687,4 +687,14 @@ DC_AWK_DATE='
 			substr("JanFebMarAprMayJunJulAugSepOctNovDec", mon * 3 - 2, 3),
 			mday, hh, mm, ss, year, tz)
 	}
+	# An author, committer or tagger line without its keyword: sets
+	# who ("Name <email>") and when (its date as show_date gives it).
+	function person(line,    gt, i, f) {
+		gt = 0
+		for (i = length(line); i > 0; i--)
+			if (substr(line, i, 1) == ">") { gt = i; break }
+		who = substr(line, 1, gt)
+		split(substr(line, gt + 1), f, " ")
+		when = show_date(f[1], f[2])
+	}
 '

@@ -122,15 +122,7 @@ format_log() {
 		print ""
 		next
 	}
-	/^author / {
-		line = substr($0, 8)
-		gt = 0
-		for (i = length(line); i > 0; i--)
-			if (substr(line, i, 1) == ">") { gt = i; break }
-		who = substr(line, 1, gt)
-		split(substr(line, gt + 1), f, " ")
-		when = show_date(f[1], f[2])
-	}
+	/^author / { person(substr($0, 8)) }
 	END { flush() }
 	'
 }

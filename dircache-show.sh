@@ -55,15 +55,7 @@ show_tag() {
 	/^$/ { print "tag " tag; print "Tagger: " who
 	       print "Date:   " when; print ""; body = 1; next }
 	/^tag / { tag = substr($0, 5) }
-	/^tagger / {
-		line = substr($0, 8)
-		gt = 0
-		for (i = length(line); i > 0; i--)
-			if (substr(line, i, 1) == ">") { gt = i; break }
-		who = substr(line, 1, gt)
-		split(substr(line, gt + 1), f, " ")
-		when = show_date(f[1], f[2])
-	}'
+	/^tagger / { person(substr($0, 8)) }'
 	echo
 	dc_obj=$(printf '%s\n' "$dc_text" | sed -n '1s/^object //p')
 	show_object "$dc_obj" "$dc_obj"
