@@ -380,6 +380,8 @@ static int check_named_paths(void)
 			len--;
 		if (index_knows(p, len))
 			continue;
+		if (has_symlink_leading_path(p, len) > 0)
+			die("pathspec '%s' is beyond a symbolic link", p);
 		if (lstat(p, &st) < 0)
 			die("pathspec '%s' did not match any files", p);
 		if (force || !path_ignored(p))

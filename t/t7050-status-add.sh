@@ -252,4 +252,15 @@ test_expect_success 'an applymbox run stopped: named, with what to run next' '
 	test_must_fail test -s out
 '
 
+test_expect_success 'add: a path beyond a symbolic link is refused, as git refuses it' '
+	mkdir sy && (cd sy && dircache init 2>/dev/null) &&
+	mkdir sy/d && echo x >sy/d/f && ln -s d sy/l &&
+	(cd sy && test_expect_code 128 dircache add l/f 2>../ours.err) &&
+	grep "pathspec .l/f. is beyond a symbolic link" ours.err &&
+	(cd sy && ls-files >../ours.ls) && ! test -s ours.ls &&
+	mkdir gy && (cd gy && git init -q && mkdir d && echo x >d/f &&
+		ln -s d l && test_expect_code 128 git add l/f 2>../git.err) &&
+	grep "pathspec .l/f. is beyond a symbolic link" git.err
+'
+
 test_done
