@@ -1293,7 +1293,8 @@ int df_check_dir(struct df_check *c, const char *name, size_t len);
 void df_check_clear(struct df_check *c);
 
 /*
- * A tree-ish: the tree itself, or the tree a commit names.  Returns
+ * A tree-ish: the tree itself, or the tree a commit names, through
+ * any tags (peeled as git peels them).  Returns
  * the tree's content and puts the tree's id in tree_sha1; NULL after
  * error().
  */

@@ -334,22 +334,37 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 {
 	enum object_type type;
 	struct commit_info ci;
+	unsigned char cur[20];
 	void *buf = read_sha1_file(sha1, &type, size);
+	int depth;
 
+	/* A tag names its object: git peels it here too. */
+	memcpy(cur, sha1, 20);
+	for (depth = 0; buf && type == OBJ_TAG && depth < MAX_PEEL_DEPTH;
+	     depth++) {
+		int bad = parse_tag_buffer(buf, *size, cur, &type);
+
+		free(buf);
+		if (bad) {
+			error("tag %s is corrupt", sha1_to_hex(sha1));
+			return NULL;
+		}
+		buf = read_sha1_file(cur, &type, size);
+	}
 	if (!buf)
 		return NULL;
 	if (type == OBJ_TREE) {
-		memcpy(tree_sha1, sha1, 20);
+		memcpy(tree_sha1, cur, 20);
 		return buf;
 	}
 	if (type != OBJ_COMMIT) {
 		error("object %s is a %s, not a tree or a commit",
-		      sha1_to_hex(sha1), type_name(type));
+		      sha1_to_hex(cur), type_name(type));
 		free(buf);
 		return NULL;
 	}
 	if (parse_commit_buffer(buf, *size, &ci) < 0) {
-		error("commit %s is corrupt", sha1_to_hex(sha1));
+		error("commit %s is corrupt", sha1_to_hex(cur));
 		free(buf);
 		return NULL;
 	}

@@ -139,6 +139,21 @@ test_expect_success 'a name that is no object, or a blob: refused' '
 	! test -f .dircache/index.lock
 '
 
+test_expect_success 'an annotated tag, and a tag of a tag, read as git peels them' '
+	t=$(cat tree) &&
+	c=$(echo tagged | commit-tree "$t") &&
+	tag1=$(printf "object %s\ntype commit\ntag v1\ntagger T <t@x> 1 +0000\n\nv1\n" "$c" |
+		GIT_DIR=.dircache git hash-object -t tag -w --stdin) &&
+	tag2=$(printf "object %s\ntype tag\ntag v2\ntagger T <t@x> 1 +0000\n\nv2\n" "$tag1" |
+		GIT_DIR=.dircache git hash-object -t tag -w --stdin) &&
+	read-tree "$tag2" &&
+	ls-files -s >ours &&
+	GIT_DIR=.dircache GIT_INDEX_FILE=git-index git read-tree "$tag2" &&
+	GIT_DIR=.dircache GIT_INDEX_FILE=git-index git ls-files -s >theirs &&
+	test_cmp theirs ours &&
+	read-tree "$t"
+'
+
 # Each hostile tree: read-tree exits 128, names tree and reason, and the
 # index stays byte for byte as it was.
 refuse_tree() {
