@@ -16,10 +16,28 @@
 
 static const char mktag_usage[] = "mktag < <tag-text>";
 
+/*
+ * Every finding refuses the tag, a warning or a note too: git mktag
+ * stores only what its strict fsck passes without a word.
+ */
 static void report_line(void *data, enum fsck_level level, const char *msg)
 {
-	(void)data;
-	error("%s: %s", level == FSCK_ERROR ? "error" : "warning", msg);
+	(void)level;
+	(*(int *)data)++;
+	error("tag input does not pass fsck: %s", msg);
+}
+
+/* 1 when a header line follows the tagger line (git: extraHeaderEntry). */
+static int has_extra_header(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	int lines = 0;
+
+	while (p < end && *p != '\n' && (nl = memchr(p, '\n', end - p))) {
+		lines++;
+		p = nl + 1;
+	}
+	return lines > 4;
 }
 
 static char *read_stdin(size_t *len)
@@ -41,7 +59,8 @@ static char *read_stdin(size_t *len)
 
 int main(int argc, char **argv)
 {
-	struct fsck_options opt = { 1, report_line, NULL, NULL, 0 };
+	int findings = 0;
+	struct fsck_options opt = { 1, report_line, &findings, NULL, 0 };
 	unsigned char target[20], sha1[20];
 	enum object_type type, stored;
 	size_t len, size;
@@ -56,8 +75,14 @@ int main(int argc, char **argv)
 	buf = read_stdin(&len);
 	if (memchr(buf, '\0', len))
 		die("a tag cannot hold a NUL byte");
-	if (fsck_tag(buf, len, &opt, target, &type) || type == OBJ_BAD)
+	if (fsck_tag(buf, len, &opt, target, &type) || type == OBJ_BAD ||
+	    findings)
 		die("refusing a malformed tag");
+	if (has_extra_header(buf, len)) {
+		error("tag input does not pass fsck: extraHeaderEntry: "
+		      "invalid format - extra header(s) after 'tagger'");
+		die("refusing a malformed tag");
+	}
 	if (sha1_object_info(target, &stored, &size) < 0)
 		die("the tagged object %s is not in the store",
 		    sha1_to_hex(target));
