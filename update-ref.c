@@ -34,7 +34,9 @@ static const char *branch_of_head(void)
 int main(int argc, char **argv)
 {
 	unsigned char sha1[20], old[20];
+	enum object_type type;
 	const char *ref;
+	size_t size;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, update_ref_usage);
@@ -49,8 +51,12 @@ int main(int argc, char **argv)
 		die("bad ref name: '%s'", ref);
 	if (get_sha1(argv[2], sha1) < 0)
 		exit(128);
-	if (!has_sha1_file(sha1))
+	if (sha1_object_info(sha1, &type, &size) < 0)
 		die("no such object: %s", sha1_to_hex(sha1));
+	/* A branch names a commit: every walk of it depends on that. */
+	if (!strncmp(ref, "refs/heads/", 11) && type != OBJ_COMMIT)
+		die("trying to write non-commit object %s to branch '%s'",
+		    sha1_to_hex(sha1), ref);
 	if (argc == 4 && get_sha1_hex(argv[3], old) < 0)
 		die("not an object id: '%s'", argv[3]);
 	if (update_ref(ref, sha1, argc == 4 ? old : NULL) < 0)
