@@ -15,7 +15,7 @@
 #include "cache.h"
 #include "pack.h"
 
-static const char verify_pack_usage[] = "verify-pack [-v] <pack>.idx...";
+static const char verify_pack_usage[] = "verify-pack [-v] <pack>.idx | <pack>.pack | <pack>...";
 
 static int verbose;
 
@@ -159,11 +159,27 @@ static int show_entries(struct packed_git *p)
 	return 0;
 }
 
-static int verify_one(const char *name)
+/* The .idx of a pack named as git takes it: x.idx, x.pack or x. */
+static char *idx_name(const char *arg)
 {
+	size_t len = strlen(arg);
+	char *name = xmalloc(len + 5);
+
+	memcpy(name, arg, len + 1);
+	if (len > 5 && !strcmp(arg + len - 5, ".pack"))
+		strcpy(name + len - 5, ".idx");
+	else if (len <= 4 || strcmp(arg + len - 4, ".idx"))
+		strcpy(name + len, ".idx");
+	return name;
+}
+
+static int verify_one(const char *arg)
+{
+	char *name = idx_name(arg);
 	struct packed_git *p = open_pack_index(name);
 	int errors;
 
+	free(name);
 	if (!p)
 		return -1;
 	errors = verify_pack_checksums(p, say, NULL);

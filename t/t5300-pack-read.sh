@@ -31,6 +31,20 @@ test_expect_success 'verify-pack -v lists the pack as git does' '
 	done
 '
 
+test_expect_success 'verify-pack takes the pack as x.idx, x.pack or x, as git' '
+	cd repo &&
+	for p in .git/objects/pack/*.idx; do
+		b=${p%.idx} &&
+		git verify-pack -v $p >../theirs &&
+		for name in $b.pack $b; do
+			git verify-pack -v $name >../gits &&
+			test_cmp ../theirs ../gits &&
+			verify-pack -v $name >../ours &&
+			test_cmp ../theirs ../ours || exit 1
+		done
+	done
+'
+
 test_expect_success 'repack -adf --window=250 --depth=250, idx v1 too' '
 	cd repo &&
 	git repack -q -adf --window=250 --depth=250 &&
