@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	if (setup_repository() < 0)
 		exit(128);
 	if (get_sha1(argv[2], sha1) < 0)
-		die("cannot resolve '%s'", argv[2]);
+		exit(128);
 
 	if (!strcmp(opt, "-e"))
 		return exists(sha1);

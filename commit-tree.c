@@ -36,7 +36,7 @@ static void get_object(const char *arg, enum object_type want,
 	const char *bad;
 
 	if (get_sha1(arg, sha1) < 0)
-		die("not a valid %s: '%s'", type_name(want), arg);
+		exit(128);
 	buf = read_object_of_type(sha1, want, &size);
 	if (!buf)
 		die("bad %s '%s'", type_name(want), arg);

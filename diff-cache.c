@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 	if (setup_repository() < 0)
 		exit(128);
 	if (get_sha1(argv[i], sha1) < 0)
-		die("not a valid object name: %s", argv[i]);
+		exit(128);
 	buf = read_object_peeled(sha1, OBJ_TREE, &size, tree);
 	if (!buf)
 		die("not a tree-ish: %s", argv[i]);

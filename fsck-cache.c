@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 		unsigned char sha1[20];
 
 		if (get_sha1(argv[i], sha1) < 0)
-			die("bad object name '%s'", argv[i]);
+			exit(128);
 		mark_reachable(sha1, OBJ_COMMIT);
 	}
 	if (!roots)

@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 	if (setup_repository() < 0)
 		exit(128);
 	if (get_sha1(argv[i], sha1) < 0)
-		die("not a valid object name: %s", argv[i]);
+		exit(128);
 	parse_specs(argv + i + 1, argc - i - 1);
 	buf = read_object_peeled(sha1, OBJ_TREE, &size, tree);
 	if (!buf)

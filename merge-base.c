@@ -22,7 +22,7 @@ static struct commit *get_commit_arg(const char *arg)
 	struct commit *c;
 
 	if (get_sha1(arg, sha1) < 0)
-		die("not a valid object name: %s", arg);
+		exit(128);
 	c = lookup_commit_peeled(sha1);
 	if (!c)
 		die("not a commit: %s", arg);

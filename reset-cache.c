@@ -236,8 +236,9 @@ static void read_source(const char *name, struct entry_list *l)
 {
 	unsigned char sha1[20];
 
-	if (get_sha1(name, sha1) < 0 ||
-	    read_tree_list(sha1, l, NULL, 0, 1) < 0)
+	if (get_sha1(name, sha1) < 0)
+		exit(128);
+	if (read_tree_list(sha1, l, NULL, 0, 1) < 0)
 		die("cannot read tree '%s'", name);
 }
 
@@ -248,7 +249,7 @@ static void reset_hard(const char *name)
 	void *buf;
 
 	if (get_sha1(name, sha1) < 0)
-		die("not a valid object name: '%s'", name);
+		exit(128);
 	buf = read_tree_ish(sha1, &size, tree);
 	if (!buf)
 		exit(128);

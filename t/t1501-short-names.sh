@@ -88,4 +88,16 @@ test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
 	fails v1^{nonsense}
 '
 
+test_expect_success 'a name no tool resolves: one message, exit 128' '
+	c=$(GIT_DIR=.git git rev-parse HEAD) &&
+	t=$(GIT_DIR=.git git rev-parse HEAD^{tree}) &&
+	for cmd in "cat-file -t" "cat-file -e" "ls-tree" "merge-base HEAD" \
+		"diff-cache" "reset-cache" "fsck-cache" "commit-tree $t -p"
+	do
+		test_expect_code 128 env GIT_DIR=.git $cmd nosuch 2>err </dev/null &&
+		test "$(wc -l <err)" -eq 1 &&
+		test_grep "not a valid object name: .nosuch." err || return 1
+	done
+'
+
 test_done
