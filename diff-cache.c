@@ -90,13 +90,26 @@ struct side {
 	int work;			/* the content is the work-tree file */
 };
 
+static int raw_abbrev = 40;	/* digits of raw ids (--abbrev) */
+
+/* The id of a side in raw_abbrev digits (--abbrev), as git's. */
+static const char *raw_id(const struct side *s, char *buf)
+{
+	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
+	int len = raw_abbrev == 40 ? 40 : find_abbrev_len(sha1, raw_abbrev);
+
+	memcpy(buf, sha1_to_hex(sha1), len);
+	buf[len] = '\0';
+	return buf;
+}
+
 static void print_raw(const char *path, const struct side *one,
 		      const struct side *two, char status)
 {
-	printf(":%06o %06o %s ", one->mode, two->mode,
-	       sha1_to_hex(one->mode ? one->sha1 : null_sha1));
-	printf("%s %c", sha1_to_hex(two->mode ? two->sha1 : null_sha1),
-	       status);
+	char a[41], b[41];
+
+	printf(":%06o %06o %s %s %c", one->mode, two->mode, raw_id(one, a),
+	       raw_id(two, b), status);
 	write_name_field(stdout, path, strlen(path), nul_terminate);
 }
 
@@ -298,7 +311,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(arg, "--binary"))
 			patch_opts.binary = show_patch = 1;
 		else if (parse_diff_option(&patch_opts, arg))
-			;
+			raw_abbrev = strncmp(arg, "--abbrev", 8) ?
+				     raw_abbrev : patch_opts.abbrev;
 		else
 			usage(diff_cache_usage);
 	}

@@ -81,6 +81,18 @@ test_expect_success 'ids: the raw diff abbreviates with --abbrev' '
 	test_cmp theirs ours
 '
 
+test_expect_success 'ids: diff-cache abbreviates its raw lines with --abbrev too' '
+	read-tree $(cat B) &&
+	for opts in "--abbrev=6 --cached" "--abbrev --cached" "--abbrev=9" "--cached"
+	do
+		diff-cache $opts $(cat A) >ours &&
+		GIT_DIR=.dircache git diff-index $opts $(cat A) >theirs &&
+		test_cmp theirs ours || return 1
+	done &&
+	diff-cache --abbrev=6 --cached $(cat A) >ours &&
+	grep "^:[0-7]* [0-7]* [0-9a-f]\{6\} [0-9a-f]\{6\} " ours >/dev/null
+'
+
 test_expect_success 'ids: the automatic length grows with the packs' '
 	python3 -c "
 import sys
