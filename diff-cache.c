@@ -19,7 +19,7 @@
 #include "diff.h"
 
 static const char diff_cache_usage[] =
-	"diff-cache [-r] [-z] [-p] [--cached] [--full-index] "
+	"diff-cache [-r] [-z] [-p] [--binary] [--cached] [--full-index] "
 	"[--abbrev[=<n>]] <tree-ish> [<path>...]";
 
 static int cached, nul_terminate, show_patch;

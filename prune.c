@@ -72,6 +72,25 @@ static int64_t parse_ago(const char *s)
 }
 
 /*
+ * A day alone, "2026-12-06": git reads it at the current time of day,
+ * local time, and so does this (parse_date's result, or NULL).
+ */
+static const char *parse_day(const char *s, int64_t now)
+{
+	time_t t = (time_t)now;
+	struct tm tm;
+	char buf[64];
+	int y, m, d, n = 0;
+
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || s[n] ||
+	    !localtime_r(&t, &tm))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02d %02d:%02d:%02d", y, m, d,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return parse_date(buf);
+}
+
+/*
  * --expire: "now", "never", a number of seconds ago, "2.weeks.ago"
  * and the like, or a date parse_date reads.  -1 when none of those.
  */
@@ -100,6 +119,8 @@ static int parse_expire(const char *s, int64_t now, int64_t *when)
 		return 0;
 	}
 	date = parse_date(s);
+	if (!date)
+		date = parse_day(s, now);
 	if (!date)
 		return -1;
 	*when = strtoll(date, NULL, 10);

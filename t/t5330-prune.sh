@@ -90,12 +90,15 @@ test_expect_success 'the grace period: newer objects stay' '
 	 prune && git cat-file -e $(cat ../lost-blob) &&
 	 prune --expire=2.hours.ago && git cat-file -e $(cat ../lost-blob) &&
 	 prune --expire=7200 && git cat-file -e $(cat ../lost-blob) &&
+	 prune --expire=$(date -d yesterday +%Y-%m-%d) &&
+	 git cat-file -e $(cat ../lost-blob) &&
 	 prune -v --expire="30 minutes ago" >../out &&
 	 ! git cat-file -e $(cat ../lost-blob) &&
 	 git cat-file -e $(cat ../fresh) &&
 	 grep "^$(cat ../lost-blob) blob\$" ../out &&
 	 ! grep $(cat ../fresh) ../out &&
-	 prune --expire=now && ! git cat-file -e $(cat ../fresh)) &&
+	 prune --expire=$(date -d tomorrow +%Y-%m-%d) &&
+	 ! git cat-file -e $(cat ../fresh)) &&
 	test_expect_code 128 prune --expire=soonish
 '
 
