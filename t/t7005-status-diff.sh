@@ -105,4 +105,24 @@ test_expect_success 'diff --cached and diff <commit>, as git diff' '
 	test_cmp theirs ours
 '
 
+test_expect_success 'diff --name-only and --name-status, every form, as git diff' '
+	echo sp >"r/with space" && printf "q\n" >"r/tab	name" &&
+	(cd r && dircache add "with space" "tab	name") &&
+	echo more >>"r/with space" && rm r/b &&
+	one=$(git_in r rev-parse HEAD^) &&
+	for o in --name-only --name-status
+	do
+		for args in "" --cached "$one" "--cached $one" "$one HEAD" "-- d"
+		do
+			(cd r && dircache diff $o $args) >ours &&
+			(cd r && git --git-dir=.dircache --work-tree=. diff $o $args) >theirs &&
+			test_cmp theirs ours || return 1
+		done
+	done &&
+	(cd r/d && dircache diff --name-only -- e) >ours &&
+	(cd r && git --git-dir=.dircache --work-tree=. diff --name-only -- d/e) >theirs &&
+	test_cmp theirs ours &&
+	(cd r && test_expect_code 128 dircache diff --name-only nosuch 2>../err)
+'
+
 test_done
