@@ -27,7 +27,7 @@
 
 #include "cache.h"
 
-static const char init_db_usage[] = "init-db [--shared]";
+static const char init_db_usage[] = "init-db [-q | --quiet] [--shared]";
 
 static int shared;
 
@@ -76,14 +76,18 @@ int main(int argc, char **argv)
 {
 	const char *git_dir, *common, *objects;
 	char head[PATH_MAX], abs[PATH_MAX];
-	int existed;
+	int existed, quiet = 0, i;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, init_db_usage);
-	if (argc == 2 && !strcmp(argv[1], "--shared"))
-		shared = 1;
-	else if (argc != 1)
-		usage(init_db_usage);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--shared"))
+			shared = 1;
+		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+			quiet = 1;
+		else
+			usage(init_db_usage);
+	}
 	if (check_git_dir() < 0 || check_repository_format() < 0)
 		exit(128);
 	git_dir = get_git_dir();
@@ -111,8 +115,10 @@ int main(int argc, char **argv)
 		    "\tfilemode = true\n\tbare = false\n");
 	if (!realpath(git_dir, abs))
 		die_errno("realpath '%s'", git_dir);
-	fprintf(stderr, "%s: %s dircache in %s/\n", progname(),
-		existed ? "reinitialized existing" : "initialized empty", abs);
+	if (!quiet)
+		fprintf(stderr, "%s: %s dircache in %s/\n", progname(),
+			existed ? "reinitialized existing" :
+			"initialized empty", abs);
 	finish_stdout();
 	return 0;
 }

@@ -139,4 +139,16 @@ test_expect_success 'init --shared: group-writable setgid store, git agrees' '
 	git_accepts s
 '
 
+test_expect_success 'init -q says nothing; init <directory> makes it, as git init' '
+	mkdir quiet && (cd quiet && dircache init -q) 2>err &&
+	! test -s err && test -f quiet/.dircache/HEAD &&
+	dircache init -q new/deeper 2>err && ! test -s err &&
+	test -f new/deeper/.dircache/HEAD &&
+	GIT_DIR=new/deeper/.dircache git fsck --strict 2>/dev/null &&
+	dircache init other 2>err && test_grep "initialized empty" err &&
+	test -d other/.dircache/objects &&
+	test_expect_code 129 dircache init one two 2>/dev/null &&
+	! test -e one
+'
+
 test_done
