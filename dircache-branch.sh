@@ -7,15 +7,18 @@
 # but the current one; each goes only if it still holds what was read
 # ("Deleted branch <name> (was <id>)."), and a refused one leaves it
 # as it was; the exit status is 1 when any was refused, as in git.
-USAGE='branch [<name> [<commit>]] | branch (-d | -D) <name>...'
+# -v lists each with its commit's short id and subject, as git's.
+USAGE='branch [-v] [<name> [<commit>]] | branch (-d | -D) <name>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 delete=
 force=
+verbose=
 while [ $# -gt 0 ]; do
 	case $1 in
+	-v|--verbose) verbose=1 ;;
 	-d|--delete) delete=1 ;;
 	-D) delete=1; force=1 ;;
 	-f|--force) force=1 ;;
@@ -58,16 +61,26 @@ fi
 [ $# -le 2 ] || usage
 if [ $# -eq 0 ]; then
 	cur=$(head_branch)
-	local_refs heads | sed 's|^refs/heads/||; s| [0-9a-f]*$||' |
+	names=$(local_refs heads | sed 's|^refs/heads/||; s| [0-9a-f]*$||')
+	width=0
+	[ -z "$verbose" ] || width=$(printf '%s\n' "$names" |
+		awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }')
+	[ -n "$names" ] || exit 0
+	printf '%s\n' "$names" |
 		while IFS= read -r b; do
-			if [ "$b" = "$cur" ]; then
-				printf '* %s\n' "$b"
-			else
-				printf '  %s\n' "$b"
+			mark=' '
+			[ "$b" != "$cur" ] || mark='*'
+			if [ -z "$verbose" ]; then
+				printf '%s %s\n' "$mark" "$b"
+				continue
 			fi
+			id=$(rev-parse "refs/heads/$b") || exit 128
+			printf '%s %-*s %s %s\n' "$mark" "$width" "$b" \
+				"$(rev-parse --short "$id")" "$(commit_subject "$id")"
 		done
-	exit 0
+	exit
 fi
+[ -z "$verbose" ] || usage
 check_new_ref_name branch "$1"
 ! rev-parse "refs/heads/$1" >/dev/null 2>&1 ||
 	die "a branch named '$1' already exists"

@@ -16,6 +16,13 @@ test_expect_success 'setup: master, a merged and an unmerged branch' '
 more" >/dev/null)
 '
 
+test_expect_success 'branch -v: names aligned, short id and subject, as git' '
+	undo_copies r &&
+	same_as_git branch -v &&
+	same_as_git branch a-much-longer-name un &&
+	same_as_git branch -v
+'
+
 test_expect_success 'branch -d of merged branches: as git' '
 	undo_copies r &&
 	same_as_git branch -d merged &&
