@@ -8,7 +8,8 @@
 # one remote has (refs/remotes/<remote>/<branch>, as fetch records
 # them) is made from it, once the switch is done, as git checkout
 # does; two remotes having it is an error (name the start with
-# "dircache branch").
+# "dircache branch").  -b <branch> <start> starts the new branch at
+# <start> instead, and switches to it as to any branch.
 #
 # With paths ("checkout [<tree-ish>] -- <path>..."), HEAD stays and
 # the paths' files are put back: from the index, or from <tree-ish>
@@ -17,7 +18,7 @@
 # error that changes nothing.  Without "--", a first argument that is
 # no branch but a path, or a commit followed by more arguments, means
 # the same, as in git.
-USAGE='checkout [-b] <branch> | checkout [<tree-ish>] [--] <path>...'
+USAGE='checkout <branch> | checkout -b <new-branch> [<start>] | checkout [<tree-ish>] [--] <path>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -82,7 +83,12 @@ if [ "${1:-}" != -b ]; then
 	fi
 fi
 create=
+start=
 [ "${1:-}" != -b ] || { create=1; shift; }
+if [ -n "$create" ] && [ $# -eq 2 ]; then
+	start=$2
+	set -- "$1"
+fi
 [ $# -eq 1 ] || usage
 case $1 in -*) usage ;; esac
 branch=$1
@@ -92,8 +98,8 @@ gd=$(git_dir)
 
 head=$(head_commit)
 if [ -n "$create" ]; then
-	[ -n "$head" ] || die "HEAD has no commit to start '$branch' from"
-	dircache-branch "$branch" || exit 128
+	[ -n "$head$start" ] || die "HEAD has no commit to start '$branch' from"
+	dircache-branch "$branch" ${start:+"$start"} || exit 128
 fi
 from_remote=
 if ! target=$(rev-parse "refs/heads/$branch" 2>/dev/null); then
@@ -111,8 +117,18 @@ if ! target=$(rev-parse "refs/heads/$branch" 2>/dev/null); then
 	[ "$(cat-file -t "$target")" = commit ] ||
 		die "'$from_remote' is not a commit"
 fi
-[ -n "$from_remote" ] || [ "$(head_branch)" != "$branch" ] ||
-	{ say "Already on '$branch'"; exit 0; }
+# The changes the switch carried, as git lists them on stdout: the
+# work tree against the commit now checked out, in name-status form.
+show_local_changes() {
+	diff-cache -r "$1" |
+		sed 's/^:[0-7]* [0-7]* [0-9a-f]* [0-9a-f]* \([A-Z][0-9]*\)	/\1	/'
+}
+
+[ -n "$from_remote" ] || [ "$(head_branch)" != "$branch" ] || {
+	show_local_changes "$target"
+	say "Already on '$branch'"
+	exit 0
+}
 make_tmp
 if [ -n "$head" ]; then
 	merge_on_index_copy read-tree -m -u "$head" "$target" ||
@@ -129,4 +145,5 @@ fi
 (set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
 	die "$gd/HEAD.lock exists: another command is changing HEAD"
 mv -f "$gd/HEAD.lock" "$gd/HEAD" || { rm -f "$gd/HEAD.lock"; die "cannot write HEAD"; }
+show_local_changes "$target"
 say "Switched to branch '$branch'"
