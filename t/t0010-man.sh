@@ -156,6 +156,15 @@ test_expect_success 'into a pipe, no pager runs, whatever MANPAGER says' '
 	! grep PAGED out
 '
 
+test_expect_success 'on a terminal, the page goes through the pager' '
+	MANPAGER="sed s/^/PAGED/" script -qec "read-tree --help" /dev/null \
+		</dev/null >tty.out &&
+	test_grep "^PAGED.*READ-TREE(1)" tty.out &&
+	MANPAGER="sed s/^/PAGED/" script -qec "dircache help add" /dev/null \
+		</dev/null >tty.out &&
+	test_grep "^PAGED.*DIRCACHE-ADD(1)" tty.out
+'
+
 test_expect_success 'no page beside the binary: --help gives the usage' '
 	mkdir nopage &&
 	cp "$TOP/read-tree" "$TOP/dircache" "$TOP/dircache-add" \
