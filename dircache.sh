@@ -52,55 +52,6 @@ help       this list; help <command>: its manual page, else its usage
 LIST
 }
 
-# The commands installed here, one a line.
-installed_commands() {
-	for dc_f in "$dc_exec_path"/dircache-*; do
-		dc_f=${dc_f##*/dircache-}
-		case $dc_f in lib|lib.sh|*.sh|*'*'*) continue ;; esac
-		[ -x "$dc_exec_path/dircache-$dc_f" ] && printf '%s\n' "$dc_f"
-	done
-}
-
-# The commands nearest to the typo $1, as git lists them (help.c).
-suggest() {
-	installed_commands | awk -v typo="$1" '
-	function lev(s1, s2,    l1, l2, i, j, r0, r1, r2, c, t) {
-		l1 = length(s1); l2 = length(s2)
-		for (j = 0; j <= l2; j++) r1[j] = j * 1
-		for (i = 0; i < l1; i++) {
-			r2[0] = (i + 1) * 3
-			for (j = 0; j < l2; j++) {
-				c = r1[j] + 2 * (substr(s1, i + 1, 1) != substr(s2, j + 1, 1))
-				if (i > 0 && j > 0 &&
-				    substr(s1, i, 1) == substr(s2, j + 1, 1) &&
-				    substr(s1, i + 1, 1) == substr(s2, j, 1) &&
-				    c > r0[j - 1])
-					c = r0[j - 1]
-				if (c > r1[j + 1] + 3) c = r1[j + 1] + 3
-				if (c > r2[j] + 1) c = r2[j] + 1
-				r2[j + 1] = c
-			}
-			for (j = 0; j <= l2; j++) { r0[j] = r1[j]; r1[j] = r2[j] }
-		}
-		return r1[l2]
-	}
-	{
-		n++; name[n] = $0
-		score[n] = index($0, typo) == 1 ? 0 : lev(typo, $0) + 1
-	}
-	END {
-		best = -1
-		for (i = 1; i <= n; i++)
-			if (best < 0 || score[i] < best) best = score[i]
-		if (best < 0 || best >= 7) exit
-		k = 0
-		for (i = 1; i <= n; i++) if (score[i] == best) hit[++k] = name[i]
-		printf "\n%s\n", k == 1 ? "The most similar command is" : \
-			"The most similar commands are"
-		for (i = 1; i <= k; i++) printf "\t%s\n", hit[i]
-	}' >&2
-}
-
 # The manual page $1.1 beside this script: Documentation/ in the build
 # tree, else ../share/man/man1 where make install puts it.  Sets dc_page
 # ("" when there is none).
@@ -152,6 +103,55 @@ dc_help() {
 		"$1" >&2
 	suggest "$1"
 	exit 129
+}
+
+# The commands installed here, one a line.
+installed_commands() {
+	for dc_f in "$dc_exec_path"/dircache-*; do
+		dc_f=${dc_f##*/dircache-}
+		case $dc_f in lib|lib.sh|*.sh|*'*'*) continue ;; esac
+		[ -x "$dc_exec_path/dircache-$dc_f" ] && printf '%s\n' "$dc_f"
+	done
+}
+
+# The commands nearest to the typo $1, as git lists them (help.c).
+suggest() {
+	installed_commands | awk -v typo="$1" '
+	function lev(s1, s2,    l1, l2, i, j, r0, r1, r2, c, t) {
+		l1 = length(s1); l2 = length(s2)
+		for (j = 0; j <= l2; j++) r1[j] = j * 1
+		for (i = 0; i < l1; i++) {
+			r2[0] = (i + 1) * 3
+			for (j = 0; j < l2; j++) {
+				c = r1[j] + 2 * (substr(s1, i + 1, 1) != substr(s2, j + 1, 1))
+				if (i > 0 && j > 0 &&
+				    substr(s1, i, 1) == substr(s2, j + 1, 1) &&
+				    substr(s1, i + 1, 1) == substr(s2, j, 1) &&
+				    c > r0[j - 1])
+					c = r0[j - 1]
+				if (c > r1[j + 1] + 3) c = r1[j + 1] + 3
+				if (c > r2[j] + 1) c = r2[j] + 1
+				r2[j + 1] = c
+			}
+			for (j = 0; j <= l2; j++) { r0[j] = r1[j]; r1[j] = r2[j] }
+		}
+		return r1[l2]
+	}
+	{
+		n++; name[n] = $0
+		score[n] = index($0, typo) == 1 ? 0 : lev(typo, $0) + 1
+	}
+	END {
+		best = -1
+		for (i = 1; i <= n; i++)
+			if (best < 0 || score[i] < best) best = score[i]
+		if (best < 0 || best >= 7) exit
+		k = 0
+		for (i = 1; i <= n; i++) if (score[i] == best) hit[++k] = name[i]
+		printf "\n%s\n", k == 1 ? "The most similar command is" : \
+			"The most similar commands are"
+		for (i = 1; i <= k; i++) printf "\t%s\n", hit[i]
+	}' >&2
 }
 
 case ${1:-} in
