@@ -89,6 +89,17 @@ test_expect_success 'make doc-lint (mandoc and groff -man -ww -z) passes' '
 	test ! -s out
 '
 
+test_expect_success 'every page named in section 1 is here (or git, man)' '
+	sed -n "s/^\.BR \([a-z\\-]*\) (1).*/\1/p" "$DOC"/*.1 | sed "s/\\\\-/-/g" |
+		sort -u >refs &&
+	for r in $(cat refs); do
+		test -f "$DOC/$r.1" || case $r in git|man) ;; *)
+			echo "a reference to $r(1), which has no page" >&2
+			return 1 ;;
+		esac || return 1
+	done
+'
+
 test_expect_success 'SYNOPSIS names the command' '
 	for n in $(grep ^dircache- have); do
 		c=${n#dircache-} &&
