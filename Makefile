@@ -15,6 +15,10 @@ LDLIBS = -lz -lcrypto -lpthread
 endif
 prefix ?= /usr/local
 bindir = $(prefix)/bin
+# The manual pages: the tools and the front end look for theirs in
+# ../share/man/man1 beside themselves, so keep mandir there.
+mandir = $(prefix)/share/man
+man1dir = $(mandir)/man1
 DESTDIR ?=
 INSTALL ?= install
 PROVE ?= prove
@@ -198,6 +202,22 @@ install: all
 	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(bindir)
 	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(bindir)
 	$(INSTALL) -m 644 dircache-lib.sh $(DESTDIR)$(bindir)
+	$(INSTALL) -d $(DESTDIR)$(man1dir)
+	$(if $(MAN_PAGES),$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(man1dir))
+
+# The manual pages, one Documentation/<name>.1 (man(7)) for each tool
+# and porcelain command: `make doc-lint` checks them with mandoc and
+# groff, warnings included (t/t0010-man.sh does too).
+MAN_PAGES = $(wildcard Documentation/*.1)
+MANDOC ?= mandoc
+GROFF ?= groff
+
+doc-lint:
+	$(MANDOC) -T lint -W warning $(MAN_PAGES)
+	@for f in $(MAN_PAGES); do \
+		$(GROFF) -man -ww -z $$f 2>&1 | sed "s|^|$$f: |" | \
+			grep . && exit 1; \
+	done; exit 0
 
 clean:
 	rm -f $(PROGRAMS) *.o $(LIB) $(TEST_TOOL) BUILD-FLAGS BUILD-FLAGS.new
@@ -205,4 +225,4 @@ clean:
 	rm -rf t/trash-* t/valgrind-bin t/python-bin $(FUZZERS) fuzz/work-*
 
 .PHONY: all test demo bench install clean fuzz fuzz-run print-programs FORCE \
-	check-layers
+	check-layers doc-lint

@@ -136,7 +136,11 @@ int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: ..." to stderr, exit 129. */
 void usage(const char *usage_line) __attribute__((noreturn));
-/* If argv[1] is -h or --help, print the usage to stdout and exit 0. */
+/*
+ * Exit 0 after the usage on stdout when argv[1] is -h, or after the
+ * tool's manual page (man -l, plain text when stdout is no terminal)
+ * when it is --help, or the usage when no page or no man is found.
+ */
 void handle_help(int argc, char **argv, const char *usage_line);
 
 /* malloc, calloc, realloc, strdup that die when memory runs out. */

@@ -52,6 +52,59 @@ help       this list; help <command>: its manual page, else its usage
 LIST
 }
 
+# The manual page $1.1 beside this script: Documentation/ in the build
+# tree, else ../share/man/man1 where make install puts it.  Sets dc_page
+# ("" when there is none).
+find_page() {
+	for dc_page in "$dc_exec_path/Documentation/$1.1" \
+		"$dc_exec_path/../share/man/man1/$1.1" ''; do
+		[ -z "$dc_page" ] || [ -r "$dc_page" ] && break
+	done
+}
+
+# Show the manual page $1 through man: ours (find_page), else one man
+# finds when $2 is "any".  Paged on a terminal; plain text into a pipe
+# or a file, so "dircache help log | cat" never waits on a pager.
+# Returns 1 when there is no page or no man.
+show_page() {
+	command -v man >/dev/null 2>&1 || return 1
+	find_page "$1"
+	[ -t 1 ] || { MANPAGER=cat PAGER=cat; export MANPAGER PAGER; }
+	[ -z "$dc_page" ] || exec man -l "$dc_page"
+	[ "${2:-}" = any ] && man -w "$1" >/dev/null 2>&1 || return 1
+	exec man "$1"
+}
+
+# help <command>: its manual page, else its usage.  help dircache and
+# help <tool> (a plumbing tool installed here) show their pages too.
+dc_help() {
+	case $1 in
+	*[!a-z-]*|-*|'')
+		printf 'dircache: not a command: %s\n' "$1" >&2
+		exit 129
+		;;
+	dircache)
+		show_page dircache any
+		list_commands
+		exit 0
+		;;
+	esac
+	if [ -x "$dc_exec_path/dircache-$1" ]; then
+		show_page "dircache-$1" any
+		exec "$dc_exec_path/dircache-$1" -h
+	fi
+	find_page "$1"
+	if [ -x "$dc_exec_path/$1" ] &&
+	   { [ -n "$dc_page" ] || [ -f "$dc_exec_path/$1.c" ]; }; then
+		show_page "$1"
+		exec "$dc_exec_path/$1" -h
+	fi
+	printf "dircache: '%s' is not a dircache command; see 'dircache help'\n" \
+		"$1" >&2
+	suggest "$1"
+	exit 129
+}
+
 # The commands installed here, one a line.
 installed_commands() {
 	for dc_f in "$dc_exec_path"/dircache-*; do
@@ -114,29 +167,14 @@ case ${1:-} in
 	;;
 help)
 	[ $# -gt 1 ] || { list_commands; exit 0; }
-	case $2 in
-	*[!a-z-]*|-*|'')
-		printf 'dircache: not a command: %s\n' "$2" >&2
-		exit 129
-		;;
-	esac
-	if [ ! -x "$dc_exec_path/dircache-$2" ]; then
-		printf "dircache: '%s' is not a dircache command; see 'dircache help'\n" \
-			"$2" >&2
-		suggest "$2"
-		exit 129
-	fi
-	# the manual page when one is installed, else the usage
-	if command -v man >/dev/null 2>&1 &&
-	   man -w "dircache-$2" >/dev/null 2>&1; then
-		exec man "dircache-$2"
-	fi
-	exec "$dc_exec_path/dircache-$2" -h
+	dc_help "$2"
 	;;
 esac
 
 cmd=$1
 shift
+# "dircache <command> --help" is "dircache help <command>", as in git.
+[ "${1:-}" != --help ] || [ $# -ne 1 ] || dc_help "$cmd"
 case $cmd in
 *[!a-z-]*|-*)
 	printf 'dircache: not a command: %s\n' "$cmd" >&2

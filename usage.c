@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,66 @@ void usage(const char *usage_line)
 	exit(129);
 }
 
+/*
+ * The manual page of the running tool, found from where its binary
+ * really is (symbolic links followed): Documentation/<tool>.1 beside
+ * it in the build tree, else ../share/man/man1/<tool>.1 as make install
+ * lays it out.  NULL when there is none.
+ */
+static char *find_manual_page(const char *argv0)
+{
+	static const char *const places[] = {
+		"%s/Documentation/%s.1", "%s/../share/man/man1/%s.1"
+	};
+	char exe[PATH_MAX], page[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+	size_t i;
+
+	if (n > 0)
+		exe[n] = '\0';
+	else if (!strchr(argv0, '/') || !realpath(argv0, exe))
+		return NULL;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (i = 0; i < sizeof(places) / sizeof(*places); i++) {
+		snprintf(page, sizeof(page), places[i], exe, slash + 1);
+		if (!access(page, R_OK))
+			return xstrdup(page);
+	}
+	return NULL;
+}
+
+/*
+ * --help: the manual page through man(1), paged on a terminal; into a
+ * pipe or a file as plain text (MANPAGER=cat), so that "tool --help |
+ * cat" never waits on a pager.  Returns only when there is no page or
+ * no man to show it.
+ */
+static void show_manual_page(const char *argv0)
+{
+	char *page = find_manual_page(argv0);
+
+	if (!page)
+		return;
+	fflush(stdout);
+	if (!isatty(1)) {
+		setenv("MANPAGER", "cat", 1);
+		setenv("PAGER", "cat", 1);
+	}
+	execlp("man", "man", "-l", page, (char *)NULL);
+	free(page);
+}
+
 void handle_help(int argc, char **argv, const char *usage_line)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") ||
-			  !strcmp(argv[1], "--help"))) {
+	if (argc != 2)
+		return;
+	if (!strcmp(argv[1], "--help"))
+		show_manual_page(argv[0]);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: %s\n", usage_line);
 		finish_stdout();
 		exit(0);

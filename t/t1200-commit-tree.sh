@@ -296,7 +296,7 @@ test_expect_success 'usage' '
 	test_cmp expect err &&
 	test_expect_code 129 commit-tree $(cat T) -x y 2>err &&
 	test_cmp expect err &&
-	commit-tree --help >out &&
+	commit-tree -h >out &&
 	test_cmp expect out
 '
 

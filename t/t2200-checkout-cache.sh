@@ -121,7 +121,7 @@ test_expect_success 'usage' '
 	test_expect_code 129 checkout-cache -u --prefix=x/ -a 2>err &&
 	test_grep "^checkout-cache: -u cannot be used with --prefix$" err &&
 	! test -e x &&
-	checkout-cache --help >out &&
+	checkout-cache -h >out &&
 	test_grep "$u" out
 '
 

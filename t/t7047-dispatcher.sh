@@ -7,8 +7,10 @@ test_expect_success '--version' '
 	test_grep "^dircache version [0-9]" out
 '
 
-test_expect_success 'help <command> gives its usage (no manual page here)' '
-	MANPATH="$PWD" dircache help reset >out &&
+test_expect_success 'help <command> gives its usage when it has no manual page' '
+	mkdir nopage &&
+	cp "$TOP/dircache" "$TOP/dircache-reset" "$TOP/dircache-lib.sh" nopage/ &&
+	MANPATH="$PWD" nopage/dircache help reset >out &&
 	dircache reset -h >expect &&
 	test_cmp expect out &&
 	test_expect_code 129 dircache help nosuch 2>err &&
