@@ -4,8 +4,9 @@
  * refs/, refs/tags/, refs/heads/, refs/remotes/, and
  * refs/remotes/<name>/HEAD; loose or packed), or a unique
  * abbreviation of at least 4 digits, in that order, with git's
- * warning when a name could be read two ways.  Then any of git's
- * suffixes: ^{type}, ^{}, ^<n>, ~<n>.
+ * warning when a name could be read two ways; "@" is HEAD.  Then any
+ * of git's suffixes: ^{type}, ^{}, ^<n>, ~<n>; and "<rev>:<path>",
+ * the blob or tree at path in rev's tree ("<rev>:" the tree itself).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,10 @@ static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
 	unsigned char other[20];
 	int refs, n;
 
+	if (len == 1 && *name == '@') {
+		name = "HEAD";
+		len = 4;
+	}
 	if (len == 40 && !get_sha1_hex(name, sha1)) {
 		if (dwim_ref(name, len, other))
 			warning("refname '%.*s' is ambiguous", (int)len, name);
@@ -242,7 +247,87 @@ static int get_sha1_1(const char *name, size_t len, unsigned char *sha1)
 	return 0;
 }
 
+/* The entry named name (len bytes) in the tree sha1, into sha1 and mode. */
+static int tree_entry_named(unsigned char *sha1, const char *name,
+			    size_t len, unsigned int *mode)
+{
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t size;
+	void *buf = read_object_of_type(sha1, OBJ_TREE, &size);
+	int r, found = 0;
+
+	if (!buf)
+		return -1;
+	init_tree_desc(&desc, buf, size);
+	while (!found && (r = tree_entry_next(&desc, &e)) > 0) {
+		if (e.pathlen != len || memcmp(e.path, name, len))
+			continue;
+		memcpy(sha1, e.sha1, 20);
+		*mode = e.mode;
+		found = 1;
+	}
+	free(buf);
+	return found ? 0 : -1;
+}
+
+/* The object at path (len bytes, "a/b") below the tree sha1, in sha1. */
+static int tree_path_lookup(unsigned char *sha1, const char *path,
+			    size_t len)
+{
+	unsigned int mode = S_IFDIR;
+
+	while (len) {
+		const char *slash = memchr(path, '/', len);
+		size_t n = slash ? (size_t)(slash - path) : len;
+
+		if (n && (!S_ISDIR(mode) ||
+			  tree_entry_named(sha1, path, n, &mode) < 0))
+			return -1;
+		path += n;
+		len -= n;
+		if (len) {
+			if (!S_ISDIR(mode))
+				return -1;
+			path++;
+			len--;
+		}
+	}
+	return 0;
+}
+
+/* The colon of "<rev>:<path>" (none inside "{...}"), or NULL. */
+static const char *path_colon(const char *name)
+{
+	int depth = 0;
+
+	for (; *name; name++) {
+		if (*name == '{')
+			depth++;
+		else if (depth && *name == '}')
+			depth--;
+		else if (!depth && *name == ':')
+			return name;
+	}
+	return NULL;
+}
+
 int get_sha1(const char *name, unsigned char *sha1)
 {
-	return get_sha1_1(name, strlen(name), sha1);
+	const char *colon = path_colon(name);
+	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+
+	if (colon && colon == name)
+		return error("not a valid object name: '%s' (the index "
+			     "form :<path> is not read here)", name);
+	if (get_sha1_1(name, len, sha1) < 0)
+		return -1;
+	if (!colon)
+		return 0;
+	if (peel_to(sha1, "tree", 4) < 0)
+		return error("'%.*s' is not a tree-ish", (int)len, name);
+	if (tree_path_lookup(sha1, colon + 1, strlen(colon + 1)) < 0)
+		return error("path '%s' does not exist in '%.*s'", colon + 1,
+			     (int)len, name);
+	return 0;
 }

@@ -88,4 +88,18 @@ test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
 	fails v1^{nonsense}
 '
 
+test_expect_success '<rev>:<path>, <rev>:, @ and their mixes' '
+	mkdir -p d/e && echo x >d/e/x && echo y >d/y &&
+	git add d && git commit -q -m dirs &&
+	same HEAD:f HEAD:d HEAD:d/ HEAD:d/e/x HEAD: HEAD~1:f v1:f \
+		"v1^{commit}:f" "HEAD^{tree}:d" origin/side:f &&
+	same @ @~1 "@^{tree}" @:d/y &&
+	fails HEAD:nosuch &&
+	fails HEAD:f/x &&
+	fails HEAD:d/e/x/ &&
+	fails nosuch:f &&
+	GIT_DIR=.git test_must_fail rev-parse HEAD:nosuch 2>err &&
+	test_grep "path .nosuch. does not exist in .HEAD." err
+'
+
 test_done
