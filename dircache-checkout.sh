@@ -7,8 +7,9 @@
 # creates the branch at HEAD first.  A <branch> we lack that exactly
 # one remote has (refs/remotes/<remote>/<branch>, as fetch records
 # them) is made from it, once the switch is done, as git checkout
-# does; two remotes having it is an error (name the start with
-# "dircache branch").
+# does, with the remote's branch as its upstream (branch.<name>.remote
+# and .merge, which pull and push use); two remotes having it is an
+# error (name the start with "dircache branch").
 #
 # With paths ("checkout [<tree-ish>] -- <path>..."), HEAD stays and
 # the paths' files are put back: from the index, or from <tree-ish>
@@ -124,7 +125,8 @@ else
 fi
 if [ -n "$from_remote" ]; then
 	update-ref "refs/heads/$branch" "$target" "$NULL_ID" || exit 128
-	say "Branch '$branch' made from '$from_remote'."
+	set_upstream "$branch" "${from_remote%%/*}" "refs/heads/$branch"
+	say "branch '$branch' set up to track '$from_remote'."
 fi
 (set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
 	die "$gd/HEAD.lock exists: another command is changing HEAD"

@@ -698,3 +698,76 @@ DC_AWK_DATE='
 		when = show_date(f[1], f[2])
 	}
 '
+
+# ---- upstreams: branch.<name>.remote and .merge, as git writes them ----
+
+# branch_config <branch> <key>: branch.<branch>.<key> (remote or merge)
+# in the repository's config, the last one set; empty when unset.
+# Section names are compared without case, the branch name with it.
+branch_config() {
+	dc_cfg=$(common_dir)/config
+	[ -f "$dc_cfg" ] || return 0
+	awk -v b="$1" -v k="$2" '
+		/^[ \t]*\[/ {
+			sec = $0
+			sub(/^[ \t]*\[[ \t]*/, "", sec)
+			name = sec
+			sub(/[ \t"].*/, "", name)
+			sub(/^[^ \t"]*[ \t]*/, "", sec)
+			ours = tolower(name) == "branch" && sec == "\"" b "\"]"
+			next
+		}
+		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
+			key = $0
+			sub(/[ \t]*=.*/, "", key)
+			gsub(/[ \t]/, "", key)
+			if (tolower(key) != tolower(k))
+				next
+			val = $0
+			sub(/^[^=]*=[ \t]*/, "", val)
+			sub(/[ \t]+[#;].*$/, "", val)
+			sub(/[ \t\r]+$/, "", val)
+			if (val ~ /^".*"$/)
+				val = substr(val, 2, length(val) - 2)
+		}
+		END { if (val != "") print val }
+	' "$dc_cfg"
+}
+
+# set_upstream <branch> <remote> <ref>: branch.<branch>.remote and
+# .merge, replacing those set, as "git branch --set-upstream-to" does;
+# the config rewritten under config.lock, then renamed.
+set_upstream() {
+	dc_cfg=$(common_dir)/config
+	(set -C && : >"$dc_cfg.lock") 2>/dev/null ||
+		die "$dc_cfg.lock exists: another command is changing the config"
+	dc_lock=$dc_cfg.lock
+	{
+		[ ! -f "$dc_cfg" ] || awk -v b="$1" '
+			function flush() {
+				if (head != "" && (body != "" || !ours))
+					printf "%s%s", head, body
+				head = ""; body = ""
+			}
+			/^[ \t]*\[/ {
+				flush()
+				sec = $0
+				sub(/^[ \t]*\[[ \t]*/, "", sec)
+				name = sec
+				sub(/[ \t"].*/, "", name)
+				sub(/^[^ \t"]*[ \t]*/, "", sec)
+				ours = tolower(name) == "branch" &&
+					sec == "\"" b "\"]"
+				head = $0 "\n"
+				next
+			}
+			ours && /^[ \t]*(remote|merge)[ \t]*=/ { next }
+			head != "" { body = body $0 "\n"; next }
+			{ print }
+			END { flush() }
+		' "$dc_cfg"
+		printf '[branch "%s"]\n\tremote = %s\n\tmerge = %s\n' "$1" "$2" "$3"
+	} >"$dc_lock" && mv -f "$dc_lock" "$dc_cfg" ||
+		die "cannot write $dc_cfg"
+	dc_lock=
+}
