@@ -5,8 +5,10 @@
 #                           (diff-cache --cached -p)
 #   diff <tree>             the work tree against a tree (diff-cache -p)
 #   diff <tree> <tree>      two trees (diff-tree -r -p)
-# Paths after "--" limit any of them.
-USAGE='diff [--cached] [<tree-ish> [<tree-ish>]] [-- <path>...]'
+# Paths after "--" limit any of them; without "--", the first word
+# that names no revision but a file starts the paths, as in git.
+# Revisions are git's (HEAD~1, HEAD:dir, @); options in any order.
+USAGE='diff [--cached] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -14,22 +16,39 @@ handle_help "$@"
 cached=
 a=
 b=
-while [ $# -gt 0 ]; do
-	case $1 in
+dashdash=
+# Options in any order; before "--", a word that names a revision is
+# one, a word that names a file starts the paths (as git decides).
+cd_to_top
+for arg; do
+	shift
+	if [ -n "$dashdash" ]; then
+		set -- "$@" "$arg"
+		continue
+	fi
+	case $arg in
 	--cached|--staged) cached=1 ;;
-	--) shift; break ;;
+	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
-		if [ -z "$a" ]; then a=$1
-		elif [ -z "$b" ]; then b=$1
+		if ! rev-parse "$arg" >/dev/null 2>&1; then
+			[ -e "$prefix$arg" ] || [ -L "$prefix$arg" ] ||
+				die "ambiguous argument '$arg': unknown revision or path not in the working tree (use '--' to separate paths from revisions)"
+			dashdash=1
+			set -- "$@" "$arg"
+			continue
+		fi
+		if [ -e "$prefix$arg" ] || [ -L "$prefix$arg" ]; then
+			die "ambiguous argument '$arg': both revision and filename (use '--' to separate paths from revisions)"
+		fi
+		if [ -z "$a" ]; then a=$arg
+		elif [ -z "$b" ]; then b=$arg
 		else usage
 		fi
 		;;
 	esac
-	shift
 done
 [ -z "$cached" ] || [ -z "$b" ] || usage
-cd_to_top
 n=$#
 while [ "$n" -gt 0 ]; do
 	p=$1

@@ -59,6 +59,9 @@ cd_to_top() {
 		[ -n "$dc_dir" ] || dc_dir=/
 	done
 	cd "$dc_dir" || die "cannot enter $dc_dir"
+	# for the tools: "<rev>:./<path>" is relative to where we were
+	DIRCACHE_PREFIX=$prefix
+	export DIRCACHE_PREFIX
 	if [ -d .dircache ]; then
 		GIT_DIR=.dircache
 	elif [ -d .git ]; then

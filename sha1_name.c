@@ -296,6 +296,55 @@ static int tree_path_lookup(unsigned char *sha1, const char *path,
 	return 0;
 }
 
+/*
+ * A "<rev>:./<path>" or ":../<path>" path is relative to the directory
+ * the porcelain was run from, DIRCACHE_PREFIX ("dir/" below the top,
+ * set by dircache-lib.sh), as git reads it: the path from the top,
+ * "." and ".." resolved (malloc'd; NULL when it leaves the top).
+ */
+static char *relative_tree_path(const char *path)
+{
+	const char *prefix = getenv("DIRCACHE_PREFIX");
+	size_t plen = prefix ? strlen(prefix) : 0;
+	char *out = xmalloc(plen + strlen(path) + 2);
+	size_t len = 0;
+	const char *p = path;
+
+	memcpy(out, prefix ? prefix : "", plen);
+	len = plen;
+	while (len && out[len - 1] == '/')
+		len--;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!len) {
+				free(out);
+				return NULL;
+			}
+			while (len && out[len - 1] != '/')
+				len--;
+			if (len)
+				len--;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n + (*(p + n) == '/');
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static int is_relative(const char *path)
+{
+	return !strcmp(path, ".") || !strcmp(path, "..") ||
+	       !strncmp(path, "./", 2) || !strncmp(path, "../", 3);
+}
+
 /* The colon of "<rev>:<path>" (none inside "{...}"), or NULL. */
 static const char *path_colon(const char *name)
 {
@@ -316,6 +365,8 @@ int get_sha1(const char *name, unsigned char *sha1)
 {
 	const char *colon = path_colon(name);
 	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+	char *path;
+	int ret = 0;
 
 	if (colon && colon == name)
 		return error("not a valid object name: '%s' (the index "
@@ -326,8 +377,13 @@ int get_sha1(const char *name, unsigned char *sha1)
 		return 0;
 	if (peel_to(sha1, "tree", 4) < 0)
 		return error("'%.*s' is not a tree-ish", (int)len, name);
-	if (tree_path_lookup(sha1, colon + 1, strlen(colon + 1)) < 0)
-		return error("path '%s' does not exist in '%.*s'", colon + 1,
-			     (int)len, name);
-	return 0;
+	path = is_relative(colon + 1) ? relative_tree_path(colon + 1) :
+	       xstrdup(colon + 1);
+	if (!path)
+		return error("'%s' is outside the repository", colon + 1);
+	if (tree_path_lookup(sha1, path, strlen(path)) < 0)
+		ret = error("path '%s' does not exist in '%.*s'", path,
+			    (int)len, name);
+	free(path);
+	return ret;
 }
