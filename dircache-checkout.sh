@@ -108,6 +108,9 @@ if ! target=$(rev-parse "refs/heads/$branch" 2>/dev/null); then
 		;;
 	esac
 	from_remote=$matches
+	# its upstream is written last: refuse now if it cannot be
+	[ ! -e "$(common_dir)/config.lock" ] ||
+		die "$(common_dir)/config.lock exists: another command is changing the config"
 	target=$(rev-parse "refs/remotes/$from_remote") || exit 128
 	[ "$(cat-file -t "$target")" = commit ] ||
 		die "'$from_remote' is not a commit"
@@ -125,10 +128,13 @@ else
 fi
 if [ -n "$from_remote" ]; then
 	update-ref "refs/heads/$branch" "$target" "$NULL_ID" || exit 128
-	set_upstream "$branch" "${from_remote%%/*}" "refs/heads/$branch"
-	say "branch '$branch' set up to track '$from_remote'."
 fi
 (set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
 	die "$gd/HEAD.lock exists: another command is changing HEAD"
 mv -f "$gd/HEAD.lock" "$gd/HEAD" || { rm -f "$gd/HEAD.lock"; die "cannot write HEAD"; }
+# The upstream last: a config we cannot write loses only that.
+if [ -n "$from_remote" ]; then
+	set_upstream "$branch" "${from_remote%%/*}" "refs/heads/$branch"
+	say "branch '$branch' set up to track '$from_remote'."
+fi
 say "Switched to branch '$branch'"

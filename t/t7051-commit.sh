@@ -96,6 +96,32 @@ test_expect_success 'nothing to commit: refused, the store and refs as they were
 	test_cmp before after
 '
 
+test_expect_success 'commit into a closed pipe: committed, no temporary left' '
+	echo pipe >>r/b &&
+	(cd r && dircache commit -a -m pipe | :) &&
+	test "$(git --git-dir=r/.dircache log -1 --format=%s)" = pipe &&
+	test -z "$(ls -d r/.dircache/tmp-* r/.dircache/*.lock 2>/dev/null)"
+'
+
+test_expect_success 'commit killed while it reads the message: nothing left' '
+	echo killed >>r/b &&
+	repo_state r >before &&
+	mkfifo fifo || return 1
+	sleep 30 >fifo &
+	writer=$!
+	(cd r && exec dircache commit -a -F - <../fifo) &
+	pid=$!
+	i=0 &&
+	while [ -z "$(ls -d r/.dircache/tmp-commit-* 2>/dev/null)" ]; do
+		i=$((i + 1)) && [ $i -lt 200 ] && sleep 0.05 || break
+	done &&
+	test -n "$(ls -d r/.dircache/tmp-commit-* 2>/dev/null)" &&
+	kill -s TERM $pid && kill $writer &&
+	test_expect_code 143 wait $pid &&
+	repo_state r >after &&
+	test_cmp before after
+'
+
 test_expect_success 'add-files --write-tree lists unmerged paths, writes nothing' '
 	blob=$(cd r && git --git-dir=.dircache hash-object -w b) &&
 	printf "0 %s 0\tb\n100644 %s 1\tb\n100644 %s 2\tb\n" \

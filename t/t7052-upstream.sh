@@ -20,6 +20,16 @@ test_expect_success 'clone records the upstream as git clone does' '
 	test_cmp expect actual
 '
 
+test_expect_success 'checkout of a remote branch with the config locked: refused, nothing changed' '
+	: >c/.dircache/config.lock &&
+	repo_state c >before &&
+	(cd c && test_expect_code 128 dircache checkout side 2>../err) &&
+	test_grep "config.lock exists" err &&
+	repo_state c >after &&
+	rm c/.dircache/config.lock &&
+	test_cmp before after
+'
+
 test_expect_success 'checkout of a remote branch sets it as upstream' '
 	(cd c && dircache checkout side 2>../err) &&
 	test_grep "^branch .side. set up to track .origin/side.\.$" err &&
