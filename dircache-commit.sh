@@ -85,8 +85,7 @@ case $? in
 esac
 parent=$(head_commit)
 if [ -n "$parent" ] && [ -z "$merge_head" ] && [ -z "$allow_empty" ]; then
-	ptree=$(cat-file commit "$parent" | sed -n '1s/^tree //p') ||
-		exit 128
+	ptree=$(rev-parse "$parent^{tree}") || exit 128
 	[ "$ptree" != "$tree" ] ||
 		die "nothing to commit: the tree is the parent's (--allow-empty to force)"
 fi

@@ -49,13 +49,8 @@ for arg; do
 	esac
 done
 [ -z "$cached" ] || [ -z "$b" ] || usage
-n=$#
-while [ "$n" -gt 0 ]; do
-	p=$1
-	shift
-	n=$((n - 1))
-	set -- "$@" "$prefix$p"
-done
+prefix_paths "$@"
+eval "set -- $dc_paths"
 
 if [ -n "$b" ]; then
 	exec diff-tree -r -p "$a" "$b" "$@"

@@ -599,12 +599,42 @@ commit_subject() {
 prefix_paths() {
 	dc_paths=
 	for dc_p; do
-		case $dc_p in
-		.) dc_p=${prefix:-.} ;;
-		*) dc_p=$prefix$dc_p ;;
-		esac
+		dc_p=$(top_path "$dc_p") || exit 128
 		dc_paths="$dc_paths '$(printf '%s' "$dc_p" | sed "s/'/'\\\\''/g")'"
 	done
+}
+
+# top_path <path>: the path given from where the command was run, as
+# from the top ($prefix prepended, "." and ".." resolved, "." for the
+# top itself); one outside the work tree is refused in git's words.
+top_path() {
+	case $1 in
+	/*) die "'$1' is outside the repository" ;;
+	esac
+	case $prefix$1 in
+	*/.*|.*) ;;
+	*) printf '%s\n' "$prefix$1"; return 0 ;;
+	esac
+	dc_tp=$(printf '%s\n' "$prefix$1" | awk '{
+		n = split($0, c, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (c[i] == "." || (c[i] == "" && i < n))
+				continue
+			if (c[i] == "..") {
+				if (!k) { bad = 1; break }
+				k--
+				continue
+			}
+			o[++k] = c[i]
+		}
+		if (bad)
+			exit 1
+		p = ""
+		for (i = 1; i <= k; i++)
+			p = p (i > 1 ? "/" : "") o[i]
+		print (p == "" ? "." : p)
+	}') || die "'$1' is outside the repository"
+	printf '%s\n' "$dc_tp"
 }
 
 # The index file (GIT_INDEX_FILE, else the git directory's).
@@ -770,7 +800,7 @@ set_upstream() {
 			END { flush() }
 		' "$dc_cfg"
 		printf '[branch "%s"]\n\tremote = %s\n\tmerge = %s\n' "$1" "$2" "$3"
-	} >"$dc_lock" && mv -f "$dc_lock" "$dc_cfg" ||
-		die "cannot write $dc_cfg"
+	} >"$dc_lock" || die "cannot write $dc_lock"
+	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
 	dc_lock=
 }

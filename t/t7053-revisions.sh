@@ -11,6 +11,7 @@ git_r() {
 
 test_expect_success 'setup: two commits touching d/e/a' '
 	mkdir r && (cd r && dircache init 2>/dev/null) &&
+	mkdir -p r/.dircache/info && echo /.dircache >r/.dircache/info/exclude &&
 	mkdir -p r/d/e && echo a >r/d/e/a && echo b >r/b && echo c >r/d/c &&
 	(cd r && dircache add . && dircache commit -m one >/dev/null) &&
 	echo a2 >>r/d/e/a && echo c2 >>r/d/c &&
@@ -75,6 +76,52 @@ test_expect_success 'a path outside the tree or missing: refused, nothing change
 	test_cmp before after &&
 	(cd r && test_must_fail rev-parse HEAD:nosuch 2>../err) &&
 	test_grep "path .nosuch. does not exist in .HEAD." err
+'
+
+test_expect_success 'paths with .. from a subdirectory, as git reads them' '
+	echo b2 >>r/b &&
+	(cd r/d && git_r diff ../b) >expect &&
+	(cd r/d && dircache diff ../b) >actual &&
+	test_cmp expect actual && test -s actual &&
+	(cd r/d && git_r diff HEAD -- e/../../b) >expect &&
+	(cd r/d && dircache diff HEAD -- e/../../b) >actual &&
+	test_cmp expect actual &&
+	(cd r/d/e && dircache add ../../b) &&
+	(cd r/d && dircache status -s) >actual &&
+	(cd r/d && git_r status -s) >expect &&
+	test_cmp expect actual &&
+	(cd r/d/e && dircache reset -q -- ../../b) &&
+	(cd r/d && git_r diff --cached --stat) >actual &&
+	test_must_fail test -s actual
+'
+
+test_expect_success 'a path above the top: refused in git words, nothing changed' '
+	repo_state r >before &&
+	(cd r/d && test_expect_code 128 dircache diff -- ../../b 2>../../err) &&
+	test_grep "../../b. is outside the repository" err &&
+	(cd r/d && test_expect_code 128 dircache restore ../../b 2>../../err) &&
+	test_grep "../../b. is outside the repository" err &&
+	(cd r/d && test_must_fail dircache add ../../b 2>../../err) &&
+	test_grep "outside the repository" err &&
+	repo_state r >after &&
+	test_cmp before after
+'
+
+test_expect_success 'options after the paths, as git takes them' '
+	echo "*.o" >r/.gitignore && echo o >r/d/x.o &&
+	(cd r/d && dircache add x.o -f) &&
+	git_r ls-files -s d/x.o >actual &&
+	test -s actual &&
+	(cd r/d && dircache restore x.o --staged) &&
+	git_r ls-files d/x.o >actual &&
+	test_must_fail test -s actual &&
+	echo changed >>r/d/c &&
+	(cd r/d && dircache restore c -s HEAD) &&
+	git_r show HEAD:d/c >expect &&
+	test_cmp expect r/d/c &&
+	echo changed >>r/d/c &&
+	(cd r/d && dircache restore c -W --source @) &&
+	test_cmp expect r/d/c
 '
 
 test_done
