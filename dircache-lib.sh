@@ -239,6 +239,8 @@ is_remote_url() {
 	return 1
 }
 
+# A remote named is looked for as remotes/<name>, then as git records
+# one (remote.<name>.url in the config: git remote add, git clone).
 # Sets remote_name (empty for a URL given directly), remote_url and
 # remote_store (the URL of the store itself: the .dircache of a work
 # tree, or the URL when it is a store).
@@ -250,6 +252,10 @@ find_remote() {
 		remote_name=$remote_arg
 		remote_url=$(sed -n '1s/^URL: //p' "$(common_dir)/remotes/$remote_arg")
 		[ -n "$remote_url" ] || die "remote '$remote_arg' has no URL"
+	elif [ ! -d "$remote_arg" ] && remote_known "$remote_arg"; then
+		check_remote_name "$remote_arg"
+		remote_name=$remote_arg
+		remote_url=$(config_value remote "$remote_arg" url)
 	fi
 	remote_url=${remote_url%/}
 	if is_remote_url "$remote_url"; then
@@ -734,20 +740,20 @@ DC_AWK_DATE='
 
 # ---- upstreams: branch.<name>.remote and .merge, as git writes them ----
 
-# branch_config <branch> <key>: branch.<branch>.<key> (remote or merge)
-# in the repository's config, the last one set; empty when unset.
-# Section names are compared without case, the branch name with it.
-branch_config() {
+# config_value <section> <subsection> <key>: section "sub".key in the
+# repository's config, the last one set; empty when unset.  Section
+# and key names are compared without case, the subsection with it.
+config_value() {
 	dc_cfg=$(common_dir)/config
 	[ -f "$dc_cfg" ] || return 0
-	awk -v b="$1" -v k="$2" '
+	awk -v s="$1" -v b="$2" -v k="$3" '
 		/^[ \t]*\[/ {
 			sec = $0
 			sub(/^[ \t]*\[[ \t]*/, "", sec)
 			name = sec
 			sub(/[ \t"].*/, "", name)
 			sub(/^[^ \t"]*[ \t]*/, "", sec)
-			ours = tolower(name) == "branch" && sec == "\"" b "\"]"
+			ours = tolower(name) == tolower(s) && sec == "\"" b "\"]"
 			next
 		}
 		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
@@ -765,6 +771,57 @@ branch_config() {
 		}
 		END { if (val != "") print val }
 	' "$dc_cfg"
+}
+
+# branch_config <branch> <key>: branch.<branch>.<key> (remote, merge).
+branch_config() {
+	config_value branch "$1" "$2"
+}
+
+# Is $1 a remote we know: remotes/<name> (dircache remote add) or
+# remote.<name>.url in the config (git remote add, git clone)?
+remote_known() {
+	[ -f "$(common_dir)/remotes/$1" ] ||
+		[ -n "$(config_value remote "$1" url)" ]
+}
+
+# tracked_remote_branch <start>: "<remote>/<branch>" when the start
+# point names a remote-tracking branch of a remote we know (git's
+# branch.autoSetupMerge), else nothing.
+tracked_remote_branch() {
+	dc_s=${1#refs/}
+	dc_s=${dc_s#remotes/}
+	case $dc_s in */*) ;; *) return 0 ;; esac
+	remote_known "${dc_s%%/*}" || return 0
+	[ "$(rev-parse "$1" 2>/dev/null)" = \
+	  "$(rev-parse "refs/remotes/$dc_s" 2>/dev/null)" ] || return 0
+	! rev-parse "refs/heads/$1" >/dev/null 2>&1 || return 0
+	! rev-parse "refs/tags/$1" >/dev/null 2>&1 || return 0
+	printf '%s\n' "$dc_s"
+}
+
+# drop_branch_config <branch>: its [branch "<name>"] sections go from
+# the config, as git branch -d removes them.
+drop_branch_config() {
+	[ -n "$(branch_config "$1" remote)$(branch_config "$1" merge)" ] ||
+		return 0
+	dc_cfg=$(common_dir)/config
+	(set -C && : >"$dc_cfg.lock") 2>/dev/null ||
+		die "$dc_cfg.lock exists: another command is changing the config"
+	dc_lock=$dc_cfg.lock
+	awk -v b="$1" '
+		/^[ \t]*\[/ {
+			sec = $0
+			sub(/^[ \t]*\[[ \t]*/, "", sec)
+			name = sec
+			sub(/[ \t"].*/, "", name)
+			sub(/^[^ \t"]*[ \t]*/, "", sec)
+			ours = tolower(name) == "branch" && sec == "\"" b "\"]"
+		}
+		!ours
+	' "$dc_cfg" >"$dc_lock" || die "cannot write $dc_lock"
+	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
+	dc_lock=
 }
 
 # set_upstream <branch> <remote> <ref>: branch.<branch>.remote and

@@ -82,7 +82,7 @@ if [ $# -eq 0 ]; then
 		set -- "$up_remote"
 	elif [ -n "$up_remote" ] && [ -n "$up_merge" ]; then
 		set -- "$up_remote" "${up_merge#refs/heads/}"
-	elif [ -n "$no_merge" ] && [ -f "$(common_dir)/remotes/origin" ]; then
+	elif [ -n "$no_merge" ] && remote_known origin; then
 		set -- origin
 	else
 		no_upstream "$up_branch"

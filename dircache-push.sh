@@ -56,6 +56,7 @@ push_to_upstream() {
 	up_merge=$(branch_config "$up_branch" merge)
 	if [ -z "$up_remote" ] || [ -z "$up_merge" ]; then
 		[ -n "$(ls "$(common_dir)/remotes" 2>/dev/null)" ] ||
+			remote_known origin ||
 			die "no configured push destination: add one with 'dircache remote add <name> <url>', then 'dircache push <name>'"
 		say "dircache push: the current branch $up_branch has no upstream branch."
 		say "To push the current branch and set the remote as upstream, use"

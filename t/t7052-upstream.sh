@@ -88,6 +88,35 @@ test_expect_success 'push -u sets the upstream; then push and fetch need no argu
 	test "$(grep -c "^branch.lone.remote=" config)" = 1
 '
 
+test_expect_success 'branch from a remote branch tracks it; branch -d drops that' '
+	rm -rf g && cp -R c g &&
+	git_in g config remote.origin.url "$TRASH_DIRECTORY/a" &&
+	git_in g config remote.origin.fetch "+refs/heads/*:refs/remotes/origin/*" &&
+	(cd c && dircache branch topic origin/side 2>../err) &&
+	test_grep "^branch .topic. set up to track .origin/side.\.$" err &&
+	git --git-dir=g/.dircache branch -q topic origin/side &&
+	git_in g config --get-regexp "^branch\.topic\." >expect &&
+	git_in c config --get-regexp "^branch\.topic\." >actual &&
+	test_cmp expect actual &&
+	(cd c && dircache branch plain HEAD 2>../err) &&
+	! test_grep "set up to track" err &&
+	test_must_fail git_in c config branch.plain.remote &&
+	(cd c && dircache branch -D topic >/dev/null) &&
+	git --git-dir=g/.dircache branch -q -D topic &&
+	git_in g config --get-regexp "^branch\." >expect &&
+	git_in c config --get-regexp "^branch\." >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a clone git made: its remote and upstream from the config' '
+	git clone -q a/.dircache h &&
+	(cd a && dircache checkout master 2>/dev/null) &&
+	commit_line a m for-h &&
+	(cd h && dircache pull 2>/dev/null) &&
+	test "$(git -C h rev-parse HEAD)" = "$(git_in a rev-parse master)" &&
+	test "$(git -C h rev-parse origin/master)" = "$(git_in a rev-parse master)"
+'
+
 test_expect_success 'pull on a detached HEAD with no argument: git message' '
 	(cd c && git_in . rev-parse HEAD >../id) &&
 	cp -R c d && cat id >d/.dircache/HEAD &&
