@@ -345,6 +345,11 @@ static int is_relative(const char *path)
 	       !strncmp(path, "./", 2) || !strncmp(path, "../", 3);
 }
 
+char *name_path_from_top(const char *path)
+{
+	return is_relative(path) ? relative_tree_path(path) : xstrdup(path);
+}
+
 /* The colon of "<rev>:<path>" (none inside "{...}"), or NULL. */
 static const char *path_colon(const char *name)
 {
@@ -377,8 +382,7 @@ int get_sha1(const char *name, unsigned char *sha1)
 		return 0;
 	if (peel_to(sha1, "tree", 4) < 0)
 		return error("'%.*s' is not a tree-ish", (int)len, name);
-	path = is_relative(colon + 1) ? relative_tree_path(colon + 1) :
-	       xstrdup(colon + 1);
+	path = name_path_from_top(colon + 1);
 	if (!path)
 		return error("'%s' is outside the repository", colon + 1);
 	if (tree_path_lookup(sha1, path, strlen(path)) < 0)

@@ -102,4 +102,18 @@ test_expect_success '<rev>:<path>, <rev>:, @ and their mixes' '
 	test_grep "path .nosuch. does not exist in .HEAD." err
 '
 
+test_expect_success 'the index forms :<path> and :<n>:<path>' '
+	same :f :d/e/x :0:d/y &&
+	fails :nosuch &&
+	fails :2:f &&
+	GIT_DIR=.git test_must_fail rev-parse :2:f 2>err &&
+	test_grep "path .f. is in the index, but not at stage 2" err &&
+	blob=$(git hash-object -w --stdin </dev/null) &&
+	printf "0 %s 0\tf\n100644 %s 1\tf\n100644 %s 3\tf\n" \
+		$blob $blob $blob | git update-index --index-info &&
+	same :1:f :3:f &&
+	fails :f &&
+	git reset -q --hard
+'
+
 test_done

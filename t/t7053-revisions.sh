@@ -27,6 +27,14 @@ test_expect_success 'show <rev>:<path>, relative with ./ and ../, as git' '
 	done
 '
 
+test_expect_success 'show :<path> and :0:<path> from the index, as git' '
+	for rev in :./e/a :../b :0:d/c; do
+		(cd r/d && git_r show "$rev") >expect &&
+		(cd r/d && dircache show "$rev") >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
 test_expect_success 'diff between <rev>:<dir> trees and with @, as git' '
 	(cd r/d && git_r diff HEAD~1:d HEAD:./) >expect &&
 	(cd r/d && dircache diff HEAD~1:d HEAD:./) >actual &&
