@@ -7,13 +7,16 @@
 #   diff <tree> <tree>      two trees (diff-tree -r -p)
 # Paths after "--" limit any of them; without "--", the first word
 # that names no revision but a file starts the paths, as in git.
-# Revisions are git's (HEAD~1, HEAD:dir, @); options in any order.
-USAGE='diff [--cached] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
+# Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
+# --name-only and --name-status print the paths (with their status)
+# instead of a patch.
+USAGE='diff [--cached] [--name-only | --name-status] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 cached=
+names=
 a=
 b=
 dashdash=
@@ -28,6 +31,8 @@ for arg; do
 	fi
 	case $arg in
 	--cached|--staged) cached=1 ;;
+	--name-only) names=only ;;
+	--name-status) names=status ;;
 	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
@@ -52,17 +57,41 @@ done
 prefix_paths "$@"
 eval "set -- $dc_paths"
 
-if [ -n "$b" ]; then
-	exec diff-tree -r -p "$a" "$b" "$@"
+if [ -z "$a$cached" ]; then
+	[ -n "$names" ] || exec show-diff -- "$@"
+	set -- show-diff -s -- "$@"
+else
+	if [ -z "$a" ]; then
+		a=$(head_commit)
+		[ -n "$a" ] || die "HEAD has no commit yet"
+	fi
+	if [ -n "$b" ]; then
+		set -- diff-tree -r "$a" "$b" "$@"
+	else
+		set -- diff-cache ${cached:+--cached} -r "$a" "$@"
+	fi
+	if [ -z "$names" ]; then
+		cmd=$1
+		shift
+		exec "$cmd" -p "$@"
+	fi
 fi
-if [ -z "$cached$a" ]; then
-	exec show-diff -- "$@"
+
+# --name-only, --name-status: from the raw lines (show-diff -s gives
+# the status lines itself), as git prints them.
+make_tmp
+"$@" >"$dc_tmp/raw" || exit 128
+if [ "$1" = show-diff ]; then
+	mv "$dc_tmp/raw" "$dc_tmp/names"
+else
+	awk -F '\t' 'BEGIN { OFS = "\t" } {
+		n = split($1, f, " ")
+		$1 = f[n]
+		print
+	}' "$dc_tmp/raw" >"$dc_tmp/names"
 fi
-if [ -z "$a" ]; then
-	a=$(head_commit)
-	[ -n "$a" ] || die "HEAD has no commit yet"
+if [ "$names" = only ]; then
+	cut -f2- "$dc_tmp/names"
+else
+	cat "$dc_tmp/names"
 fi
-if [ -n "$cached" ]; then
-	exec diff-cache --cached -r -p "$a" "$@"
-fi
-exec diff-cache -r -p "$a" "$@"

@@ -57,6 +57,20 @@ test_expect_success 'diff takes a path without --, in any place git does' '
 	test -s actual
 '
 
+test_expect_success 'diff --name-only and --name-status in every form, as git' '
+	echo staged >>r/d/c && (cd r && dircache add d/c) &&
+	for args in "--name-only" "--name-status" "--cached --name-only" \
+		"--name-status HEAD" "HEAD~1 HEAD --name-status" \
+		"--name-only -- e" "--name-status ../b" "HEAD --name-only c"; do
+		# shellcheck disable=SC2086
+		(cd r/d && git_r diff $args) >expect &&
+		(cd r/d && dircache diff $args) >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	(cd r && dircache reset -q) &&
+	test -z "$(ls -d r/.dircache/tmp-* 2>/dev/null)"
+'
+
 test_expect_success 'diff of a word that is neither: refused in git words' '
 	(cd r/d && test_expect_code 128 dircache diff nosuch 2>../../err) &&
 	test_grep "ambiguous argument .nosuch.: unknown revision or path" err
