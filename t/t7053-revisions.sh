@@ -146,4 +146,17 @@ test_expect_success 'options after the paths, as git takes them' '
 	test_cmp expect r/d/c
 '
 
+test_expect_success 'rm: ../ paths, -f after them, the refusal changes nothing' '
+	echo t >r/top && (cd r && dircache add top) &&
+	echo more >>r/top &&
+	repo_state r >before &&
+	(cd r/d && test_expect_code 128 dircache rm ../top 2>../../err) &&
+	test_grep "has changes not in the index" err &&
+	repo_state r >after &&
+	test_cmp before after &&
+	(cd r/d && dircache rm ../top -f) &&
+	test ! -e r/top &&
+	test_must_fail git_r ls-files --error-unmatch top
+'
+
 test_done
