@@ -16,6 +16,14 @@
  * (or it is racily clean, git's rule); the object store is written,
  * with its collision check, only for content it does not hold under
  * the entry's id.  One index.lock, one write, none when nothing changed.
+ *
+ * --write-tree is "dircache commit"'s one pass (with -u, commit -a's):
+ * after the adding, the index is stored as trees (the cache tree's
+ * valid directories not hashed again), the index written once with its
+ * cache tree brought up to date, and the root tree's id printed.  With
+ * no pathspec and neither -A nor -u nothing is added first.  An index
+ * with unmerged entries is left as it was: their paths are printed,
+ * one a line, and the exit status is 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,12 +34,14 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "commit-write.h"
 #include "exclude.h"
 
 static const char add_files_usage[] =
-	"add-files [-A | -u] [-f] [--prefix=<dir>/] [--] [<pathspec>...]";
+	"add-files [-A | -u] [-f] [--write-tree] [--prefix=<dir>/] [--] "
+	"[<pathspec>...]";
 
-static int all, update_only, force;
+static int all, update_only, force, write_tree;
 static const char *prefix = "";
 static struct pathspec pathspec;
 static char **args;		/* the pathspecs, relative to the top */
@@ -437,6 +447,51 @@ static void apply_changes(void)
 			    new_entries[i]->name);
 }
 
+/* ---- --write-tree ---- */
+
+/* The unmerged paths, each once, on stdout; how many. */
+static int list_unmerged(void)
+{
+	const char *last = NULL;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < active_nr; i++) {
+		const struct cache_entry *ce = active_cache[i];
+
+		if (!ce_stage(ce) || (last && !strcmp(last, ce->name)))
+			continue;
+		printf("%s\n", ce->name);
+		last = ce->name;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The index as trees, written back once with its cache tree (not at
+ * all when nothing changed and the cache tree was whole already).
+ */
+static void write_index_and_tree(void)
+{
+	unsigned char sha1[20];
+	int was_valid = cache_tree_fully_valid(index_cache_tree());
+
+	take_out_intent_to_add();
+	index_cache_tree_or_new();
+	if (write_index_tree(sha1, 0) < 0)
+		exit(128);
+	if (flush_to_disk(-1) < 0)
+		die("unable to make the trees durable");
+	if (put_back_intent_to_add() < 0)
+		die("cannot put the intent-to-add entries back");
+	if (!index_dirty && was_valid)
+		rollback_index_lock();
+	else if (commit_index() < 0)
+		die("unable to write the index");
+	printf("%s\n", sha1_to_hex(sha1));
+}
+
 /* ---- main ---- */
 
 static int parse_options(int argc, char **argv)
@@ -456,6 +511,8 @@ static int parse_options(int argc, char **argv)
 			update_only = 1;
 		else if (!strcmp(arg, "-f") || !strcmp(arg, "--force"))
 			force = 1;
+		else if (!strcmp(arg, "--write-tree"))
+			write_tree = 1;
 		else if (!strncmp(arg, "--prefix=", 9))
 			prefix = arg + 9;
 		else
@@ -474,7 +531,7 @@ int main(int argc, char **argv)
 	first = parse_options(argc, argv);
 	if (all && update_only)
 		die("-A and -u are mutually incompatible");
-	if (first == argc && !all && !update_only)
+	if (first == argc && !all && !update_only && !write_tree)
 		die("nothing specified, nothing added");
 	nr_args = argc - first;
 	args = xcalloc(nr_args + 1, sizeof(*args));
@@ -497,17 +554,28 @@ int main(int argc, char **argv)
 		die("unable to read the index");
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
+	if (write_tree && list_unmerged()) {
+		rollback_index_lock();
+		finish_stdout();
+		return 1;
+	}
 	ret = check_named_paths();
-	scan_tracked();
-	if (!update_only)
-		find_new_files();
-	hash_jobs();
-	apply_changes();
-	if (!index_dirty)
+	if (nr_args || all || update_only) {
+		scan_tracked();
+		if (!update_only)
+			find_new_files();
+		hash_jobs();
+		apply_changes();
+	}
+	if (write_tree)
+		write_index_and_tree();
+	else if (!index_dirty)
 		rollback_index_lock();
 	else if (commit_index() < 0)
 		die("unable to write the index");
 	if (hash_log && fclose(hash_log))
 		die_errno("close '%s'", log);
+	if (write_tree)
+		finish_stdout();
 	return ret;
 }

@@ -1458,11 +1458,19 @@ int fsck_object_links(struct fsck_object *o, struct object_stream *st,
  * A command-line id as git reads it: 40 hex digits, a ref name (x,
  * refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and
  * refs/remotes/x/HEAD, in that order; git's warning when ambiguous),
- * or a unique abbreviation of at least four digits; then git's
- * suffixes ^{type}, ^{}, ^<n>, ~<n>.  Prints an error and returns -1
+ * or a unique abbreviation of at least four digits ("@" is HEAD);
+ * then git's suffixes ^{type}, ^{}, ^<n>, ~<n>, and ":<path>" (the
+ * object at path in the tree).  Prints an error and returns -1
  * when it names nothing or more than one object.
  */
 int get_sha1(const char *name, unsigned char *sha1);
+/*
+ * The path of "<rev>:<path>" or ":<path>" from the top: as given, or,
+ * for "./" and "../" paths, from where the porcelain ran
+ * (DIRCACHE_PREFIX), "." and ".." resolved.  Malloc'd; NULL when the
+ * path leaves the top.
+ */
+char *name_path_from_top(const char *path);
 
 /* ---- worktree.c: work-tree files in and out of the store ---- */
 

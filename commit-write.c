@@ -566,6 +566,56 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 	return write_all_trees(dry_run, sha1);
 }
 
+/*
+ * Entries added with "git add -N" are not in the tree git writes (nor
+ * is a directory that holds nothing else): they are taken out while
+ * the trees are made, and put back before the index is written (their
+ * directories' cache-tree nodes then invalid, as in git).
+ */
+static struct cache_entry **intent;
+static unsigned int intent_nr;
+static size_t intent_alloc;
+
+void take_out_intent_to_add(void)
+{
+	unsigned int i = 0;
+
+	while (i < active_nr) {
+		struct cache_entry *ce = active_cache[i];
+		struct cache_entry *copy;
+
+		if (!(ce->ce_ext_flags & CE_INTENT_TO_ADD)) {
+			i++;
+			continue;
+		}
+		copy = make_cache_entry(ce->name, ce->ce_namelen);
+		memcpy(copy, ce, sizeof(*ce));
+		ALLOC_GROW(intent, intent_nr + 1, intent_alloc);
+		intent[intent_nr++] = copy;
+		remove_cache_entry_at(i);
+	}
+}
+
+int put_back_intent_to_add(void)
+{
+	static const unsigned char null_id[20];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < intent_nr; i++) {
+		const char *slash = memrchr(intent[i]->name, '/',
+					    intent[i]->ce_namelen);
+
+		if (slash && active_cache_tree)
+			cache_tree_set(active_cache_tree, intent[i]->name,
+				       slash - intent[i]->name, null_id, -1);
+		if (!ret && add_cache_entry(intent[i], ADD_CACHE_OK_TO_ADD) < 0)
+			ret = -1;
+	}
+	intent_nr = 0;
+	return ret;
+}
+
 /* ---- commits ---- */
 
 static void add_text(char **buf, size_t *len, size_t *alloc,

@@ -25,6 +25,14 @@
 int write_index_tree(unsigned char *sha1, int dry_run);
 
 /*
+ * Take the entries added with "git add -N" out of the index before
+ * write_index_tree, and put them back after it (their directories'
+ * cache-tree nodes made invalid).  put_back: -1 after error().
+ */
+void take_out_intent_to_add(void);
+int put_back_intent_to_add(void);
+
+/*
  * Keep each directory's tree id in memory across write_index_tree
  * calls (a cache-tree), so that only the directories on changed paths
  * are hashed again.  The caller must then call forget_index_trees for

@@ -15,13 +15,20 @@ USAGE='add [-A | -u] [-f] [--] <pathspec>...'
 handle_help "$@"
 opts=
 whole=
-while [ $# -gt 0 ]; do
-	case $1 in
-	--) shift; break ;;
-	-A|--all|-u|--update) opts="$opts $1"; whole=1; shift ;;
-	-f|--force) opts="$opts $1"; shift ;;
+dashdash=
+# options anywhere before "--", as git's parser takes them
+for arg; do
+	shift
+	if [ -n "$dashdash" ]; then
+		set -- "$@" "$arg"
+		continue
+	fi
+	case $arg in
+	--) dashdash=1 ;;
+	-A|--all|-u|--update) opts="$opts $arg"; whole=1 ;;
+	-f|--force) opts="$opts $arg" ;;
 	-*) usage ;;
-	*) break ;;
+	*) set -- "$@" "$arg" ;;
 	esac
 done
 [ $# -gt 0 ] || [ -n "$whole" ] || usage

@@ -2,12 +2,14 @@
 # dircache branch: without a name, list the branches, the current one
 # marked "*", as git branch does; with one, create it at <commit> (HEAD
 # by default).  An existing branch is never moved: update-ref is asked
-# to create it only if it does not exist.  -d deletes branches that
-# HEAD has merged (git's "not fully merged" refusal otherwise), -D any
-# but the current one; each goes only if it still holds what was read
-# ("Deleted branch <name> (was <id>)."), and a refused one leaves it
-# as it was; the exit status is 1 when any was refused, as in git.
-# -v lists each with its commit's short id and subject, as git's.
+# to create it only if it does not exist; one started from a remote's
+# branch (<remote>/<branch>) gets it as its upstream, as in git.  -d
+# deletes branches (their upstream settings too) that HEAD has merged
+# (git's "not fully merged" refusal otherwise), -D any but the current
+# one; each goes only if it still holds what was read ("Deleted branch
+# <name> (was <id>)."), and a refused one leaves it as it was; the
+# exit status is 1 when any was refused, as in git.  -v lists each
+# with its commit's short id and subject, as git's.
 USAGE='branch [-v] [<name> [<commit>]] | branch (-d | -D) <name>...'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -47,6 +49,7 @@ delete_branch() {
 		return 1
 	fi
 	delete_ref "refs/heads/$1" "$id" || return 1
+	drop_branch_config "$1"
 	printf 'Deleted branch %s (was %s).\n' "$1" "$(rev-parse --short "$id")"
 }
 
@@ -86,4 +89,13 @@ check_new_ref_name branch "$1"
 	die "a branch named '$1' already exists"
 start=$(rev-parse "${2:-HEAD}") || exit 128
 [ "$(cat-file -t "$start")" = commit ] || die "'${2:-HEAD}' is not a commit"
+tracked=
+[ -z "${2:-}" ] || tracked=$(tracked_remote_branch "$2")
+if [ -n "$tracked" ] && [ -e "$(common_dir)/config.lock" ]; then
+	die "$(common_dir)/config.lock exists: another command is changing the config"
+fi
 update-ref "refs/heads/$1" "$start" "$NULL_ID" || exit 128
+if [ -n "$tracked" ]; then
+	set_upstream "$1" "${tracked%%/*}" "refs/heads/${tracked#*/}"
+	say "branch '$1' set up to track '$tracked'."
+fi

@@ -7,9 +7,11 @@
 # creates the branch at HEAD first.  A <branch> we lack that exactly
 # one remote has (refs/remotes/<remote>/<branch>, as fetch records
 # them) is made from it, once the switch is done, as git checkout
-# does; two remotes having it is an error (name the start with
-# "dircache branch").  -b <branch> <start> starts the new branch at
-# <start> instead, and switches to it as to any branch.
+# does, with the remote's branch as its upstream (branch.<name>.remote
+# and .merge, which pull and push use); two remotes having it is an
+# error (name the start with "dircache branch").  -b <branch> <start>
+# starts the new branch at <start> instead, and switches to it as to
+# any branch.
 #
 # With paths ("checkout [<tree-ish>] -- <path>..."), HEAD stays and
 # the paths' files are put back: from the index, or from <tree-ish>
@@ -113,6 +115,9 @@ if ! target=$(rev-parse "refs/heads/$branch" 2>/dev/null); then
 		;;
 	esac
 	from_remote=$matches
+	# its upstream is written last: refuse now if it cannot be
+	[ ! -e "$(common_dir)/config.lock" ] ||
+		die "$(common_dir)/config.lock exists: another command is changing the config"
 	target=$(rev-parse "refs/remotes/$from_remote") || exit 128
 	[ "$(cat-file -t "$target")" = commit ] ||
 		die "'$from_remote' is not a commit"
@@ -140,10 +145,14 @@ else
 fi
 if [ -n "$from_remote" ]; then
 	update-ref "refs/heads/$branch" "$target" "$NULL_ID" || exit 128
-	say "Branch '$branch' made from '$from_remote'."
 fi
 (set -C && printf 'ref: refs/heads/%s\n' "$branch" >"$gd/HEAD.lock") 2>/dev/null ||
 	die "$gd/HEAD.lock exists: another command is changing HEAD"
 mv -f "$gd/HEAD.lock" "$gd/HEAD" || { rm -f "$gd/HEAD.lock"; die "cannot write HEAD"; }
+# The upstream last: a config we cannot write loses only that.
+if [ -n "$from_remote" ]; then
+	set_upstream "$branch" "${from_remote%%/*}" "refs/heads/$branch"
+	say "branch '$branch' set up to track '$from_remote'."
+fi
 show_local_changes "$target"
 say "Switched to branch '$branch'"

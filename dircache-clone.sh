@@ -1,7 +1,7 @@
 #!/bin/sh
 # dircache clone: init, pull and check out, in a new directory.  The
 # remote is recorded as "origin" and HEAD names the branch the
-# remote's HEAD names.  The clone is made in a hidden directory next
+# remote's HEAD names, origin's branch its upstream (as git clone).  The clone is made in a hidden directory next
 # to the new one (.<dir>.clone-XXXXXX), removed when anything fails,
 # and renamed to <dir> once whole: a clone is whole or absent, even
 # when killed (then the hidden directory stays, never <dir>).
@@ -50,6 +50,7 @@ dircache-remote add origin "$remote_arg" || exit 128
 	[ -n "$branch" ] || die "the remote's HEAD names no branch"
 	check_name branch "$branch"
 	printf 'ref: refs/heads/%s\n' "$branch" >.dircache/HEAD
+	set_upstream "$branch" origin "refs/heads/$branch"
 ) || exit 128
 dircache-pull origin || exit 128
 if [ -e "$final" ] || [ -L "$final" ]; then

@@ -1,9 +1,11 @@
 #!/bin/sh
 # dircache commit: record the index as a commit on the current branch
-# and print its id.  write-tree, then commit-tree with HEAD as parent
-# (and MERGE_HEAD as the second, when a pull left a merge to finish),
-# then update-ref moves the branch under its lock, only if it still
+# and print its id.  The trees (add-files --write-tree), then
+# commit-tree with HEAD as parent (and MERGE_HEAD as the second, when
+# a pull left a merge to finish), then update-ref moves the branch under its lock, only if it still
 # holds the parent we read: a commit racing ours is never overwritten.
+# -a stages the tracked files that changed or went, in the same pass
+# (add-files --write-tree) that writes the trees and the index once.
 # An empty message, and a commit whose tree is its parent's, are
 # refused unless asked for; the message is cleaned as git commit
 # cleans it.
@@ -64,22 +66,26 @@ if [ ! -s "$dc_tmp/clean" ] && [ -z "$allow_empty_msg" ]; then
 	die "refusing an empty message (--allow-empty-message to force)"
 fi
 
-unmerged=$(ls-files -u | cut -f2 | uniq)
-if [ -n "$unmerged" ]; then
-	say "dircache commit: cannot commit, these paths are unmerged:"
-	printf '\t%s\n' "$unmerged" | sed '2,$s/^/\t/' >&2
-	die "fix them and 'dircache add' them (or 'dircache merge --abort')"
-fi
+# One pass (add-files): -a's changes staged, the trees written with
+# the index's cache tree, the index written once; nothing when paths
+# are unmerged (they are listed instead).
 if [ -n "$all" ]; then
-	# every tracked file that changed or went, NUL-separated
-	ls-files -z -m | update-cache --remove --stdin -z || exit 128
+	tree=$(add-files -u --write-tree)
+else
+	tree=$(add-files --write-tree)
 fi
-
-tree=$(write-tree) || exit 128
+case $? in
+0) ;;
+1)
+	say "dircache commit: cannot commit, these paths are unmerged:"
+	printf '%s\n' "$tree" | sed 's/^/\t/' >&2
+	die "fix them and 'dircache add' them (or 'dircache merge --abort')"
+	;;
+*) exit 128 ;;
+esac
 parent=$(head_commit)
 if [ -n "$parent" ] && [ -z "$merge_head" ] && [ -z "$allow_empty" ]; then
-	ptree=$(cat-file commit "$parent" | sed -n '1s/^tree //p') ||
-		exit 128
+	ptree=$(rev-parse "$parent^{tree}") || exit 128
 	[ "$ptree" != "$tree" ] ||
 		die "nothing to commit: the tree is the parent's (--allow-empty to force)"
 fi

@@ -5,79 +5,93 @@
 #                           (diff-cache --cached -p)
 #   diff <tree>             the work tree against a tree (diff-cache -p)
 #   diff <tree> <tree>      two trees (diff-tree -r -p)
-# Paths after "--" limit any of them.  --name-only and --name-status
-# list the paths instead of the patch, from the plumbing's raw lines.
-USAGE='diff [--cached] [--name-only | --name-status] [<tree-ish> [<tree-ish>]] [-- <path>...]'
+# Paths after "--" limit any of them; without "--", the first word
+# that names no revision but a file starts the paths, as in git.
+# Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
+# --name-only and --name-status print the paths (with their status)
+# instead of a patch.
+USAGE='diff [--cached] [--name-only | --name-status] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 cached=
+names=
 a=
 b=
-names=
-while [ $# -gt 0 ]; do
-	case $1 in
+dashdash=
+# Options in any order; before "--", a word that names a revision is
+# one, a word that names a file starts the paths (as git decides).
+cd_to_top
+for arg; do
+	shift
+	if [ -n "$dashdash" ]; then
+		set -- "$@" "$arg"
+		continue
+	fi
+	case $arg in
 	--cached|--staged) cached=1 ;;
 	--name-only) names=only ;;
 	--name-status) names=status ;;
-	--) shift; break ;;
+	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
-		if [ -z "$a" ]; then a=$1
-		elif [ -z "$b" ]; then b=$1
+		if ! rev-parse "$arg" >/dev/null 2>&1; then
+			[ -e "$prefix$arg" ] || [ -L "$prefix$arg" ] ||
+				die "ambiguous argument '$arg': unknown revision or path not in the working tree (use '--' to separate paths from revisions)"
+			dashdash=1
+			set -- "$@" "$arg"
+			continue
+		fi
+		if [ -e "$prefix$arg" ] || [ -L "$prefix$arg" ]; then
+			die "ambiguous argument '$arg': both revision and filename (use '--' to separate paths from revisions)"
+		fi
+		if [ -z "$a" ]; then a=$arg
+		elif [ -z "$b" ]; then b=$arg
 		else usage
 		fi
 		;;
 	esac
-	shift
 done
 [ -z "$cached" ] || [ -z "$b" ] || usage
-cd_to_top
-n=$#
-while [ "$n" -gt 0 ]; do
-	p=$1
-	shift
-	n=$((n - 1))
-	set -- "$@" "$prefix$p"
-done
+prefix_paths "$@"
+eval "set -- $dc_paths"
 
-# The raw lines on stdin (or show-diff -s's) as git's --name-only or
-# --name-status: the status letter (with its score) and the path, as
-# the plumbing quoted it.
-raw_to_names() {
-	if [ "$names" = only ]; then
-		sed 's/^[^	]*	//'
-	else
-		sed 's/^:[0-7]* [0-7]* [0-9a-f]* [0-9a-f]* \([A-Z][0-9]*\)	/\1	/'
+if [ -z "$a$cached" ]; then
+	[ -n "$names" ] || exec show-diff -- "$@"
+	set -- show-diff -s -- "$@"
+else
+	if [ -z "$a" ]; then
+		a=$(head_commit)
+		[ -n "$a" ] || die "HEAD has no commit yet"
 	fi
-}
-
-# The diff asked for, on stdout: a patch, or with --name-* raw lines.
-run_diff() {
 	if [ -n "$b" ]; then
-		diff-tree -r $patch "$a" "$b" "$@"
-	elif [ -z "$cached$a" ]; then
-		show-diff ${names:+-s} -- "$@"
-	elif [ -n "$cached" ]; then
-		diff-cache --cached -r $patch "$a" "$@"
+		set -- diff-tree -r "$a" "$b" "$@"
 	else
-		diff-cache -r $patch "$a" "$@"
+		set -- diff-cache ${cached:+--cached} -r "$a" "$@"
 	fi
-}
+	if [ -z "$names" ]; then
+		cmd=$1
+		shift
+		exec "$cmd" -p "$@"
+	fi
+fi
 
-if [ -z "$b" ] && [ -n "$cached$a" ] && [ -z "$a" ]; then
-	a=$(head_commit)
-	[ -n "$a" ] || die "HEAD has no commit yet"
+# --name-only, --name-status: from the raw lines (show-diff -s gives
+# the status lines itself), as git prints them.
+make_tmp
+"$@" >"$dc_tmp/raw" || exit 128
+if [ "$1" = show-diff ]; then
+	mv "$dc_tmp/raw" "$dc_tmp/names"
+else
+	awk -F '\t' 'BEGIN { OFS = "\t" } {
+		n = split($1, f, " ")
+		$1 = f[n]
+		print
+	}' "$dc_tmp/raw" >"$dc_tmp/names"
 fi
-patch=-p
-if [ -z "$names" ]; then
-	run_diff "$@"
-	exit
+if [ "$names" = only ]; then
+	cut -f2- "$dc_tmp/names"
+else
+	cat "$dc_tmp/names"
 fi
-# The plumbing's exit status, not the filter's: it comes back on fd 3.
-patch=
-exec 4>&1
-rc=$( { { run_diff "$@"; echo $? >&3; } | raw_to_names >&4; } 3>&1 )
-exec 4>&-
-exit "$rc"

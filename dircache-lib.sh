@@ -59,6 +59,9 @@ cd_to_top() {
 		[ -n "$dc_dir" ] || dc_dir=/
 	done
 	cd "$dc_dir" || die "cannot enter $dc_dir"
+	# for the tools: "<rev>:./<path>" is relative to where we were
+	DIRCACHE_PREFIX=$prefix
+	export DIRCACHE_PREFIX
 	if [ -d .dircache ]; then
 		GIT_DIR=.dircache
 	elif [ -d .git ]; then
@@ -236,6 +239,8 @@ is_remote_url() {
 	return 1
 }
 
+# A remote named is looked for as remotes/<name>, then as git records
+# one (remote.<name>.url in the config: git remote add, git clone).
 # Sets remote_name (empty for a URL given directly), remote_url and
 # remote_store (the URL of the store itself: the .dircache of a work
 # tree, or the URL when it is a store).
@@ -247,6 +252,10 @@ find_remote() {
 		remote_name=$remote_arg
 		remote_url=$(sed -n '1s/^URL: //p' "$(common_dir)/remotes/$remote_arg")
 		[ -n "$remote_url" ] || die "remote '$remote_arg' has no URL"
+	elif [ ! -d "$remote_arg" ] && remote_known "$remote_arg"; then
+		check_remote_name "$remote_arg"
+		remote_name=$remote_arg
+		remote_url=$(config_value remote "$remote_arg" url)
 	fi
 	remote_url=${remote_url%/}
 	if is_remote_url "$remote_url"; then
@@ -596,12 +605,42 @@ commit_subject() {
 prefix_paths() {
 	dc_paths=
 	for dc_p; do
-		case $dc_p in
-		.) dc_p=${prefix:-.} ;;
-		*) dc_p=$prefix$dc_p ;;
-		esac
+		dc_p=$(top_path "$dc_p") || exit 128
 		dc_paths="$dc_paths '$(printf '%s' "$dc_p" | sed "s/'/'\\\\''/g")'"
 	done
+}
+
+# top_path <path>: the path given from where the command was run, as
+# from the top ($prefix prepended, "." and ".." resolved, "." for the
+# top itself); one outside the work tree is refused in git's words.
+top_path() {
+	case $1 in
+	/*) die "'$1' is outside the repository" ;;
+	esac
+	case $prefix$1 in
+	*/.*|.*) ;;
+	*) printf '%s\n' "$prefix$1"; return 0 ;;
+	esac
+	dc_tp=$(printf '%s\n' "$prefix$1" | awk '{
+		n = split($0, c, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (c[i] == "." || (c[i] == "" && i < n))
+				continue
+			if (c[i] == "..") {
+				if (!k) { bad = 1; break }
+				k--
+				continue
+			}
+			o[++k] = c[i]
+		}
+		if (bad)
+			exit 1
+		p = ""
+		for (i = 1; i <= k; i++)
+			p = p (i > 1 ? "/" : "") o[i]
+		print (p == "" ? "." : p)
+	}') || die "'$1' is outside the repository"
+	printf '%s\n' "$dc_tp"
 }
 
 # The index file (GIT_INDEX_FILE, else the git directory's).
@@ -698,3 +737,127 @@ DC_AWK_DATE='
 		when = show_date(f[1], f[2])
 	}
 '
+
+# ---- upstreams: branch.<name>.remote and .merge, as git writes them ----
+
+# config_value <section> <subsection> <key>: section "sub".key in the
+# repository's config, the last one set; empty when unset.  Section
+# and key names are compared without case, the subsection with it.
+config_value() {
+	dc_cfg=$(common_dir)/config
+	[ -f "$dc_cfg" ] || return 0
+	awk -v s="$1" -v b="$2" -v k="$3" '
+		/^[ \t]*\[/ {
+			sec = $0
+			sub(/^[ \t]*\[[ \t]*/, "", sec)
+			name = sec
+			sub(/[ \t"].*/, "", name)
+			sub(/^[^ \t"]*[ \t]*/, "", sec)
+			ours = tolower(name) == tolower(s) && sec == "\"" b "\"]"
+			next
+		}
+		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
+			key = $0
+			sub(/[ \t]*=.*/, "", key)
+			gsub(/[ \t]/, "", key)
+			if (tolower(key) != tolower(k))
+				next
+			val = $0
+			sub(/^[^=]*=[ \t]*/, "", val)
+			sub(/[ \t]+[#;].*$/, "", val)
+			sub(/[ \t\r]+$/, "", val)
+			if (val ~ /^".*"$/)
+				val = substr(val, 2, length(val) - 2)
+		}
+		END { if (val != "") print val }
+	' "$dc_cfg"
+}
+
+# branch_config <branch> <key>: branch.<branch>.<key> (remote, merge).
+branch_config() {
+	config_value branch "$1" "$2"
+}
+
+# Is $1 a remote we know: remotes/<name> (dircache remote add) or
+# remote.<name>.url in the config (git remote add, git clone)?
+remote_known() {
+	[ -f "$(common_dir)/remotes/$1" ] ||
+		[ -n "$(config_value remote "$1" url)" ]
+}
+
+# tracked_remote_branch <start>: "<remote>/<branch>" when the start
+# point names a remote-tracking branch of a remote we know (git's
+# branch.autoSetupMerge), else nothing.
+tracked_remote_branch() {
+	dc_s=${1#refs/}
+	dc_s=${dc_s#remotes/}
+	case $dc_s in */*) ;; *) return 0 ;; esac
+	remote_known "${dc_s%%/*}" || return 0
+	[ "$(rev-parse "$1" 2>/dev/null)" = \
+	  "$(rev-parse "refs/remotes/$dc_s" 2>/dev/null)" ] || return 0
+	! rev-parse "refs/heads/$1" >/dev/null 2>&1 || return 0
+	! rev-parse "refs/tags/$1" >/dev/null 2>&1 || return 0
+	printf '%s\n' "$dc_s"
+}
+
+# drop_branch_config <branch>: its [branch "<name>"] sections go from
+# the config, as git branch -d removes them.
+drop_branch_config() {
+	[ -n "$(branch_config "$1" remote)$(branch_config "$1" merge)" ] ||
+		return 0
+	dc_cfg=$(common_dir)/config
+	(set -C && : >"$dc_cfg.lock") 2>/dev/null ||
+		die "$dc_cfg.lock exists: another command is changing the config"
+	dc_lock=$dc_cfg.lock
+	awk -v b="$1" '
+		/^[ \t]*\[/ {
+			sec = $0
+			sub(/^[ \t]*\[[ \t]*/, "", sec)
+			name = sec
+			sub(/[ \t"].*/, "", name)
+			sub(/^[^ \t"]*[ \t]*/, "", sec)
+			ours = tolower(name) == "branch" && sec == "\"" b "\"]"
+		}
+		!ours
+	' "$dc_cfg" >"$dc_lock" || die "cannot write $dc_lock"
+	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
+	dc_lock=
+}
+
+# set_upstream <branch> <remote> <ref>: branch.<branch>.remote and
+# .merge, replacing those set, as "git branch --set-upstream-to" does;
+# the config rewritten under config.lock, then renamed.
+set_upstream() {
+	dc_cfg=$(common_dir)/config
+	(set -C && : >"$dc_cfg.lock") 2>/dev/null ||
+		die "$dc_cfg.lock exists: another command is changing the config"
+	dc_lock=$dc_cfg.lock
+	{
+		[ ! -f "$dc_cfg" ] || awk -v b="$1" '
+			function flush() {
+				if (head != "" && (body != "" || !ours))
+					printf "%s%s", head, body
+				head = ""; body = ""
+			}
+			/^[ \t]*\[/ {
+				flush()
+				sec = $0
+				sub(/^[ \t]*\[[ \t]*/, "", sec)
+				name = sec
+				sub(/[ \t"].*/, "", name)
+				sub(/^[^ \t"]*[ \t]*/, "", sec)
+				ours = tolower(name) == "branch" &&
+					sec == "\"" b "\"]"
+				head = $0 "\n"
+				next
+			}
+			ours && /^[ \t]*(remote|merge)[ \t]*=/ { next }
+			head != "" { body = body $0 "\n"; next }
+			{ print }
+			END { flush() }
+		' "$dc_cfg"
+		printf '[branch "%s"]\n\tremote = %s\n\tmerge = %s\n' "$1" "$2" "$3"
+	} >"$dc_lock" || die "cannot write $dc_lock"
+	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
+	dc_lock=
+}

@@ -27,22 +27,67 @@
 # 3. It then moves the objects into the store (packs whole, pack then
 #    idx); every remote branch is recorded as refs/remotes/<remote>/
 #    <branch>, and the remote's tags we lack are created.
-# 4. Merge of one branch (the named one, else the remote's branch of
-#    HEAD's branch name, else the one the remote's HEAD names): into an unborn branch, a checkout (the work tree must
-#    be empty); when HEAD is an ancestor, a fast-forward (two-way
+# 4. Merge of one branch (the named one; with no remote named, the
+#    upstream branch.<name>.remote and .merge give both, as in git;
+#    else the remote's branch of HEAD's branch name, else the one the
+#    remote's HEAD names): into an unborn branch, a checkout (the work
+#    tree must be empty); when HEAD is an ancestor, a fast-forward (two-way
 #    read-tree -m -u, refusing to lose a local change); otherwise a
 #    three-way merge (merge-base, read-tree -m -u, merge-cache -o
 #    merge-one-file -a) committed with two parents, or, on conflicts,
 #    the unmerged paths listed and left for "dircache commit".
 #    --no-merge (dircache fetch) stops before this step.
-USAGE='pull [--no-merge] <remote> [<branch>]'
+USAGE='pull [--no-merge] [<remote> [<branch>]]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 no_merge=
 [ "${1:-}" != --no-merge ] || { no_merge=1; shift; }
 case ${1:-} in -*) usage ;; esac
-case $# in 1|2) ;; *) usage ;; esac
+case $# in 0|1|2) ;; *) usage ;; esac
+
+# No remote named: the branch's upstream (branch.<name>.remote and
+# .merge), as git pull; a fetch then asks the upstream's remote, else
+# origin.  None: git's message, exit 1.
+no_upstream() {
+	[ -z "$no_merge" ] ||
+		die "no remote named, no upstream and no origin: name the remote to fetch from"
+	if [ -z "$1" ]; then
+		say "You are not currently on a branch."
+	else
+		say "There is no tracking information for the current branch."
+	fi
+	say "Please specify which branch you want to merge with."
+	say "See dircache-pull(1) for details."
+	say ""
+	say "    dircache pull <remote> <branch>"
+	say ""
+	exit 1
+}
+
+if [ $# -eq 0 ]; then
+	cd_to_top
+	up_branch=$(head_branch)
+	up_remote=
+	up_merge=
+	if [ -n "$up_branch" ]; then
+		up_remote=$(branch_config "$up_branch" remote)
+		up_merge=$(branch_config "$up_branch" merge)
+	fi
+	case $up_merge in
+	''|refs/heads/*) ;;
+	*) die "the upstream of '$up_branch' is no branch: $up_merge" ;;
+	esac
+	if [ -n "$up_remote" ] && [ -n "$no_merge" ]; then
+		set -- "$up_remote"
+	elif [ -n "$up_remote" ] && [ -n "$up_merge" ]; then
+		set -- "$up_remote" "${up_merge#refs/heads/}"
+	elif [ -n "$no_merge" ] && remote_known origin; then
+		set -- origin
+	else
+		no_upstream "$up_branch"
+	fi
+fi
 remote_from_arg "$1"
 cd_to_top
 gd=$(git_dir)

@@ -16,23 +16,63 @@
 # incoming/<id>/result makes the receiver run and write the answer.
 # Without that exec the result never appears, and the push fails with
 # the remote's refs untouched.
-USAGE='push <remote> [<branch>... | --tags | --all]'
+USAGE='push [-u] [<remote> [<branch>... | --tags | --all]]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
-[ $# -ge 1 ] || usage
-case $1 in -*) usage ;; esac
-remote_from_arg "$1"
-shift
+set_up=
 push_tags=
 push_all=
+remote=
+branches=
 for arg; do
 	case $arg in
+	-u|--set-upstream) set_up=1 ;;
 	--tags) push_tags=1 ;;
 	--all) push_all=1 ;;
 	-*) usage ;;
+	*)
+		if [ -z "$remote" ]; then
+			remote=$arg
+		else
+			check_name branch "$arg"
+			branches="$branches $arg"
+		fi
+		;;
 	esac
 done
+
+# No remote named: the current branch's upstream, pushed to the branch
+# of the same name there (git's push.default "simple"); none is an
+# error in git's words.
+push_to_upstream() {
+	cd_to_top
+	up_branch=$(head_branch)
+	if [ -z "$up_branch" ]; then
+		say "dircache push: you are not currently on a branch."
+		die "name the remote and the branch: dircache push <remote> <branch>"
+	fi
+	up_remote=$(branch_config "$up_branch" remote)
+	up_merge=$(branch_config "$up_branch" merge)
+	if [ -z "$up_remote" ] || [ -z "$up_merge" ]; then
+		[ -n "$(ls "$(common_dir)/remotes" 2>/dev/null)" ] ||
+			remote_known origin ||
+			die "no configured push destination: add one with 'dircache remote add <name> <url>', then 'dircache push <name>'"
+		say "dircache push: the current branch $up_branch has no upstream branch."
+		say "To push the current branch and set the remote as upstream, use"
+		say ""
+		say "    dircache push -u origin $up_branch"
+		say ""
+		exit 128
+	fi
+	[ "$up_merge" = "refs/heads/$up_branch" ] ||
+		die "the upstream branch of '$up_branch' ($up_merge) is not of its name: name the remote and branch"
+	remote=$up_remote
+}
+
+[ -n "$remote" ] || [ -n "$push_all$push_tags" ] || push_to_upstream
+[ -n "$remote" ] || usage
+remote_from_arg "$remote"
 cd_to_top
 make_tmp
 # Ours while we run; those of pushes killed with -9 go.
@@ -40,13 +80,21 @@ mark_owner "$dc_tmp" || die "cannot write in $dc_tmp"
 remove_stale_dirs "$(git_dir)"/tmp-push-*
 find_remote
 
+# -u: each branch pushed gets the remote's branch as its upstream.
+track_pushed() {
+	[ -n "$set_up" ] || return 0
+	sed -n 's|^refs/heads/\([^ ]*\) .*|\1|p' "$dc_tmp/ours" |
+		while read -r b; do
+			set_upstream "$b" "$remote_arg" "refs/heads/$b"
+			say "branch '$b' set up to track '$remote_arg/$b'."
+		done
+}
+
 # ---- what we push: "<ref> <id>" lines in $dc_tmp/ours ----
 : >"$dc_tmp/ours"
 [ -z "$push_all" ] || local_refs heads >>"$dc_tmp/ours"
 [ -z "$push_tags" ] || local_refs tags >>"$dc_tmp/ours"
-for arg; do
-	case $arg in -*) continue ;; esac
-	check_name branch "$arg"
+for arg in $branches; do
 	id=$(rev-parse "refs/heads/$arg" 2>/dev/null) ||
 		die "no branch '$arg' here"
 	printf 'refs/heads/%s %s\n' "$arg" "$id" >>"$dc_tmp/ours"
@@ -86,6 +134,7 @@ done <"$dc_tmp/ours"
 if [ ! -s "$dc_tmp/request" ]; then
 	[ -z "$failed" ] || exit 128
 	say "Everything up to date."
+	track_pushed
 	exit 0
 fi
 
@@ -132,3 +181,4 @@ while read -r ref old new; do
 	esac
 done <"$dc_tmp/request"
 [ -z "$failed" ] || exit 128
+track_pushed

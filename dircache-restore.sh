@@ -15,23 +15,32 @@ handle_help "$@"
 source=
 staged=
 worktree=
-while [ $# -gt 0 ]; do
-	case $1 in
-	-s|--source)
-		[ $# -ge 2 ] || usage
-		source=$2
-		shift
-		;;
-	--source=*) source=${1#--source=} ;;
+dashdash=
+want_source=
+# options anywhere before "--", as git's parser takes them
+for arg; do
+	shift
+	if [ -n "$want_source" ]; then
+		source=$arg
+		want_source=
+		continue
+	fi
+	if [ -n "$dashdash" ]; then
+		set -- "$@" "$arg"
+		continue
+	fi
+	case $arg in
+	-s|--source) want_source=1 ;;
+	--source=*) source=${arg#--source=} ;;
 	-S|--staged) staged=1 ;;
 	-W|--worktree) worktree=1 ;;
 	-SW|-WS) staged=1; worktree=1 ;;
-	--) shift; break ;;
+	--) dashdash=1 ;;
 	-*) usage ;;
-	*) break ;;
+	*) set -- "$@" "$arg" ;;
 	esac
-	shift
 done
+[ -z "$want_source" ] || usage
 [ $# -gt 0 ] || die "you must specify path(s) to restore"
 [ -n "$staged" ] || worktree=1
 cd_to_top

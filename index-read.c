@@ -137,7 +137,7 @@ static int check_sparse(const char *name)
 	return 0;
 }
 
-int read_index_from_buffer(const void *buf, size_t size, const char *name)
+static int parse_index_buffer(const void *buf, size_t size, const char *name)
 {
 	int ret;
 
@@ -157,9 +157,16 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 		discard_cache();
 		return -1;
 	}
-	if (active_cache_tree)
-		take_snapshot();
 	return active_nr;
+}
+
+int read_index_from_buffer(const void *buf, size_t size, const char *name)
+{
+	int ret = parse_index_buffer(buf, size, name);
+
+	if (ret >= 0 && active_cache_tree)
+		take_snapshot();
+	return ret;
 }
 
 int read_cache(void)
@@ -175,10 +182,12 @@ int read_cache(void)
 	ret = map_index_file(file, &map, &size, &st);
 	if (ret)
 		return ret > 0 ? 0 : -1;
-	ret = read_index_from_buffer(map, size, file);
-	munmap(map, size);
+	ret = parse_index_buffer(map, size, file);
+	munmap(map, size);	/* first: the snapshot adds to the peak */
 	if (ret < 0)
 		return -1;
+	if (active_cache_tree)
+		take_snapshot();
 	set_index_mtime(&st);
 	return active_nr;
 }

@@ -1,7 +1,9 @@
 /*
  * rev-parse: the ids of names, one a line, for scripts: 40 hex digits,
  * a ref name or a unique abbreviation, with git's suffixes (^, ~,
- * ^{type}) (sha1_name.c's rules).
+ * ^{type}, <rev>:<path>) (sha1_name.c's rules), and git's index forms
+ * ":<path>" and ":<n>:<path>", the id of the path's entry at stage n
+ * (0 unless given) in the index.
  * Nothing is printed unless every name resolves, so a script reading
  * the output never takes a partial list for a whole one.  --short
  * prints git's abbreviation instead (core.abbrev, or git's automatic
@@ -38,6 +40,44 @@ static int show_dir(const char *arg)
 	return 0;
 }
 
+/* ":<path>", ":<n>:<path>": the index entry's id, as git reads them. */
+static int index_name(const char *name, unsigned char *sha1)
+{
+	const char *p = name + 1;
+	unsigned int stage = 0;
+	char *path;
+	int pos, ret = 0;
+
+	if (p[0] >= '0' && p[0] <= '3' && p[1] == ':') {
+		stage = p[0] - '0';
+		p += 2;
+	}
+	if (*p == '/')
+		return error("'%s': :/<text> is not supported", name);
+	path = name_path_from_top(p);
+	if (!path)
+		return error("'%s' is outside the repository", p);
+	if (read_cache() < 0) {
+		free(path);
+		return error("unable to read the index");
+	}
+	pos = index_lower_bound(0, active_nr, path, strlen(path), 0);
+	while (pos < (int)active_nr &&
+	       !strcmp(active_cache[pos]->name, path) &&
+	       ce_stage(active_cache[pos]) != stage)
+		pos++;
+	if (pos < (int)active_nr && !strcmp(active_cache[pos]->name, path))
+		memcpy(sha1, active_cache[pos]->sha1, 20);
+	else if (index_has_path(path, strlen(path)))
+		ret = error("path '%s' is in the index, but not at stage %u",
+			    path, stage);
+	else
+		ret = error("path '%s' does not exist (neither on disk nor "
+			    "in the index)", path);
+	free(path);
+	return ret;
+}
+
 /* --short=<n>: n digits at least, 4 to 40 as git clamps them. */
 static int parse_short(const char *s)
 {
@@ -71,7 +111,8 @@ int main(int argc, char **argv)
 		exit(128);
 	ids = xcalloc(argc, 20);
 	for (i = first; i < argc; i++)
-		if (get_sha1(argv[i], ids[i]) < 0)
+		if (argv[i][0] == ':' ? index_name(argv[i], ids[i]) < 0 :
+		    get_sha1(argv[i], ids[i]) < 0)
 			exit(128);
 	for (i = first; i < argc; i++) {
 		int len = find_abbrev_len(ids[i], shorten);

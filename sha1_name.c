@@ -4,8 +4,9 @@
  * refs/, refs/tags/, refs/heads/, refs/remotes/, and
  * refs/remotes/<name>/HEAD; loose or packed), or a unique
  * abbreviation of at least 4 digits, in that order, with git's
- * warning when a name could be read two ways.  Then any of git's
- * suffixes: ^{type}, ^{}, ^<n>, ~<n>.
+ * warning when a name could be read two ways; "@" is HEAD.  Then any
+ * of git's suffixes: ^{type}, ^{}, ^<n>, ~<n>; and "<rev>:<path>",
+ * the blob or tree at path in rev's tree ("<rev>:" the tree itself).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,10 @@ static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
 	unsigned char other[20];
 	int refs, n;
 
+	if (len == 1 && *name == '@') {
+		name = "HEAD";
+		len = 4;
+	}
 	if (len == 40 && !get_sha1_hex(name, sha1)) {
 		if (dwim_ref(name, len, other))
 			warning("refname '%.*s' is ambiguous", (int)len, name);
@@ -242,7 +247,147 @@ static int get_sha1_1(const char *name, size_t len, unsigned char *sha1)
 	return 0;
 }
 
+/* The entry named name (len bytes) in the tree sha1, into sha1 and mode. */
+static int tree_entry_named(unsigned char *sha1, const char *name,
+			    size_t len, unsigned int *mode)
+{
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t size;
+	void *buf = read_object_of_type(sha1, OBJ_TREE, &size);
+	int r, found = 0;
+
+	if (!buf)
+		return -1;
+	init_tree_desc(&desc, buf, size);
+	while (!found && (r = tree_entry_next(&desc, &e)) > 0) {
+		if (e.pathlen != len || memcmp(e.path, name, len))
+			continue;
+		memcpy(sha1, e.sha1, 20);
+		*mode = e.mode;
+		found = 1;
+	}
+	free(buf);
+	return found ? 0 : -1;
+}
+
+/* The object at path (len bytes, "a/b") below the tree sha1, in sha1. */
+static int tree_path_lookup(unsigned char *sha1, const char *path,
+			    size_t len)
+{
+	unsigned int mode = S_IFDIR;
+
+	while (len) {
+		const char *slash = memchr(path, '/', len);
+		size_t n = slash ? (size_t)(slash - path) : len;
+
+		if (n && (!S_ISDIR(mode) ||
+			  tree_entry_named(sha1, path, n, &mode) < 0))
+			return -1;
+		path += n;
+		len -= n;
+		if (len) {
+			if (!S_ISDIR(mode))
+				return -1;
+			path++;
+			len--;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A "<rev>:./<path>" or ":../<path>" path is relative to the directory
+ * the porcelain was run from, DIRCACHE_PREFIX ("dir/" below the top,
+ * set by dircache-lib.sh), as git reads it: the path from the top,
+ * "." and ".." resolved (malloc'd; NULL when it leaves the top).
+ */
+static char *relative_tree_path(const char *path)
+{
+	const char *prefix = getenv("DIRCACHE_PREFIX");
+	size_t plen = prefix ? strlen(prefix) : 0;
+	char *out = xmalloc(plen + strlen(path) + 2);
+	size_t len = 0;
+	const char *p = path;
+
+	memcpy(out, prefix ? prefix : "", plen);
+	len = plen;
+	while (len && out[len - 1] == '/')
+		len--;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!len) {
+				free(out);
+				return NULL;
+			}
+			while (len && out[len - 1] != '/')
+				len--;
+			if (len)
+				len--;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n + (*(p + n) == '/');
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static int is_relative(const char *path)
+{
+	return !strcmp(path, ".") || !strcmp(path, "..") ||
+	       !strncmp(path, "./", 2) || !strncmp(path, "../", 3);
+}
+
+char *name_path_from_top(const char *path)
+{
+	return is_relative(path) ? relative_tree_path(path) : xstrdup(path);
+}
+
+/* The colon of "<rev>:<path>" (none inside "{...}"), or NULL. */
+static const char *path_colon(const char *name)
+{
+	int depth = 0;
+
+	for (; *name; name++) {
+		if (*name == '{')
+			depth++;
+		else if (depth && *name == '}')
+			depth--;
+		else if (!depth && *name == ':')
+			return name;
+	}
+	return NULL;
+}
+
 int get_sha1(const char *name, unsigned char *sha1)
 {
-	return get_sha1_1(name, strlen(name), sha1);
+	const char *colon = path_colon(name);
+	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+	char *path;
+	int ret = 0;
+
+	if (colon && colon == name)
+		return error("not a valid object name: '%s' (the index "
+			     "form :<path> is not read here)", name);
+	if (get_sha1_1(name, len, sha1) < 0)
+		return -1;
+	if (!colon)
+		return 0;
+	if (peel_to(sha1, "tree", 4) < 0)
+		return error("'%.*s' is not a tree-ish", (int)len, name);
+	path = name_path_from_top(colon + 1);
+	if (!path)
+		return error("'%s' is outside the repository", colon + 1);
+	if (tree_path_lookup(sha1, path, strlen(path)) < 0)
+		ret = error("path '%s' does not exist in '%.*s'", path,
+			    (int)len, name);
+	free(path);
+	return ret;
 }

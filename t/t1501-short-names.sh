@@ -88,6 +88,34 @@ test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
 	fails v1^{nonsense}
 '
 
+test_expect_success '<rev>:<path>, <rev>:, @ and their mixes' '
+	mkdir -p d/e && echo x >d/e/x && echo y >d/y &&
+	git add d && git commit -q -m dirs &&
+	same HEAD:f HEAD:d HEAD:d/ HEAD:d/e/x HEAD: HEAD~1:f v1:f \
+		"v1^{commit}:f" "HEAD^{tree}:d" origin/side:f &&
+	same @ @~1 "@^{tree}" @:d/y &&
+	fails HEAD:nosuch &&
+	fails HEAD:f/x &&
+	fails HEAD:d/e/x/ &&
+	fails nosuch:f &&
+	GIT_DIR=.git test_must_fail rev-parse HEAD:nosuch 2>err &&
+	test_grep "path .nosuch. does not exist in .HEAD." err
+'
+
+test_expect_success 'the index forms :<path> and :<n>:<path>' '
+	same :f :d/e/x :0:d/y &&
+	fails :nosuch &&
+	fails :2:f &&
+	GIT_DIR=.git test_must_fail rev-parse :2:f 2>err &&
+	test_grep "path .f. is in the index, but not at stage 2" err &&
+	blob=$(git hash-object -w --stdin </dev/null) &&
+	printf "0 %s 0\tf\n100644 %s 1\tf\n100644 %s 3\tf\n" \
+		$blob $blob $blob | git update-index --index-info &&
+	same :1:f :3:f &&
+	fails :f &&
+	git reset -q --hard
+'
+
 test_expect_success 'a name no tool resolves: one message, exit 128' '
 	c=$(GIT_DIR=.git git rev-parse HEAD) &&
 	t=$(GIT_DIR=.git git rev-parse HEAD^{tree}) &&

@@ -137,7 +137,7 @@ test_expect_success 'fetch brings a new branch and tag; checkout makes the branc
 	test "$(git_in c2 rev-parse v2^{commit})" = "$(cat side)" &&
 	test "$(git_in c2 cat-file -t v2)" = tag &&
 	(cd c2 && dircache checkout topic 2>../err) &&
-	test_grep "Branch .topic. made from .origin/topic." err &&
+	test_grep "branch .topic. set up to track .origin/topic.\." err &&
 	test_grep "Switched to branch .topic." err &&
 	test "$(cat c2/.dircache/HEAD)" = "ref: refs/heads/topic" &&
 	test "$(git_in c2 rev-parse topic)" = "$(cat side)" &&

@@ -5,8 +5,9 @@
 # the top; those lines are dropped and the change committed in both,
 # so that the untracked walk enters every directory, as on a real
 # kernel tree.  git runs without the untracked cache or fsmonitor.
-# Rows: status clean and with 1% of the files changed, add . with
-# nothing changed, add . of the whole tree into an empty store.
+# Rows: status clean and with 1% of the files changed, commit -a of
+# 1% changed (a fresh 1% for each run, the same files for both), add .
+# with nothing changed, add . of the whole tree into an empty store.
 
 # The checkout, both stores, a commit of the tree in each (untimed);
 # made afresh on every call, since the 1% rows change files.
@@ -40,6 +41,15 @@ porcelain_setup() {
 		{ echo "bench: the porcelain checkout is not clean" >&2; exit 1; }
 }
 
+# change_files N: append a line to every 100th file (the Nth of each
+# hundred), symbolic links left alone.
+change_files() {
+	tr '\0' '\n' <"$W/old.list" | awk -v n="$1" 'NR % 100 == n' |
+		while read -r f; do
+			[ -L "$f" ] || echo "/* porcelain $1 */" >>"$f"
+		done
+}
+
 op_porcelain() {
 	porcelain_setup
 	cd "$W/porc"
@@ -49,10 +59,7 @@ op_porcelain() {
 		time_cmd ours-addu dircache add .
 		time_cmd git-addu git add .
 	done
-	tr '\0' '\n' <"$W/old.list" | awk 'NR % 100 == 50' |
-		while read -r f; do
-			[ -L "$f" ] || echo "/* porcelain */" >>"$f"
-		done
+	change_files 50
 	for i in $(seq $RUNS); do
 		time_cmd ours-st1 dircache status
 		time_cmd git-st1 git status
@@ -61,6 +68,13 @@ op_porcelain() {
 	git status --porcelain >"$W/st1-git"
 	cmp -s "$W/st1-ours" "$W/st1-git" ||
 		{ echo "bench: status --porcelain differs from git" >&2; exit 1; }
+	for i in $(seq $RUNS); do
+		[ "$i" = 1 ] || change_files $((50 + i))
+		time_cmd ours-ca1 dircache commit -a -m "porcelain $i"
+		time_cmd git-ca1 git commit -q -a -m "porcelain $i"
+	done
+	[ "$(rev-parse 'HEAD^{tree}')" = "$(git rev-parse 'HEAD^{tree}')" ] ||
+		{ echo "bench: commit -a made another tree than git" >&2; exit 1; }
 	for i in $(seq $RUNS); do
 		discard "$W/padd-ours" "$W/padd-git"
 		GIT_DIR=$W/padd-ours init-db 2>/dev/null
@@ -83,6 +97,7 @@ op_porcelain() {
 rows_porcelain() {
 	row "dircache status, clean" stc
 	row "dircache status, 1% changed" st1
+	row "dircache commit -a, 1% changed" ca1
 	row "dircache add ., nothing changed" addu
 	row "dircache add . of the whole tree" adda
 }
