@@ -25,6 +25,9 @@
  */
 #define _GNU_SOURCE	/* memmem */
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,11 +252,20 @@ static const struct dv {
 	UBC(63, 1, 64, 6, 1, A45_0 | B45_0) \
 	UBC(63, 2, 64, 7, 1, A48_2) \
 
-/* ---- the UBCs, four blocks at a time ---- */
+/* ---- the UBCs, on 1, 4 or 8 blocks at a time ---- */
 
-#define LANES 4
-typedef uint32_t vec __attribute__((vector_size(16)));
-typedef int32_t svec __attribute__((vector_size(16)));
+/*
+ * Lane l of a vector holds a word of block l.  One block alone is done
+ * in scalar code (vec1), a few in SSE2 (vec4, x86-64's baseline), and
+ * runs of blocks in AVX2 (vec8) where the CPU has it and OPENSSL_ia32cap
+ * does not hide it.  The code is written once, for the type V.
+ */
+typedef uint32_t vec1 __attribute__((vector_size(4)));
+typedef int32_t svec1 __attribute__((vector_size(4)));
+typedef uint32_t vec4 __attribute__((vector_size(16)));
+typedef int32_t svec4 __attribute__((vector_size(16)));
+typedef uint32_t vec8 __attribute__((vector_size(32)));
+typedef int32_t svec8 __attribute__((vector_size(32)));
 
 static inline uint32_t be32_at(const unsigned char *p)
 {
@@ -261,62 +273,195 @@ static inline uint32_t be32_at(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-static inline vec vrol1(vec x)
+/* W[16..UBC_LAST_WORD] from W[0..15]. */
+#define EXPAND(w) \
+	for (t = 16; t <= UBC_LAST_WORD; t++) { \
+		V x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]; \
+		w[t] = x << 1 | x >> 31; \
+	}
+
+/*
+ * Each relation's DVs in every lane, for the vector and-not.  They are
+ * read through a pointer the compiler cannot see through (OPAQUE):
+ * folded into immediates, each would cost three instructions more.
+ */
+#define UBC(i, p, j, q, c, set) { set },
+static const vec1 sets1[] = { SHA1_UBCS };
+#undef UBC
+#define UBC(i, p, j, q, c, set) { set, set, set, set },
+static const vec4 sets4[] = { SHA1_UBCS };
+#undef UBC
+#define UBC(i, p, j, q, c, set) { set, set, set, set, set, set, set, set },
+static const vec8 sets8[] = { SHA1_UBCS };
+#undef UBC
+#define OPAQUE(p) __asm__("" : "+r"(p))
+
+/*
+ * Each lane's DV mask: bit d set while every UBC of DV d holds.  The
+ * two bits of a relation are shifted to bit 31 (the compiler shares the
+ * shifted words between relations), XORed and spread over the word, so
+ * that a broken relation clears its DVs with an and and an and-not.
+ */
+#define UBC(i, p, j, q, c, set) \
+	bit = (V)((SV)(w[i] << (31 - (p)) ^ w[j] << (31 - (q))) >> 31); \
+	mask &= ~((c ? ~bit : bit) & sets[k++]);
+#define UBC_MASK(w) \
+	OPAQUE(sets); \
+	mask = ~(V){ 0 }; \
+	k = 0; \
+	SHA1_UBCS
+
+static uint32_t ubc_mask1(const unsigned char *p)
 {
-	return x << 1 | x >> 31;
+	typedef vec1 V;
+	typedef svec1 SV;
+	const V *sets = sets1;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	int t, k;
+
+	for (t = 0; t < 16; t++)
+		w[t] = (V){ be32_at(p + 4 * t) };
+	EXPAND(w)
+	UBC_MASK(w)
+	return mask[0];
 }
 
-/* Lane l of w[t] is word t of block l of the n (<= LANES) at p. */
-static void load_lanes(vec *w, const unsigned char *p, size_t n)
+/* Word t of each of the four blocks at p, as big-endian numbers. */
+#ifdef __SSE2__
+static inline vec4 bswap_lanes(__m128i x)
+{
+	__m128i m = _mm_set1_epi32(0x00ff00ff);
+
+	x = _mm_or_si128(_mm_slli_epi32(x, 16), _mm_srli_epi32(x, 16));
+	return (vec4)_mm_or_si128(_mm_slli_epi16(_mm_and_si128(x, m), 8),
+				  _mm_and_si128(_mm_srli_epi16(x, 8), m));
+}
+
+static inline void load4(vec4 *w, const unsigned char *p)
 {
 	int t;
 
-	for (t = 0; t < 16; t++) {
-		const unsigned char *q = p + 4 * t;
-		vec v = { be32_at(q), 0, 0, 0 };
+	for (t = 0; t < 16; t += 4) {
+		__m128i r0 = _mm_loadu_si128((const __m128i *)(p + 4 * t));
+		__m128i r1 = _mm_loadu_si128((const __m128i *)(p + 64 + 4 * t));
+		__m128i r2 = _mm_loadu_si128((const __m128i *)(p + 128 + 4 * t));
+		__m128i r3 = _mm_loadu_si128((const __m128i *)(p + 192 + 4 * t));
+		__m128i lo01 = _mm_unpacklo_epi32(r0, r1);
+		__m128i hi01 = _mm_unpackhi_epi32(r0, r1);
+		__m128i lo23 = _mm_unpacklo_epi32(r2, r3);
+		__m128i hi23 = _mm_unpackhi_epi32(r2, r3);
 
-		if (n > 1)
-			v[1] = be32_at(q + 64);
-		if (n > 2)
-			v[2] = be32_at(q + 128);
-		if (n > 3)
-			v[3] = be32_at(q + 192);
-		w[t] = v;
+		w[t] = bswap_lanes(_mm_unpacklo_epi64(lo01, lo23));
+		w[t + 1] = bswap_lanes(_mm_unpackhi_epi64(lo01, lo23));
+		w[t + 2] = bswap_lanes(_mm_unpacklo_epi64(hi01, hi23));
+		w[t + 3] = bswap_lanes(_mm_unpackhi_epi64(hi01, hi23));
 	}
-	for (t = 16; t <= UBC_LAST_WORD; t++)
-		w[t] = vrol1(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]);
+}
+#else
+static inline void load4(vec4 *w, const unsigned char *p)
+{
+	int t;
+
+	for (t = 0; t < 16; t++)
+		w[t] = (vec4){ be32_at(p + 4 * t), be32_at(p + 64 + 4 * t),
+			       be32_at(p + 128 + 4 * t),
+			       be32_at(p + 192 + 4 * t) };
+}
+#endif
+
+/* The masks of the four blocks at p into out[0..3]. */
+static void ubc_mask4(const unsigned char *p, uint32_t *out)
+{
+	typedef vec4 V;
+	typedef svec4 SV;
+	const V *sets = sets4;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	int t, k;
+
+	load4(w, p);
+	EXPAND(w)
+	UBC_MASK(w)
+	memcpy(out, &mask, sizeof(mask));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_AVX2_PATH 1
+/* The masks of the eight blocks at p into out[0..7], in AVX2. */
+__attribute__((target("avx2")))
+static void ubc_mask8(const unsigned char *p, uint32_t *out)
+{
+	typedef vec8 V;
+	typedef svec8 SV;
+	const V *sets = sets8;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	vec4 lo[16], hi[16];
+	int t, k;
+
+	load4(lo, p);
+	load4(hi, p + 256);
+	for (t = 0; t < 16; t++)
+		w[t] = (V){ lo[t][0], lo[t][1], lo[t][2], lo[t][3],
+			    hi[t][0], hi[t][1], hi[t][2], hi[t][3] };
+	EXPAND(w)
+	UBC_MASK(w)
+	memcpy(out, &mask, sizeof(mask));
 }
 
 /*
- * Each lane's DV mask: bit d set while every UBC of DV d holds.  A
- * relation's bit is moved to bit 31 and spread over the word, so a
- * broken one clears its DVs with one and-not.
+ * AVX2 when the CPU and the OS have it (GCC's cpuid check) and
+ * OPENSSL_ia32cap, read as OpenSSL reads it ("[~]a[:[~]b]", a over
+ * CPUID.1 EDX:ECX, b over CPUID.7 EBX:ECX; "~" clears, else replaces),
+ * keeps AVX (a, bit 60) and AVX2 (b, bit 5).
  */
-static vec ubc_lanes(const vec *w)
-{
-	vec mask = ~(vec){ 0, 0, 0, 0 }, bit;
+static int use_avx2;
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 
-#define UBC(i, p, j, q, c, set) \
-	bit = (vec)((svec)((w[i] >> (p) ^ w[j] >> (q)) << 31) >> 31); \
-	mask &= ~((c ? ~bit : bit) & (set));
-	SHA1_UBCS
-#undef UBC
-	return mask;
+static int cap_kept(const char *v, uint64_t bit)
+{
+	if (*v == '~')
+		return !(strtoull(v + 1, NULL, 0) & bit);
+	return !!(strtoull(v, NULL, 0) & bit);
 }
+
+static void check_cpu(void)
+{
+	const char *cap = getenv("OPENSSL_ia32cap"), *second;
+
+	__builtin_cpu_init();
+	use_avx2 = __builtin_cpu_supports("avx2");
+	if (!use_avx2 || !cap)
+		return;
+	second = strchr(cap, ':');
+	if (*cap != ':' && !cap_kept(cap, 1ull << 60))
+		use_avx2 = 0;
+	if (second && !cap_kept(second + 1, 1ull << 5))
+		use_avx2 = 0;
+}
+#endif
 
 /* The DV masks of the n blocks at p into out[0..n-1]. */
 static void ubc_masks(const unsigned char *p, size_t n, uint32_t *out)
 {
-	vec w[UBC_LAST_WORD + 1], m;
-	size_t k, l;
+	unsigned char tail[256];
+	uint32_t m[4];
 
-	for (; n; n -= k, p += 64 * k, out += k) {
-		k = n < LANES ? n : LANES;
-		load_lanes(w, p, k);
-		m = ubc_lanes(w);
-		for (l = 0; l < k; l++)
-			out[l] = m[l];
+#ifdef HAVE_AVX2_PATH
+	pthread_once(&cpu_once, check_cpu);
+	if (use_avx2)
+		for (; n >= 8; n -= 8, p += 512, out += 8)
+			ubc_mask8(p, out);
+#endif
+	for (; n >= 4; n -= 4, p += 256, out += 4)
+		ubc_mask4(p, out);
+	if (n > 2) {
+		memcpy(tail, p, 64 * n);
+		memset(tail + 64 * n, 0, sizeof(tail) - 64 * n);
+		ubc_mask4(tail, m);
+		memcpy(out, m, sizeof(*out) * n);
+		return;
 	}
+	for (; n; n--, p += 64, out++)
+		*out = ubc_mask1(p);
 }
 
 /* ---- the DVs' message differences ---- */
@@ -368,50 +513,72 @@ static void make_dms(void)
 
 /* ---- a flagged block, in C ---- */
 
-static const uint32_t round_k[4] = {
-	0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6
-};
+#define F_IF(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define F_XOR(b, c, d) ((b) ^ (c) ^ (d))
+#define F_MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 
-static inline uint32_t sha1_f(int i, uint32_t b, uint32_t c, uint32_t d)
+/* The steps of [from, to) that are in round [lo, hi), forward. */
+#define FORWARD(f, k, lo, hi) \
+	for (i = from > lo ? from : lo; i < to && i < hi; i++) { \
+		uint32_t t = rol(a, 5) + f(b, c, d) + e + k + w[i]; \
+		e = d; \
+		d = c; \
+		c = rol(b, 30); \
+		b = a; \
+		a = t; \
+	}
+
+/* The same backward, from step to down to step from. */
+#define BACKWARD(f, k, lo, hi) \
+	for (i = (to < hi ? to : hi) - 1; i >= lo && i >= from; i--) { \
+		uint32_t t = a; \
+		a = b; \
+		b = rol(c, 2); \
+		c = d; \
+		d = e; \
+		e = t - rol(a, 5) - f(b, c, d) - k - w[i]; \
+	}
+
+/* s (a, b, c, d, e) before step from becomes s before step to. */
+static __attribute__((noinline)) void forward(uint32_t *s, const uint32_t *w, int from, int to)
 {
-	if (i < 20)
-		return d ^ (b & (c ^ d));
-	if (i >= 40 && i < 60)
-		return (b & c) | (d & (b | c));
-	return b ^ c ^ d;
-}
+	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+	int i;
 
-/* s (a, b, c, d, e) before step i becomes s after it. */
-static inline void step_forward(uint32_t *s, int i, uint32_t w)
-{
-	uint32_t t = rol(s[0], 5) + sha1_f(i, s[1], s[2], s[3]) + s[4] +
-		     round_k[i / 20] + w;
-
-	s[4] = s[3];
-	s[3] = s[2];
-	s[2] = rol(s[1], 30);
-	s[1] = s[0];
-	s[0] = t;
-}
-
-/* s after step i becomes s before it. */
-static inline void step_back(uint32_t *s, int i, uint32_t w)
-{
-	uint32_t a = s[1], b = rol(s[2], 2), c = s[3], d = s[4];
-
-	s[4] = s[0] - rol(a, 5) - sha1_f(i, b, c, d) - round_k[i / 20] - w;
+	FORWARD(F_IF, 0x5a827999, 0, 20)
+	FORWARD(F_XOR, 0x6ed9eba1, 20, 40)
+	FORWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
+	FORWARD(F_XOR, 0xca62c1d6, 60, 80)
 	s[0] = a;
 	s[1] = b;
 	s[2] = c;
 	s[3] = d;
+	s[4] = e;
+}
+
+/* s before step to becomes s before step from. */
+static __attribute__((noinline)) void backward(uint32_t *s, const uint32_t *w, int from, int to)
+{
+	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+	int i;
+
+	BACKWARD(F_XOR, 0xca62c1d6, 60, 80)
+	BACKWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
+	BACKWARD(F_XOR, 0x6ed9eba1, 20, 40)
+	BACKWARD(F_IF, 0x5a827999, 0, 20)
+	s[0] = a;
+	s[1] = b;
+	s[2] = c;
+	s[3] = d;
+	s[4] = e;
 }
 
 /*
- * Does the twin of this block under DV d, from our state st[t] at its
- * test step, end where we do (out)?  Then we hold the last block of a
- * colliding pair.
+ * Does the twin of this block (expanded message w) under DV d, from our
+ * state st before its test step, end where we do (out)?  Then we hold
+ * the last block of a colliding pair.
  */
-static int twin_collides(const uint32_t *w, uint32_t st[81][5],
+static int twin_collides(const uint32_t *w, const uint32_t *st,
 			 const uint32_t *out, size_t d)
 {
 	uint32_t w2[80], in2[5], s[5];
@@ -419,12 +586,10 @@ static int twin_collides(const uint32_t *w, uint32_t st[81][5],
 
 	for (i = 0; i < 80; i++)
 		w2[i] = w[i] ^ dv_dm[d][i];
-	memcpy(in2, st[t], sizeof(in2));
-	for (i = t - 1; i >= 0; i--)
-		step_back(in2, i, w2[i]);
-	memcpy(s, st[t], sizeof(s));
-	for (i = t; i < 80; i++)
-		step_forward(s, i, w2[i]);
+	memcpy(in2, st, sizeof(in2));
+	backward(in2, w2, 0, t);
+	memcpy(s, st, sizeof(s));
+	forward(s, w2, t, 80);
 	for (i = 0; i < 5; i++)
 		if (in2[i] + s[i] != out[i])
 			return 0;
@@ -432,33 +597,30 @@ static int twin_collides(const uint32_t *w, uint32_t st[81][5],
 }
 
 /*
- * Compress the block at p onto ihv, keeping every step's state, and
- * test the twins of the DVs in mask: 1 when one collides.
+ * The block at p took ihv to out (OpenSSL did it); test the twins of
+ * the DVs in mask: 1 when one collides.
  */
-static int compress_checked(uint32_t *ihv, const unsigned char *p,
-			    uint32_t mask)
+static int block_collides(const uint32_t *ihv, const unsigned char *p,
+			  uint32_t mask, const uint32_t *out)
 {
-	uint32_t w[80], st[81][5], out[5];
-	int i, found = 0;
+	uint32_t w[80], s58[5], s65[5];
 	size_t d;
+	int i;
 
 	pthread_once(&dm_once, make_dms);
 	for (i = 0; i < 16; i++)
 		w[i] = be32_at(p + 4 * i);
 	for (i = 16; i < 80; i++)
 		w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	memcpy(st[0], ihv, sizeof(st[0]));
-	for (i = 0; i < 80; i++) {
-		memcpy(st[i + 1], st[i], sizeof(st[0]));
-		step_forward(st[i + 1], i, w[i]);
-	}
-	for (i = 0; i < 5; i++)
-		out[i] = ihv[i] + st[80][i];
+	memcpy(s58, ihv, sizeof(s58));
+	forward(s58, w, 0, 58);
+	memcpy(s65, s58, sizeof(s65));
+	forward(s65, w, 58, 65);
 	for (d = 0; d < NR_DVS; d++)
-		if (mask >> d & 1 && twin_collides(w, st, out, d))
-			found = 1;
-	memcpy(ihv, out, sizeof(out));
-	return found;
+		if (mask >> d & 1 &&
+		    twin_collides(w, dv_step[d] == 58 ? s58 : s65, out, d))
+			return 1;
+	return 0;
 }
 
 /* ---- the test switch ---- */
@@ -526,15 +688,25 @@ void sha1_init(struct sha1_ctx *c)
 	pthread_once(&fire_once, read_fire);
 }
 
+static void get_ihv(const struct sha1_ctx *c, uint32_t *ihv)
+{
+	ihv[0] = c->h.h0;
+	ihv[1] = c->h.h1;
+	ihv[2] = c->h.h2;
+	ihv[3] = c->h.h3;
+	ihv[4] = c->h.h4;
+}
+
 /*
  * The n whole blocks at p: the UBCs of a batch first, then OpenSSL on
  * each run of clean blocks (SHA1_Update hashes whole blocks in place
- * when it holds no partial one, as ours never does) and compress_checked
- * on each flagged one, from and into OpenSSL's chaining value.
+ * when it holds no partial one, as ours never does), block by block
+ * where a block is flagged, to test its twins between the chaining
+ * values before and after it.
  */
 static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
 {
-	uint32_t mask[64], ihv[5];
+	uint32_t mask[64], ihv[5], out[5];
 	size_t k, i, run;
 
 	for (; n; n -= k, p += 64 * k) {
@@ -547,19 +719,12 @@ static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
 				SHA1_Update(&c->h, p + 64 * i, 64 * (run - i));
 			if (run == k)
 				break;
-			ihv[0] = c->h.h0;
-			ihv[1] = c->h.h1;
-			ihv[2] = c->h.h2;
-			ihv[3] = c->h.h3;
-			ihv[4] = c->h.h4;
+			get_ihv(c, ihv);
+			SHA1_Update(&c->h, p + 64 * run, 64);
+			get_ihv(c, out);
 			c->flagged++;
-			if (compress_checked(ihv, p + 64 * run, mask[run]))
+			if (block_collides(ihv, p + 64 * run, mask[run], out))
 				c->attack = 1;
-			c->h.h0 = ihv[0];
-			c->h.h1 = ihv[1];
-			c->h.h2 = ihv[2];
-			c->h.h3 = ihv[3];
-			c->h.h4 = ihv[4];
 		}
 	}
 }
