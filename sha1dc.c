@@ -517,8 +517,12 @@ static void make_dms(void)
 #define F_XOR(b, c, d) ((b) ^ (c) ^ (d))
 #define F_MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 
-/* The steps of [from, to) that are in round [lo, hi), forward. */
+/*
+ * The steps of [from, to) that are in round [lo, hi), forward.  from
+ * and to are constants where these are inlined, and the loops unrolled.
+ */
 #define FORWARD(f, k, lo, hi) \
+	_Pragma("GCC unroll 20") \
 	for (i = from > lo ? from : lo; i < to && i < hi; i++) { \
 		uint32_t t = rol(a, 5) + f(b, c, d) + e + k + w[i]; \
 		e = d; \
@@ -530,6 +534,7 @@ static void make_dms(void)
 
 /* The same backward, from step to down to step from. */
 #define BACKWARD(f, k, lo, hi) \
+	_Pragma("GCC unroll 20") \
 	for (i = (to < hi ? to : hi) - 1; i >= lo && i >= from; i--) { \
 		uint32_t t = a; \
 		a = b; \
@@ -540,7 +545,8 @@ static void make_dms(void)
 	}
 
 /* s (a, b, c, d, e) before step from becomes s before step to. */
-static __attribute__((noinline)) void forward(uint32_t *s, const uint32_t *w, int from, int to)
+static inline __attribute__((always_inline))
+void forward(uint32_t *s, const uint32_t *w, int from, int to)
 {
 	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
 	int i;
@@ -557,7 +563,8 @@ static __attribute__((noinline)) void forward(uint32_t *s, const uint32_t *w, in
 }
 
 /* s before step to becomes s before step from. */
-static __attribute__((noinline)) void backward(uint32_t *s, const uint32_t *w, int from, int to)
+static inline __attribute__((always_inline))
+void backward(uint32_t *s, const uint32_t *w, int from, int to)
 {
 	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
 	int i;
@@ -578,11 +585,12 @@ static __attribute__((noinline)) void backward(uint32_t *s, const uint32_t *w, i
  * state st before its test step, end where we do (out)?  Then we hold
  * the last block of a colliding pair.
  */
-static int twin_collides(const uint32_t *w, const uint32_t *st,
-			 const uint32_t *out, size_t d)
+static inline __attribute__((always_inline))
+int twin_collides(const uint32_t *w, const uint32_t *st, const uint32_t *out,
+		  size_t d, int t)
 {
 	uint32_t w2[80], in2[5], s[5];
-	int i, t = dv_step[d];
+	int i;
 
 	for (i = 0; i < 80; i++)
 		w2[i] = w[i] ^ dv_dm[d][i];
@@ -616,10 +624,13 @@ static int block_collides(const uint32_t *ihv, const unsigned char *p,
 	forward(s58, w, 0, 58);
 	memcpy(s65, s58, sizeof(s65));
 	forward(s65, w, 58, 65);
-	for (d = 0; d < NR_DVS; d++)
-		if (mask >> d & 1 &&
-		    twin_collides(w, dv_step[d] == 58 ? s58 : s65, out, d))
+	for (d = 0; d < NR_DVS; d++) {
+		if (!(mask >> d & 1))
+			continue;
+		if (dv_step[d] == 58 ? twin_collides(w, s58, out, d, 58) :
+		    twin_collides(w, s65, out, d, 65))
 			return 1;
+	}
 	return 0;
 }
 
