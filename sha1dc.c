@@ -342,10 +342,11 @@ static inline void load4(vec4 *w, const unsigned char *p)
 	int t;
 
 	for (t = 0; t < 16; t += 4) {
-		__m128i r0 = _mm_loadu_si128((const __m128i *)(p + 4 * t));
-		__m128i r1 = _mm_loadu_si128((const __m128i *)(p + 64 + 4 * t));
-		__m128i r2 = _mm_loadu_si128((const __m128i *)(p + 128 + 4 * t));
-		__m128i r3 = _mm_loadu_si128((const __m128i *)(p + 192 + 4 * t));
+		const __m128i *q = (const __m128i *)(p + 4 * t);
+		__m128i r0 = _mm_loadu_si128(q);
+		__m128i r1 = _mm_loadu_si128(q + 4);
+		__m128i r2 = _mm_loadu_si128(q + 8);
+		__m128i r3 = _mm_loadu_si128(q + 12);
 		__m128i lo01 = _mm_unpacklo_epi32(r0, r1);
 		__m128i hi01 = _mm_unpackhi_epi32(r0, r1);
 		__m128i lo23 = _mm_unpacklo_epi32(r2, r3);
