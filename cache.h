@@ -113,7 +113,12 @@
  */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include <openssl/sha.h>
-/* Not OpenSSL's SHA-1 directly: sha1_init/update/final (sha1dc.c). */
+/*
+ * Not the one-shot SHA1(): in OpenSSL 3 it fetches an EVP provider and
+ * loads openssl.cnf, about a millisecond of every tool's start-up.
+ * hash_buffer (stream.c) is the same digest without that, and with the
+ * collision detection the SHA1_* calls would bypass (use sha1_*).
+ */
 #define SHA1(d, n, md) use_hash_buffer_not_SHA1(d, n, md)
 #define SHA1_Init(c) use_sha1_init_not_SHA1_Init(c)
 #define SHA1_Update(c, p, n) use_sha1_update_not_SHA1_Update(c, p, n)

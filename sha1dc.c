@@ -621,10 +621,12 @@ static int block_collides(const uint32_t *ihv, const unsigned char *p,
 		w[i] = be32_at(p + 4 * i);
 	for (i = 16; i < 80; i++)
 		w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	memcpy(s58, ihv, sizeof(s58));
-	forward(s58, w, 0, 58);
-	memcpy(s65, s58, sizeof(s65));
-	forward(s65, w, 58, 65);
+	/* Our states at the test steps, back from the end: 15 and 22 steps. */
+	for (i = 0; i < 5; i++)
+		s65[i] = out[i] - ihv[i];
+	backward(s65, w, 65, 80);
+	memcpy(s58, s65, sizeof(s58));
+	backward(s58, w, 58, 65);
 	for (d = 0; d < NR_DVS; d++) {
 		if (!(mask >> d & 1))
 			continue;
@@ -745,6 +747,8 @@ void sha1_update(struct sha1_ctx *c, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
+	if (!len)
+		return;
 	if (fire.kind == FIRE_DATA && memmem(p, len, fire.arg, fire.len))
 		c->fired = 1;
 	c->len += len;
