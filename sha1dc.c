@@ -619,8 +619,12 @@ static int block_collides(const uint32_t *ihv, const unsigned char *p,
 	pthread_once(&dm_once, make_dms);
 	for (i = 0; i < 16; i++)
 		w[i] = be32_at(p + 4 * i);
-	for (i = 16; i < 80; i++)
-		w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 16; i < 80; i++) {
+		uint32_t x = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+
+		OPAQUE(x);	/* scalar: two at a time stalls on w[i - 3] */
+		w[i] = x;
+	}
 	/* Our states at the test steps, back from the end: 15 and 22 steps. */
 	for (i = 0; i < 5; i++)
 		s65[i] = out[i] - ihv[i];
