@@ -9,6 +9,7 @@
  *
  * The base
  *   usage.c       messages, exits, memory, plain I/O, the fault model
+ *   sha1dc.c      SHA-1, with collision detection
  *   mbuf.c        the one growing string buffer
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
@@ -106,18 +107,22 @@
 #include <zlib.h>
 
 /*
- * SHA-1 from libcrypto.  The one-call SHA1_* functions are the fastest
- * way to hash many small objects; OpenSSL 3 keeps them, marked
- * deprecated, so ask for the 1.1 API explicitly.
+ * SHA-1 from libcrypto, reached only through sha1dc.c (below): the one
+ * SHA-1 of the tools, with collision detection.  OpenSSL 3 keeps the
+ * SHA1_* functions, marked deprecated, so ask for the 1.1 API.
  */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include <openssl/sha.h>
 /*
  * Not the one-shot SHA1(): in OpenSSL 3 it fetches an EVP provider and
  * loads openssl.cnf, about a millisecond of every tool's start-up.
- * hash_buffer (stream.c) is the same digest without that.
+ * hash_buffer (stream.c) is the same digest without that, and with the
+ * collision detection the SHA1_* calls would bypass (use sha1_*).
  */
 #define SHA1(d, n, md) use_hash_buffer_not_SHA1(d, n, md)
+#define SHA1_Init(c) use_sha1_init_not_SHA1_Init(c)
+#define SHA1_Update(c, p, n) use_sha1_update_not_SHA1_Update(c, p, n)
+#define SHA1_Final(md, c) use_sha1_final_not_SHA1_Final(md, c)
 
 /* ---- usage.c: messages and exits ---- */
 
@@ -221,6 +226,41 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
+
+/* ---- sha1dc.c: SHA-1, with collision detection ---- */
+
+/*
+ * Every SHA-1 the tools compute: OpenSSL's on ordinary blocks, and on a
+ * block that meets the unavoidable conditions of a known attack's
+ * disturbance vector, the counter-cryptanalysis test of Stevens and
+ * Shumow (2017).  A detection makes sha1_final return -1: the caller
+ * refuses the object or file ("<what>: SHA-1 collision attack
+ * detected", sha1_collision_error) and writes nothing.
+ */
+struct sha1_ctx {
+	SHA_CTX h;		/* OpenSSL's; h0..h4 is the chaining value */
+	uint64_t len;		/* bytes hashed */
+	unsigned int used;	/* bytes waiting in buf */
+	int attack;		/* a block's twin collided with it */
+	int fired;		/* the test switch fired */
+	unsigned long flagged;	/* blocks that met some DV's conditions */
+	unsigned char buf[64];
+};
+
+/* Start a hash. */
+void sha1_init(struct sha1_ctx *c);
+/* Hash len more bytes. */
+void sha1_update(struct sha1_ctx *c, const void *p, size_t len);
+/* The 20-byte id into md; -1 if it looks like a collision attack. */
+int sha1_final(unsigned char *md, struct sha1_ctx *c);
+/* error("<what>: SHA-1 collision attack detected"): -1. */
+int sha1_collision_error(const char *what);
+/*
+ * TEST ONLY: DIRCACHE_TEST_SHA1DC_FIRE makes sha1_final report an attack
+ * where there is none, so that t/ can see every path refuse: "all" on
+ * every hash, "id:<hex>" on ids starting with <hex>, "data:<bytes>" on
+ * hashes fed <bytes> within one sha1_update call.  Never set it else.
+ */
 
 /* ---- mbuf.c: the one growing string buffer ---- */
 
@@ -611,7 +651,8 @@ static inline void put_be64(unsigned char *p, uint64_t v)
 struct hashfile {
 	int fd;
 	int failed;		/* a write failed: all later calls fail */
-	SHA_CTX ctx;
+	const char *name;	/* the file, for messages (NULL: unnamed) */
+	struct sha1_ctx ctx;
 	uint64_t total;
 	size_t used;
 	unsigned char buf[128 * 1024];
@@ -634,7 +675,8 @@ static inline int hashwrite(struct hashfile *f, const void *buf, size_t len)
 }
 /*
  * Flush, append the SHA-1 (also stored in sha1 unless NULL) and free
- * f, which is freed on failure too: 0, or -1 with errno.
+ * f, which is freed on failure too: 0, or -1 with errno (EBADMSG after
+ * sha1_collision_error when the bytes look like a collision attack).
  */
 int hashfile_finish(struct hashfile *f, unsigned char *sha1);
 
@@ -736,10 +778,14 @@ int format_object_header(char *hdr, enum object_type type, size_t len);
 int parse_object_header(const unsigned char *hdr, size_t avail,
 			enum object_type *type, size_t *size);
 /* SHA-1 of the len bytes at buf. */
-void hash_buffer(const void *buf, size_t len, unsigned char *sha1);
-/* SHA-1 of "<type> <len>\0" followed by buf. */
-void hash_sha1_file(const void *buf, size_t len, enum object_type type,
-		    unsigned char *sha1);
+int hash_buffer(const void *buf, size_t len, unsigned char *sha1);
+/*
+ * SHA-1 of "<type> <len>\0" followed by buf.  Both: 0, or -1 (and the id
+ * still in sha1) when it looks like a collision attack; they print
+ * nothing, the caller refuses with sha1_collision_error().
+ */
+int hash_sha1_file(const void *buf, size_t len, enum object_type type,
+		   unsigned char *sha1);
 
 /*
  * An object's content, handed out a piece at a time and checked as it
@@ -760,7 +806,7 @@ struct object_stream {
 	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */
 	size_t early_pos, early_len;
 	const unsigned char *mem;	/* content already in memory */
-	SHA_CTX ctx;
+	struct sha1_ctx ctx;
 	unsigned char sha1[20];
 	void (*release)(struct object_stream *st);	/* the source's */
 	void *source;

@@ -412,8 +412,8 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 		if (!ret)
 			add_entry(&t, 040000, name, len, sub);
 	}
-	if (!ret)
-		hash_sha1_file(t.buf, t.len, OBJ_TREE, sha1);
+	if (!ret && hash_sha1_file(t.buf, t.len, OBJ_TREE, sha1) < 0)
+		ret = sha1_collision_error(sha1_to_hex(sha1));
 	if (!ret && !dry_run && !tree_is_known(sha1))
 		queue_tree(&t, sha1, base, baselen);
 	if (!ret && !dry_run)

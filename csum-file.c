@@ -20,14 +20,15 @@ struct hashfile *hashfd(int fd)
 	f->total = 0;
 	f->used = 0;
 	f->failed = 0;
-	SHA1_Init(&f->ctx);
+	f->name = NULL;
+	sha1_init(&f->ctx);
 	return f;
 }
 
 /* Hash and write len bytes at p; -1 with errno. */
 static int hash_and_write(struct hashfile *f, const void *p, size_t len)
 {
-	SHA1_Update(&f->ctx, p, len);
+	sha1_update(&f->ctx, p, len);
 	if (write_in_full(f->fd, p, len) < 0) {
 		f->failed = 1;
 		f->used = sizeof(f->buf);	/* hashwrite's fast path too */
@@ -80,8 +81,11 @@ int hashfile_finish(struct hashfile *f, unsigned char *sha1)
 
 	if (!sha1)
 		sha1 = tmp;
-	if (!ret) {
-		SHA1_Final(sha1, &f->ctx);
+	if (!ret && sha1_final(sha1, &f->ctx) < 0) {
+		sha1_collision_error(f->name ? f->name : "file written");
+		errno = EBADMSG;
+		ret = -1;
+	} else if (!ret) {
 		ret = write_in_full(f->fd, sha1, 20) < 0 ? -1 : 0;
 	}
 	free(f);

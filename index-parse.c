@@ -208,13 +208,14 @@ struct index_hash {
 	const unsigned char *buf;
 	size_t len;
 	unsigned char sha1[20];
+	int collision;		/* it looks like a SHA-1 collision attack */
 };
 
 static void *hash_index(void *arg)
 {
 	struct index_hash *h = arg;
 
-	hash_buffer(h->buf, h->len, h->sha1);
+	h->collision = hash_buffer(h->buf, h->len, h->sha1) < 0;
 	return NULL;
 }
 
@@ -228,7 +229,7 @@ static void *hash_index(void *arg)
 int parse_checked(const void *buf, size_t size, const char *name,
 		  int shared)
 {
-	struct index_hash h = { buf, 0, { 0 } };
+	struct index_hash h = { buf, 0, { 0 }, 0 };
 	int threaded = 0, ret;
 	pthread_t thread;
 
@@ -242,6 +243,9 @@ int parse_checked(const void *buf, size_t size, const char *name,
 		pthread_join(thread, NULL);
 	else if (!ret)
 		hash_index(&h);
+	if (!ret && h.collision)
+		ret = error("index '%s': SHA-1 collision attack detected",
+			    name);
 	if (!ret && memcmp(h.sha1, h.buf + h.len, 20))
 		ret = error("index '%s' is corrupt: bad checksum", name);
 	return ret;

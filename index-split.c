@@ -393,6 +393,7 @@ static int write_shared_index(unsigned int version, unsigned char *sha1)
 		return ret;
 	}
 	w = hashfd(fd);
+	w->name = "the shared index";
 	ret = write_entries(w, version, active_cache, active_nr);
 	if (hashfile_finish(w, sha1) < 0 || ret < 0)
 		ret = error_errno("write '%s'", tmp);

@@ -146,6 +146,7 @@ static int write_index_to(int fd)
 	if (plan_split_index(&plan, version) < 0)
 		return -1;
 	w = hashfd(fd);
+	w->name = "the index";
 	if (plan.split)
 		ret = write_entries(w, version, plan.ces, plan.nr);
 	else

@@ -17,15 +17,18 @@
 
 #include "pack.h"
 
-/* SHA-1 of the first len bytes of fd, read in chunks. */
+/*
+ * SHA-1 of the first len bytes of fd, read in chunks: -1 with errno,
+ * 1 when it looks like a collision attack.
+ */
 static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
 {
 	unsigned char *buf = xmalloc(OBJECT_CHUNK);
 	uint64_t at = 0;
-	SHA_CTX c;
+	struct sha1_ctx c;
 	int ret = 0;
 
-	SHA1_Init(&c);
+	sha1_init(&c);
 	while (at < len) {
 		size_t want = len - at < OBJECT_CHUNK ? len - at : OBJECT_CHUNK;
 		ssize_t n = pread(fd, buf, want, at);
@@ -34,10 +37,11 @@ static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
 			ret = -1;
 			break;
 		}
-		SHA1_Update(&c, buf, n);
+		sha1_update(&c, buf, n);
 		at += n;
 	}
-	SHA1_Final(sha1, &c);
+	if (sha1_final(sha1, &c) < 0 && !ret)
+		ret = 1;
 	free(buf);
 	return ret;
 }
@@ -48,7 +52,9 @@ static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[20];
 
-	hash_buffer(p->idx, p->idx_size - 20, sha1);
+	if (hash_buffer(p->idx, p->idx_size - 20, sha1) < 0)
+		return say(data, "index of %s: SHA-1 collision attack "
+			   "detected", p->pack_name), -1;
 	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
 		return say(data, "Packfile index for %s hash mismatch",
 			   p->pack_name), -1;
@@ -58,8 +64,12 @@ static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 static int check_pack_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[20], trailer[20];
+	int ret = hash_file_prefix(p->fd, p->pack_size - 20, sha1);
 
-	if (hash_file_prefix(p->fd, p->pack_size - 20, sha1) < 0 ||
+	if (ret > 0)
+		return say(data, "%s: SHA-1 collision attack detected",
+			   p->pack_name), -1;
+	if (ret < 0 ||
 	    pread(p->fd, trailer, 20, p->pack_size - 20) != 20)
 		return say(data, "read '%s': %s", p->pack_name,
 			   strerror(errno)), -1;

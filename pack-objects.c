@@ -646,6 +646,7 @@ static int write_pack(int fd, struct pack_idx_entry *ents,
 	unsigned char hdr[12];
 	int ret;
 
+	w.f->name = "the pack";
 	w.prep = xcalloc(BATCH_OBJECTS, sizeof(*w.prep));
 	memcpy(hdr, "PACK", 4);
 	put_be32(hdr + 4, 2);

@@ -87,6 +87,13 @@ static uint64_t entry_end(const struct pack_in *p, uint32_t n)
 
 /* ---- the first pass ---- */
 
+/* An object that looks like half of a SHA-1 collision: refused. */
+static int collision_fault(const struct pack_in_entry *e, struct fault *f)
+{
+	return set_fault(f, FAULT_CORRUPT, "%s: SHA-1 collision attack "
+			 "detected", sha1_to_hex(e->sha1));
+}
+
 /* Inflate a big whole object a piece at a time, hashing it. */
 static int stream_entry(const unsigned char *in, size_t len,
 			struct pack_in_entry *e, size_t *used,
@@ -94,15 +101,15 @@ static int stream_entry(const unsigned char *in, size_t len,
 {
 	unsigned char out[OBJECT_CHUNK], hdr[MAX_HEADER_LEN];
 	z_stream z;
-	SHA_CTX ctx;
+	struct sha1_ctx ctx;
 	size_t left = e->size;
 	int ret;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK)
 		return set_fault(f, FAULT_IO, "zlib cannot start");
-	SHA1_Init(&ctx);
-	SHA1_Update(&ctx, hdr, format_object_header((char *)hdr, e->type,
+	sha1_init(&ctx);
+	sha1_update(&ctx, hdr, format_object_header((char *)hdr, e->type,
 						    e->size));
 	z.next_in = (unsigned char *)in;
 	do {
@@ -119,13 +126,13 @@ static int stream_entry(const unsigned char *in, size_t len,
 		}
 		left -= sizeof(out) - z.avail_out;
 		if (e->type <= OBJ_TAG)
-			SHA1_Update(&ctx, out, sizeof(out) - z.avail_out);
+			sha1_update(&ctx, out, sizeof(out) - z.avail_out);
 	} while (ret == Z_OK);
 	*used = z.total_in;
 	inflateEnd(&z);
 	if (ret == Z_STREAM_END && !left) {
-		if (e->type <= OBJ_TAG)
-			SHA1_Final(e->sha1, &ctx);
+		if (e->type <= OBJ_TAG && sha1_final(e->sha1, &ctx) < 0)
+			return collision_fault(e, f);
 		return 0;
 	}
 	if (ret == Z_STREAM_END)
@@ -218,8 +225,9 @@ static int64_t first_pass_entry(struct pack_in *p, struct resolver *r,
 	    inflate_first(p, e, r->map + off + hdr, r->end - off - hdr, buf,
 			  alloc, &used, &whole, f) < 0)
 		return -1;
-	if (e->type != OBJ_NONE && whole)
-		hash_sha1_file(*buf, e->size, e->type, e->sha1);
+	if (e->type != OBJ_NONE && whole &&
+	    hash_sha1_file(*buf, e->size, e->type, e->sha1) < 0)
+		return collision_fault(e, f);
 	e->crc = crc32(0, r->map + off, hdr + used);
 	if (e->type != OBJ_NONE && p->fn &&
 	    p->fn(p->data, e, whole ? *buf : NULL, e->size, f) < 0)
@@ -546,7 +554,10 @@ static int resolve_child(struct walk *w, uint32_t n, struct fault *f)
 	if (!data)
 		return -1;
 	e->type = w->ext_data && w->depth == 1 ? w->ext_type : b->type;
-	hash_sha1_file(data, size, e->type, e->sha1);
+	if (hash_sha1_file(data, size, e->type, e->sha1) < 0) {
+		free(data);
+		return collision_fault(e, f);
+	}
 	w->resolved++;
 	if (w->r->p->fn && w->r->p->fn(w->r->p->data, e, data, size, f) < 0) {
 		free(data);
@@ -726,20 +737,22 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 static int check_trailer(struct pack_in *p, const unsigned char *map,
 			 struct fault *f)
 {
-	SHA_CTX ctx;
+	struct sha1_ctx ctx;
 	uint64_t off = 0;
 
-	SHA1_Init(&ctx);
+	sha1_init(&ctx);
 	while (off < p->pack_size - 20) {
 		uint64_t n = p->pack_size - 20 - off;
 
 		if (n > TRIM_BYTES)
 			n = TRIM_BYTES;
-		SHA1_Update(&ctx, map + off, n);
+		sha1_update(&ctx, map + off, n);
 		off += n;
 		madvise((void *)map, off & ~(uint64_t)4095, MADV_DONTNEED);
 	}
-	SHA1_Final(p->sha1, &ctx);
+	if (sha1_final(p->sha1, &ctx) < 0)
+		return set_fault(f, FAULT_CORRUPT, "pack %s: SHA-1 collision "
+				 "attack detected", sha1_to_hex(p->sha1));
 	if (memcmp(p->sha1, map + p->pack_size - 20, 20))
 		return set_fault(f, FAULT_CORRUPT, "pack is corrupted (SHA1 "
 				 "mismatch)");

@@ -155,6 +155,7 @@ static int write_pack_body(int fd, const struct pack_object *objs,
 	int ret = 0;
 
 	out.f = hashfd(fd);
+	out.f->name = "the new pack";
 	out.batch = xcalloc(nr < BATCH_OBJECTS ? nr : BATCH_OBJECTS,
 			    sizeof(*out.batch));
 	memcpy(hdr, "PACK", 4);
@@ -212,6 +213,7 @@ int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 	size_t i;
 	int ret;
 
+	f->name = "the new pack's idx";
 	for (i = 0; i < nr; i++)
 		fan[ents[i].sha1[0]]++;
 	memcpy(hdr, "\377tOc", 4);

@@ -150,7 +150,8 @@ static int matches_id(const char *id, const char *buf, size_t size)
 
 	if (!is_full_id(id))
 		return 1;
-	hash_sha1_file(buf, size, OBJ_BLOB, sha1);
+	if (hash_sha1_file(buf, size, OBJ_BLOB, sha1) < 0)
+		return 0;
 	return !strcmp(sha1_to_hex(sha1), id);
 }
 

@@ -192,7 +192,8 @@ int promise_object(const void *buf, size_t len, enum object_type type,
 {
 	int64_t at;
 
-	hash_sha1_file(buf, len, type, sha1);
+	if (hash_sha1_file(buf, len, type, sha1) < 0)
+		return sha1_collision_error(sha1_to_hex(sha1));
 	if (promised_object(sha1, NULL))
 		return 0;
 	if (has_sha1_file(sha1))	/* stored: checked as write_sha1_file does */
@@ -257,7 +258,8 @@ int write_sha1_file(const void *buf, size_t len, enum object_type type,
 {
 	if (promising_writes())
 		return promise_object(buf, len, type, sha1);
-	hash_sha1_file(buf, len, type, sha1);
+	if (hash_sha1_file(buf, len, type, sha1) < 0)
+		return sha1_collision_error(sha1_to_hex(sha1));
 	return write_hashed_object(buf, len, type, sha1);
 }
 

@@ -50,7 +50,8 @@ static void check_idx(struct packed_git *p)
 
 	if (p->idx_size < 20)
 		die("index file is too small");
-	hash_buffer(p->idx, p->idx_size - 20, sha1);
+	if (hash_buffer(p->idx, p->idx_size - 20, sha1) < 0)
+		die("index file: SHA-1 collision attack detected");
 	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
 		die("index file is corrupt: its SHA-1 does not match");
 	bad = check_pack_idx(p);

@@ -55,26 +55,26 @@ int parse_object_header(const unsigned char *hdr, size_t avail,
 	return end - hdr + 1;
 }
 
-void hash_buffer(const void *buf, size_t len, unsigned char *sha1)
+int hash_buffer(const void *buf, size_t len, unsigned char *sha1)
 {
-	SHA_CTX c;
+	struct sha1_ctx c;
 
-	SHA1_Init(&c);
-	SHA1_Update(&c, buf, len);
-	SHA1_Final(sha1, &c);
+	sha1_init(&c);
+	sha1_update(&c, buf, len);
+	return sha1_final(sha1, &c);
 }
 
-void hash_sha1_file(const void *buf, size_t len, enum object_type type,
-		    unsigned char *sha1)
+int hash_sha1_file(const void *buf, size_t len, enum object_type type,
+		   unsigned char *sha1)
 {
 	char hdr[MAX_HEADER_LEN];
 	int hdrlen = format_object_header(hdr, type, len);
-	SHA_CTX c;
+	struct sha1_ctx c;
 
-	SHA1_Init(&c);
-	SHA1_Update(&c, hdr, hdrlen);
-	SHA1_Update(&c, buf, len);
-	SHA1_Final(sha1, &c);
+	sha1_init(&c);
+	sha1_update(&c, hdr, hdrlen);
+	sha1_update(&c, buf, len);
+	return sha1_final(sha1, &c);
 }
 
 /* ---- reading ---- */
@@ -150,8 +150,8 @@ int open_loose_prefix(struct object_stream *st, const void *zbuf,
 	if (hdrlen < 0)
 		return set_fault(f, FAULT_CORRUPT, "bad header");
 	/* The header is part of what the id hashes. */
-	SHA1_Init(&st->ctx);
-	SHA1_Update(&st->ctx, st->early, hdrlen);
+	sha1_init(&st->ctx);
+	sha1_update(&st->ctx, st->early, hdrlen);
 	st->early_pos = hdrlen;
 	st->early_len = got;
 	if (got - hdrlen > st->size)
@@ -173,8 +173,8 @@ int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->type = type;
 	st->size = st->left = size;
-	SHA1_Init(&st->ctx);
-	SHA1_Update(&st->ctx, hdr, format_object_header(hdr, type, size));
+	sha1_init(&st->ctx);
+	sha1_update(&st->ctx, hdr, format_object_header(hdr, type, size));
 	return check_claimed_size(st, f);
 }
 
@@ -187,8 +187,8 @@ void open_memory_stream(struct object_stream *st, const void *buf,
 	st->mem = buf;
 	st->type = type;
 	st->size = st->left = size;
-	SHA1_Init(&st->ctx);
-	SHA1_Update(&st->ctx, hdr, format_object_header(hdr, type, size));
+	sha1_init(&st->ctx);
+	sha1_update(&st->ctx, hdr, format_object_header(hdr, type, size));
 }
 
 void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
@@ -327,7 +327,9 @@ static int check_end(struct object_stream *st, struct fault *f)
 				 "stream");
 	if (!st->verify)
 		return 0;
-	SHA1_Final(check, &st->ctx);
+	if (sha1_final(check, &st->ctx) < 0)
+		return set_fault(f, FAULT_CORRUPT, "SHA-1 collision attack "
+				 "detected");
 	if (memcmp(check, st->sha1, 20))
 		return set_fault(f, FAULT_HASH_MISMATCH, "its content hashes "
 				 "to %s", sha1_to_hex(check));
@@ -350,7 +352,7 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 	if (fill(st, buf, n, f) < 0)
 		return -1;
 	if (st->verify)
-		SHA1_Update(&st->ctx, buf, n);
+		sha1_update(&st->ctx, buf, n);
 	st->left -= n;
 	return n;
 }

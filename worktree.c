@@ -165,10 +165,10 @@ static int stream_file(int fd, const char *path, size_t size,
 	int hdrlen = format_object_header(hdr, OBJ_BLOB, size), ret = 0;
 	unsigned char *in = xmalloc(OBJECT_CHUNK);
 	size_t left = size;
-	SHA_CTX c;
+	struct sha1_ctx c;
 
-	SHA1_Init(&c);
-	SHA1_Update(&c, hdr, hdrlen);
+	sha1_init(&c);
+	sha1_update(&c, hdr, hdrlen);
 	if (w && deflate_writer_add(w, hdr, hdrlen, 0) < 0)
 		ret = set_fault_errno(f, "write object for '%s'", path);
 	while (!ret && left) {
@@ -177,7 +177,7 @@ static int stream_file(int fd, const char *path, size_t size,
 		ret = read_piece(fd, path, in, n, f);
 		left -= n;
 		if (!ret)
-			SHA1_Update(&c, in, n);
+			sha1_update(&c, in, n);
 		if (!ret && w && deflate_writer_add(w, in, n, !left) < 0)
 			ret = set_fault_errno(f, "write object for '%s'",
 					      path);
@@ -185,7 +185,9 @@ static int stream_file(int fd, const char *path, size_t size,
 	if (!ret)
 		ret = check_at_end(fd, path, f);
 	free(in);
-	SHA1_Final(sha1, &c);
+	if (sha1_final(sha1, &c) < 0 && !ret)
+		ret = set_fault(f, FAULT_CORRUPT, "'%s': SHA-1 collision "
+				"attack detected", path);
 	return ret;
 }
 
@@ -306,7 +308,11 @@ int hash_work_file(const char *path, const struct stat *st,
 	buf = read_work_file_f(path, st, &len, f);
 	if (!buf)
 		return -1;
-	hash_sha1_file(buf, len, OBJ_BLOB, sha1);
+	if (hash_sha1_file(buf, len, OBJ_BLOB, sha1) < 0) {
+		free(buf);
+		return set_fault(f, FAULT_CORRUPT, "'%s': SHA-1 collision "
+				 "attack detected", path);
+	}
 	if (keep) {
 		*keep = buf;
 		*size = len;

@@ -34,6 +34,14 @@
  *                                     read (0: never); prints the most
  *                                     KB of the .pack mappings resident
  *                                     after any read (Linux)
+ *   sha1 [--stats] <file>...          each file's SHA-1, raw, one a line
+ *                                     (exit 1 on a collision attack;
+ *                                     --stats: blocks hashed and blocks
+ *                                     flagged for the DV test, on stderr)
+ *   sha1-batch                        git cat-file --batch output on
+ *                                     stdin: each object hashed as an
+ *                                     object and its id checked; prints
+ *                                     "<objects> <blocks> <flagged>"
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
  */
@@ -508,6 +516,101 @@ static int cmd_write_pack(int argc, char **argv)
 	return ret;
 }
 
+/* Hash fd raw into sha1: 0, 1 on a detection, -1 on a read error. */
+static int sha1_fd(int fd, unsigned char *sha1, unsigned long *blocks,
+		   unsigned long *flagged)
+{
+	static unsigned char buf[256 * 1024];
+	struct sha1_ctx c;
+	ssize_t n;
+
+	sha1_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha1_update(&c, buf, n);
+	if (n < 0)
+		return -1;
+	n = sha1_final(sha1, &c);
+	*blocks += (c.len + 72) / 64;
+	*flagged += c.flagged;
+	return n < 0;
+}
+
+static int cmd_sha1(int argc, char **argv)
+{
+	unsigned long blocks = 0, flagged = 0;
+	unsigned char sha1[20];
+	int i, stats = 0, ret = 0;
+
+	if (argc && !strcmp(argv[0], "--stats")) {
+		stats = 1;
+		argc--;
+		argv++;
+	}
+	for (i = 0; i < argc; i++) {
+		int fd = open(argv[i], O_RDONLY), r;
+
+		if (fd < 0)
+			die_errno("open '%s'", argv[i]);
+		r = sha1_fd(fd, sha1, &blocks, &flagged);
+		close(fd);
+		if (r < 0)
+			die_errno("read '%s'", argv[i]);
+		if (r > 0) {
+			error("'%s': SHA-1 collision attack detected", argv[i]);
+			ret = 1;
+			continue;
+		}
+		printf("%s\n", sha1_to_hex(sha1));
+	}
+	if (stats)
+		fprintf(stderr, "%lu blocks, %lu flagged\n", blocks, flagged);
+	return ret;
+}
+
+/* Read exactly len bytes of stdin into buf, or die. */
+static void read_stdin(void *buf, size_t len)
+{
+	if (len && fread(buf, 1, len, stdin) != len)
+		die("short read on stdin");
+}
+
+static int cmd_sha1_batch(void)
+{
+	unsigned long objs = 0, blocks = 0, flagged = 0;
+	char line[256], hdr[MAX_HEADER_LEN], type[16], hex[41];
+	unsigned char want[20], got[20], *buf = NULL;
+	size_t alloc = 0, size;
+	int ret = 0;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		struct sha1_ctx c;
+		int n;
+
+		if (sscanf(line, "%40s %15s %zu", hex, type, &size) != 3 ||
+		    get_sha1_hex(hex, want) < 0)
+			die("bad batch line: %s", line);
+		if (size + 1 > alloc) {
+			alloc = size + 1;
+			buf = xrealloc(buf, alloc);
+		}
+		read_stdin(buf, size + 1);
+		n = snprintf(hdr, sizeof(hdr), "%s %zu", type, size);
+		sha1_init(&c);
+		sha1_update(&c, hdr, n + 1);
+		sha1_update(&c, buf, size);
+		if (sha1_final(got, &c) < 0)
+			ret = error("%s: SHA-1 collision attack detected", hex);
+		else if (memcmp(got, want, 20))
+			ret = error("%s: hashes to %s", hex, sha1_to_hex(got));
+		objs++;
+		blocks += (c.len + 72) / 64;
+		flagged += c.flagged;
+	}
+	free(buf);
+	printf("%lu %lu %lu\n", objs, blocks, flagged);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -547,6 +650,10 @@ int main(int argc, char **argv)
 		ret = cmd_pack_rss(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "pack-resolve") && argc == 4)
 		ret = cmd_pack_resolve(argv + 2);
+	else if (!strcmp(argv[1], "sha1"))
+		ret = cmd_sha1(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "sha1-batch") && argc == 2)
+		ret = cmd_sha1_batch();
 	else if (!strcmp(argv[1], "write-pack"))
 		ret = cmd_write_pack(argc - 2, argv + 2);
 	else

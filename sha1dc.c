@@ -1,0 +1,813 @@
+/*
+ * sha1dc.c: SHA-1 that notices the collision attacks we know of.
+ *
+ * Counter-cryptanalysis after Stevens and Shumow, "Speeding up detection
+ * of SHA-1 collision attacks using unavoidable attack conditions" (USENIX
+ * Security 2017).  Every SHA-1 collision attack found so far is built on
+ * one of a few disturbance vectors (DVs): runs of local collisions whose
+ * message differences follow SHA-1's own message expansion.  A block that
+ * is half of such a near-collision pair has a twin: its expanded message
+ * XOR the DV's difference dm.  Starting from our state at a step where
+ * the twins' states agree, running the twin's message backward to step 0
+ * and forward to step 80 gives the twin's chaining values; if the twin's
+ * output equals ours, the block is the last block of a colliding pair.
+ *
+ * Doing that for 32 DVs on every block would cost 32 compressions.  The
+ * paper's unavoidable bit conditions (UBCs) avoid it: an attack block
+ * must satisfy, for its DV, a few relations between bits of its expanded
+ * message words.  Ordinary data fails them for every DV on all but about
+ * one block in a few hundred, and only those blocks are recompressed.
+ *
+ * So the fast path is: expand a batch of blocks four at a time (SIMD
+ * lanes), check the UBCs, hand the clean runs to OpenSSL's SHA-1 (SHA-NI
+ * or its vector code, as the CPU allows and OPENSSL_ia32cap says), and do
+ * the few flagged blocks here, in C, keeping every step's state.
+ */
+#define _GNU_SOURCE	/* memmem */
+#include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/*
+ * The DVs checked, the 32 of the paper's table: type I(K,b) and II(K,b).
+ * Their order is the order of the bits in a DV mask.
+ */
+static const struct dv {
+	unsigned char type, k, b;
+} dvs[] = {
+	{ 1, 43, 0 }, { 1, 44, 0 }, { 1, 45, 0 }, { 1, 46, 0 }, { 1, 46, 2 },
+	{ 1, 47, 0 }, { 1, 47, 2 }, { 1, 48, 0 }, { 1, 48, 2 }, { 1, 49, 0 },
+	{ 1, 49, 2 }, { 1, 50, 0 }, { 1, 50, 2 }, { 1, 51, 0 }, { 1, 51, 2 },
+	{ 1, 52, 0 },
+	{ 2, 45, 0 }, { 2, 46, 0 }, { 2, 46, 2 }, { 2, 47, 0 }, { 2, 48, 0 },
+	{ 2, 49, 0 }, { 2, 49, 2 }, { 2, 50, 0 }, { 2, 50, 2 }, { 2, 51, 0 },
+	{ 2, 51, 2 }, { 2, 52, 0 }, { 2, 53, 0 }, { 2, 54, 0 }, { 2, 55, 0 },
+	{ 2, 56, 0 },
+};
+#define NR_DVS (sizeof(dvs) / sizeof(dvs[0]))
+
+/* A<K>_<b> is the mask bit of I(K,b), B<K>_<b> that of II(K,b). */
+#define A43_0 (1u << 0)
+#define A44_0 (1u << 1)
+#define A45_0 (1u << 2)
+#define A46_0 (1u << 3)
+#define A46_2 (1u << 4)
+#define A47_0 (1u << 5)
+#define A47_2 (1u << 6)
+#define A48_0 (1u << 7)
+#define A48_2 (1u << 8)
+#define A49_0 (1u << 9)
+#define A49_2 (1u << 10)
+#define A50_0 (1u << 11)
+#define A50_2 (1u << 12)
+#define A51_0 (1u << 13)
+#define A51_2 (1u << 14)
+#define A52_0 (1u << 15)
+#define B45_0 (1u << 16)
+#define B46_0 (1u << 17)
+#define B46_2 (1u << 18)
+#define B47_0 (1u << 19)
+#define B48_0 (1u << 20)
+#define B49_0 (1u << 21)
+#define B49_2 (1u << 22)
+#define B50_0 (1u << 23)
+#define B50_2 (1u << 24)
+#define B51_0 (1u << 25)
+#define B51_2 (1u << 26)
+#define B52_0 (1u << 27)
+#define B53_0 (1u << 28)
+#define B54_0 (1u << 29)
+#define B55_0 (1u << 30)
+#define B56_0 (1u << 31)
+
+/*
+ * The unavoidable bit conditions.  UBC(i, p, j, q, c, dvs): for a block
+ * of an attack on any DV in dvs, bit p of W[i] XOR bit q of W[j] is c,
+ * W being the block's expanded message.  They are facts of the paper's
+ * analysis (each DV's differential path over steps 20-79 forces them),
+ * one line per distinct relation; they read W[35] to W[64].
+ */
+#define UBC_LAST_WORD 64
+#define SHA1_UBCS \
+	UBC(35, 1, 36, 6, 1, A46_2 | A49_2) \
+	UBC(36, 4, 37, 4, 1, A50_0) \
+	UBC(36, 1, 37, 6, 1, A47_2 | A50_2 | B46_2) \
+	UBC(37, 1, 37, 6, 0, A51_2) \
+	UBC(36, 4, 38, 4, 1, B52_0 | B54_0) \
+	UBC(37, 4, 38, 4, 1, A51_0) \
+	UBC(37, 1, 38, 6, 1, A48_2 | A51_2) \
+	UBC(35, 3, 39, 28, 0, A51_0 | B47_0) \
+	UBC(35, 4, 39, 29, 0, A45_0 | A48_0 | B47_0) \
+	UBC(35, 5, 39, 30, 0, A51_2) \
+	UBC(37, 4, 39, 4, 1, A43_0 | B53_0 | B55_0) \
+	UBC(38, 4, 39, 4, 1, A52_0) \
+	UBC(35, 30, 40, 28, 1, B48_0) \
+	UBC(36, 3, 40, 28, 0, B48_0) \
+	UBC(36, 4, 40, 29, 0, A46_0 | A49_0 | B45_0 | B48_0) \
+	UBC(37, 4, 40, 29, 0, A43_0 | A47_0 | B46_0 | B53_0 | B55_0) \
+	UBC(38, 1, 40, 1, 1, A49_2) \
+	UBC(38, 4, 40, 4, 1, A44_0 | B54_0 | B56_0) \
+	UBC(39, 6, 40, 1, 0, A49_2) \
+	UBC(39, 1, 40, 6, 1, A46_2 | A50_2 | B49_2) \
+	UBC(36, 30, 41, 28, 1, B49_0) \
+	UBC(36, 0, 41, 30, 1, B49_2) \
+	UBC(37, 3, 41, 28, 0, B49_0) \
+	UBC(37, 4, 41, 29, 0, A50_0 | B49_0) \
+	UBC(37, 5, 41, 30, 0, B49_2) \
+	UBC(38, 4, 41, 29, 0, A44_0 | A48_0 | B47_0 | B54_0 | B56_0) \
+	UBC(39, 4, 41, 4, 1, A43_0 | A45_0 | B55_0) \
+	UBC(40, 6, 41, 1, 0, A50_2 | B49_2) \
+	UBC(40, 1, 41, 6, 1, A47_2 | A51_2 | B50_2) \
+	UBC(40, 29, 41, 29, 0, A44_0 | A47_0 | A48_0 | B46_0 | B47_0 | B56_0) \
+	UBC(37, 30, 42, 28, 1, B50_0) \
+	UBC(37, 0, 42, 30, 1, B50_2) \
+	UBC(38, 3, 42, 28, 0, B50_0) \
+	UBC(38, 4, 42, 29, 0, A51_0 | B50_0) \
+	UBC(38, 5, 42, 30, 0, B50_2) \
+	UBC(39, 4, 42, 29, 0, A43_0 | A45_0 | A49_0 | B48_0 | B55_0) \
+	UBC(40, 4, 42, 4, 1, A44_0 | A46_0 | B56_0) \
+	UBC(40, 6, 42, 6, 0, A46_2) \
+	UBC(41, 6, 42, 1, 0, A51_2 | B50_2) \
+	UBC(41, 1, 42, 6, 1, A48_2 | B46_2 | B51_2) \
+	UBC(41, 29, 42, 29, 0, A45_0 | A48_0 | A49_0 | B47_0 | B48_0) \
+	UBC(38, 30, 43, 28, 1, B51_0) \
+	UBC(38, 0, 43, 30, 1, B51_2) \
+	UBC(39, 3, 43, 28, 0, B51_0) \
+	UBC(39, 4, 43, 29, 0, A52_0 | B51_0) \
+	UBC(39, 5, 43, 30, 0, B51_2) \
+	UBC(40, 4, 43, 29, 0, A44_0 | A46_0 | A50_0 | B49_0 | B56_0) \
+	UBC(41, 6, 43, 6, 0, A47_2) \
+	UBC(42, 6, 43, 1, 0, B46_2 | B51_2) \
+	UBC(42, 29, 43, 29, 0, A46_0 | A49_0 | A50_0 | B48_0 | B49_0) \
+	UBC(39, 30, 44, 28, 1, B52_0) \
+	UBC(40, 3, 44, 28, 0, B52_0) \
+	UBC(40, 4, 44, 29, 0, B52_0) \
+	UBC(41, 4, 44, 29, 0, A43_0 | A45_0 | A47_0 | A51_0 | B45_0 | B50_0) \
+	UBC(42, 6, 44, 6, 0, A46_2 | A48_2) \
+	UBC(43, 29, 44, 29, 0, A47_0 | A50_0 | A51_0 | B45_0 | B49_0 | B50_0) \
+	UBC(41, 3, 45, 28, 0, B53_0) \
+	UBC(41, 4, 45, 29, 0, B53_0) \
+	UBC(42, 4, 45, 29, 0, A44_0 | A46_0 | A48_0 | A52_0 | B46_0 | B51_0) \
+	UBC(43, 6, 45, 6, 0, A47_2 | A49_2) \
+	UBC(44, 1, 45, 6, 1, A51_2 | B49_2) \
+	UBC(44, 29, 45, 29, 0, A48_0 | A51_0 | A52_0 | B45_0 | B46_0 | B50_0 | \
+	    B51_0) \
+	UBC(42, 3, 46, 28, 0, B54_0) \
+	UBC(42, 4, 46, 29, 0, B54_0) \
+	UBC(43, 4, 46, 29, 0, A43_0 | A45_0 | A47_0 | A49_0 | B47_0 | B52_0) \
+	UBC(44, 6, 46, 6, 0, A46_2 | A48_2 | A50_2) \
+	UBC(44, 29, 46, 29, 1, A43_0 | A45_0 | A47_0) \
+	UBC(45, 6, 46, 1, 0, B49_2) \
+	UBC(45, 29, 46, 29, 0, A49_0 | A52_0 | B46_0 | B47_0 | B51_0 | B52_0) \
+	UBC(43, 3, 47, 28, 0, B55_0) \
+	UBC(43, 4, 47, 29, 0, B55_0) \
+	UBC(44, 4, 47, 29, 0, A44_0 | A46_0 | A48_0 | A50_0 | B48_0 | B53_0) \
+	UBC(45, 1, 47, 1, 1, B50_2) \
+	UBC(45, 6, 47, 6, 0, A47_2 | A49_2 | A51_2) \
+	UBC(45, 29, 47, 29, 1, A44_0 | A46_0 | A48_0) \
+	UBC(46, 6, 47, 1, 0, A46_2 | B50_2) \
+	UBC(46, 29, 47, 29, 0, A43_0 | A50_0 | B47_0 | B48_0 | B52_0 | B53_0) \
+	UBC(44, 3, 48, 28, 0, B56_0) \
+	UBC(44, 4, 48, 29, 0, B56_0) \
+	UBC(45, 4, 48, 29, 0, A45_0 | A47_0 | A49_0 | A51_0 | B49_0 | B54_0) \
+	UBC(46, 1, 48, 1, 1, B51_2) \
+	UBC(46, 6, 48, 6, 0, A48_2 | A50_2) \
+	UBC(46, 29, 48, 29, 1, A45_0 | A47_0 | A49_0) \
+	UBC(47, 6, 48, 1, 0, A47_2 | B51_2) \
+	UBC(47, 29, 48, 29, 0, A44_0 | A51_0 | B48_0 | B49_0 | B53_0 | B54_0) \
+	UBC(46, 4, 49, 29, 0, A46_0 | A48_0 | A50_0 | A52_0 | B50_0 | B55_0) \
+	UBC(47, 6, 49, 6, 0, A49_2 | A51_2) \
+	UBC(47, 29, 49, 29, 1, A46_0 | A48_0 | A50_0) \
+	UBC(48, 6, 49, 1, 0, A48_2) \
+	UBC(48, 29, 49, 29, 0, A45_0 | A52_0 | B49_0 | B50_0 | B54_0 | B55_0) \
+	UBC(42, 1, 50, 1, 1, A49_2) \
+	UBC(47, 4, 50, 29, 0, A47_0 | A49_0 | A51_0 | B45_0 | B51_0 | B56_0) \
+	UBC(48, 6, 50, 6, 0, A50_2 | B46_2) \
+	UBC(48, 29, 50, 29, 1, A47_0 | A49_0 | A51_0) \
+	UBC(49, 6, 50, 1, 0, A49_2) \
+	UBC(49, 29, 50, 29, 0, A46_0 | B45_0 | B50_0 | B51_0 | B55_0 | B56_0) \
+	UBC(43, 1, 51, 1, 1, A50_2) \
+	UBC(47, 1, 51, 1, 1, B46_2) \
+	UBC(48, 4, 51, 29, 0, A48_0 | A50_0 | A52_0 | B46_0 | B52_0) \
+	UBC(49, 6, 51, 6, 0, A51_2) \
+	UBC(49, 29, 51, 29, 1, A48_0 | A50_0 | A52_0) \
+	UBC(50, 6, 51, 1, 0, A50_2 | B46_2) \
+	UBC(50, 29, 51, 29, 0, A47_0 | B46_0 | B51_0 | B52_0 | B56_0) \
+	UBC(49, 4, 52, 29, 0, A49_0 | A51_0 | B45_0 | B47_0 | B53_0) \
+	UBC(50, 29, 52, 29, 1, A49_0 | A51_0 | B45_0) \
+	UBC(51, 6, 52, 1, 0, A51_2) \
+	UBC(51, 29, 52, 29, 0, A48_0 | B47_0 | B52_0 | B53_0) \
+	UBC(50, 4, 53, 29, 0, A50_0 | A52_0 | B46_0 | B48_0 | B54_0) \
+	UBC(51, 6, 53, 6, 0, B49_2) \
+	UBC(52, 29, 53, 29, 0, A49_0 | B45_0 | B48_0 | B53_0 | B54_0) \
+	UBC(50, 1, 54, 1, 1, B49_2) \
+	UBC(51, 4, 54, 29, 0, A51_0 | B47_0 | B49_0 | B55_0) \
+	UBC(51, 29, 54, 29, 1, A50_0 | B46_0 | B47_0) \
+	UBC(52, 6, 54, 6, 0, B50_2) \
+	UBC(53, 6, 54, 1, 0, B49_2) \
+	UBC(53, 29, 54, 29, 0, A50_0 | B46_0 | B49_0 | B54_0 | B55_0) \
+	UBC(48, 29, 55, 29, 1, A51_0 | A52_0) \
+	UBC(51, 1, 55, 1, 1, B50_2) \
+	UBC(52, 4, 55, 29, 0, A52_0 | B48_0 | B50_0 | B56_0) \
+	UBC(53, 6, 55, 6, 0, B51_2) \
+	UBC(54, 6, 55, 1, 0, B50_2) \
+	UBC(54, 29, 55, 29, 0, A51_0 | B47_0 | B50_0 | B55_0 | B56_0) \
+	UBC(52, 1, 56, 1, 1, B51_2) \
+	UBC(53, 4, 56, 29, 0, B49_0 | B51_0) \
+	UBC(53, 29, 56, 29, 1, A52_0 | B48_0 | B49_0) \
+	UBC(55, 6, 56, 1, 0, B51_2) \
+	UBC(55, 29, 56, 29, 0, A52_0 | B48_0 | B51_0 | B56_0) \
+	UBC(54, 4, 57, 29, 0, B50_0 | B52_0) \
+	UBC(56, 29, 57, 29, 0, B49_0 | B52_0) \
+	UBC(55, 4, 58, 29, 0, B51_0 | B53_0) \
+	UBC(55, 29, 58, 29, 1, B50_0) \
+	UBC(57, 29, 58, 29, 0, B50_0 | B53_0) \
+	UBC(56, 4, 59, 29, 0, B52_0 | B54_0) \
+	UBC(56, 29, 59, 29, 1, B51_0 | B52_0) \
+	UBC(57, 4, 59, 29, 0, B55_0) \
+	UBC(58, 29, 59, 29, 0, B51_0 | B54_0) \
+	UBC(59, 29, 60, 29, 0, B52_0) \
+	UBC(57, 4, 61, 29, 0, B53_0) \
+	UBC(58, 29, 61, 29, 1, B53_0) \
+	UBC(60, 0, 61, 5, 1, A45_0 | B45_0) \
+	UBC(58, 4, 62, 29, 0, B54_0) \
+	UBC(61, 0, 62, 5, 1, A46_0 | B46_0) \
+	UBC(61, 1, 62, 6, 1, A43_0) \
+	UBC(61, 2, 62, 7, 1, A46_2 | B46_2) \
+	UBC(58, 0, 63, 30, 1, A43_0) \
+	UBC(59, 4, 63, 29, 0, B55_0) \
+	UBC(59, 5, 63, 30, 0, A43_0) \
+	UBC(62, 0, 63, 5, 1, A47_0 | B47_0) \
+	UBC(62, 1, 63, 6, 1, A44_0) \
+	UBC(62, 2, 63, 7, 1, A47_2) \
+	UBC(59, 0, 64, 30, 1, A44_0) \
+	UBC(60, 4, 64, 29, 0, B56_0) \
+	UBC(60, 5, 64, 30, 0, A44_0) \
+	UBC(63, 0, 64, 5, 1, A48_0 | B48_0) \
+	UBC(63, 1, 64, 6, 1, A45_0 | B45_0) \
+	UBC(63, 2, 64, 7, 1, A48_2) \
+
+/* ---- the UBCs, on 1, 4 or 8 blocks at a time ---- */
+
+/*
+ * Lane l of a vector holds a word of block l.  One block alone is done
+ * in scalar code (vec1), a few in SSE2 (vec4, x86-64's baseline), and
+ * runs of blocks in AVX2 (vec8) where the CPU has it and OPENSSL_ia32cap
+ * does not hide it.  The code is written once, for the type V.
+ */
+typedef uint32_t vec1 __attribute__((vector_size(4)));
+typedef int32_t svec1 __attribute__((vector_size(4)));
+typedef uint32_t vec4 __attribute__((vector_size(16)));
+typedef int32_t svec4 __attribute__((vector_size(16)));
+typedef uint32_t vec8 __attribute__((vector_size(32)));
+typedef int32_t svec8 __attribute__((vector_size(32)));
+
+static inline uint32_t be32_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* W[16..UBC_LAST_WORD] from W[0..15]. */
+#define EXPAND(w) \
+	for (t = 16; t <= UBC_LAST_WORD; t++) { \
+		V x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]; \
+		w[t] = x << 1 | x >> 31; \
+	}
+
+/*
+ * Each relation's DVs in every lane, for the vector and-not.  They are
+ * read through a pointer the compiler cannot see through (OPAQUE):
+ * folded into immediates, each would cost three instructions more.
+ */
+#define UBC(i, p, j, q, c, set) { set },
+static const vec1 sets1[] = { SHA1_UBCS };
+#undef UBC
+#define UBC(i, p, j, q, c, set) { set, set, set, set },
+static const vec4 sets4[] = { SHA1_UBCS };
+#undef UBC
+#define UBC(i, p, j, q, c, set) { set, set, set, set, set, set, set, set },
+static const vec8 sets8[] = { SHA1_UBCS };
+#undef UBC
+#define OPAQUE(p) __asm__("" : "+r"(p))
+
+/*
+ * Each lane's DV mask: bit d set while every UBC of DV d holds.  The
+ * two bits of a relation are shifted to bit 31 (the compiler shares the
+ * shifted words between relations), XORed and spread over the word, so
+ * that a broken relation clears its DVs with an and and an and-not.
+ */
+#define UBC(i, p, j, q, c, set) \
+	bit = (V)((SV)(w[i] << (31 - (p)) ^ w[j] << (31 - (q))) >> 31); \
+	mask &= ~((c ? ~bit : bit) & sets[k++]);
+#define UBC_MASK(w) \
+	OPAQUE(sets); \
+	mask = ~(V){ 0 }; \
+	k = 0; \
+	SHA1_UBCS
+
+static uint32_t ubc_mask1(const unsigned char *p)
+{
+	typedef vec1 V;
+	typedef svec1 SV;
+	const V *sets = sets1;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	int t, k;
+
+	for (t = 0; t < 16; t++)
+		w[t] = (V){ be32_at(p + 4 * t) };
+	EXPAND(w)
+	UBC_MASK(w)
+	return mask[0];
+}
+
+/* Word t of each of the four blocks at p, as big-endian numbers. */
+#ifdef __SSE2__
+static inline vec4 bswap_lanes(__m128i x)
+{
+	__m128i m = _mm_set1_epi32(0x00ff00ff);
+
+	x = _mm_or_si128(_mm_slli_epi32(x, 16), _mm_srli_epi32(x, 16));
+	return (vec4)_mm_or_si128(_mm_slli_epi16(_mm_and_si128(x, m), 8),
+				  _mm_and_si128(_mm_srli_epi16(x, 8), m));
+}
+
+static inline void load4(vec4 *w, const unsigned char *p)
+{
+	int t;
+
+	for (t = 0; t < 16; t += 4) {
+		const __m128i *q = (const __m128i *)(p + 4 * t);
+		__m128i r0 = _mm_loadu_si128(q);
+		__m128i r1 = _mm_loadu_si128(q + 4);
+		__m128i r2 = _mm_loadu_si128(q + 8);
+		__m128i r3 = _mm_loadu_si128(q + 12);
+		__m128i lo01 = _mm_unpacklo_epi32(r0, r1);
+		__m128i hi01 = _mm_unpackhi_epi32(r0, r1);
+		__m128i lo23 = _mm_unpacklo_epi32(r2, r3);
+		__m128i hi23 = _mm_unpackhi_epi32(r2, r3);
+
+		w[t] = bswap_lanes(_mm_unpacklo_epi64(lo01, lo23));
+		w[t + 1] = bswap_lanes(_mm_unpackhi_epi64(lo01, lo23));
+		w[t + 2] = bswap_lanes(_mm_unpacklo_epi64(hi01, hi23));
+		w[t + 3] = bswap_lanes(_mm_unpackhi_epi64(hi01, hi23));
+	}
+}
+#else
+static inline void load4(vec4 *w, const unsigned char *p)
+{
+	int t;
+
+	for (t = 0; t < 16; t++)
+		w[t] = (vec4){ be32_at(p + 4 * t), be32_at(p + 64 + 4 * t),
+			       be32_at(p + 128 + 4 * t),
+			       be32_at(p + 192 + 4 * t) };
+}
+#endif
+
+/* The masks of the four blocks at p into out[0..3]. */
+static void ubc_mask4(const unsigned char *p, uint32_t *out)
+{
+	typedef vec4 V;
+	typedef svec4 SV;
+	const V *sets = sets4;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	int t, k;
+
+	load4(w, p);
+	EXPAND(w)
+	UBC_MASK(w)
+	memcpy(out, &mask, sizeof(mask));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_AVX2_PATH 1
+/* The masks of the eight blocks at p into out[0..7], in AVX2. */
+__attribute__((target("avx2")))
+static void ubc_mask8(const unsigned char *p, uint32_t *out)
+{
+	typedef vec8 V;
+	typedef svec8 SV;
+	const V *sets = sets8;
+	V w[UBC_LAST_WORD + 1], mask, bit;
+	vec4 lo[16], hi[16];
+	int t, k;
+
+	load4(lo, p);
+	load4(hi, p + 256);
+	for (t = 0; t < 16; t++)
+		w[t] = (V){ lo[t][0], lo[t][1], lo[t][2], lo[t][3],
+			    hi[t][0], hi[t][1], hi[t][2], hi[t][3] };
+	EXPAND(w)
+	UBC_MASK(w)
+	memcpy(out, &mask, sizeof(mask));
+}
+
+/*
+ * AVX2 when the CPU and the OS have it (GCC's cpuid check) and
+ * OPENSSL_ia32cap, read as OpenSSL reads it ("[~]a[:[~]b]", a over
+ * CPUID.1 EDX:ECX, b over CPUID.7 EBX:ECX; "~" clears, else replaces),
+ * keeps AVX (a, bit 60) and AVX2 (b, bit 5).
+ */
+static int use_avx2;
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static int cap_kept(const char *v, uint64_t bit)
+{
+	if (*v == '~')
+		return !(strtoull(v + 1, NULL, 0) & bit);
+	return !!(strtoull(v, NULL, 0) & bit);
+}
+
+static void check_cpu(void)
+{
+	const char *cap = getenv("OPENSSL_ia32cap"), *second;
+
+	__builtin_cpu_init();
+	use_avx2 = __builtin_cpu_supports("avx2");
+	if (!use_avx2 || !cap)
+		return;
+	second = strchr(cap, ':');
+	if (*cap != ':' && !cap_kept(cap, 1ull << 60))
+		use_avx2 = 0;
+	if (second && !cap_kept(second + 1, 1ull << 5))
+		use_avx2 = 0;
+}
+#endif
+
+/* The DV masks of the n blocks at p into out[0..n-1]. */
+static void ubc_masks(const unsigned char *p, size_t n, uint32_t *out)
+{
+	unsigned char tail[256];
+	uint32_t m[4];
+
+#ifdef HAVE_AVX2_PATH
+	pthread_once(&cpu_once, check_cpu);
+	if (use_avx2)
+		for (; n >= 8; n -= 8, p += 512, out += 8)
+			ubc_mask8(p, out);
+#endif
+	for (; n >= 4; n -= 4, p += 256, out += 4)
+		ubc_mask4(p, out);
+	if (n > 2) {
+		memcpy(tail, p, 64 * n);
+		memset(tail + 64 * n, 0, sizeof(tail) - 64 * n);
+		ubc_mask4(tail, m);
+		memcpy(out, m, sizeof(*out) * n);
+		return;
+	}
+	for (; n; n--, p += 64, out++)
+		*out = ubc_mask1(p);
+}
+
+/* ---- the DVs' message differences ---- */
+
+static uint32_t dv_dm[NR_DVS][80];
+static unsigned char dv_step[NR_DVS];
+static pthread_once_t dm_once = PTHREAD_ONCE_INIT;
+
+static inline uint32_t rol(uint32_t x, int n)
+{
+	return x << n | x >> (32 - n);
+}
+
+/*
+ * A DV is a solution of the message expansion: I(K,b) is zero in
+ * DV[K..K+14] with DV[K+15] = 2^b; II(K,b) is the same with DV[K+1] and
+ * DV[K+3] = 2^(b-1 mod 32) too.  The recurrence gives the rest, both
+ * ways, down to DV[-5].  Each disturbance at step i is a local
+ * collision, corrected at steps i+1 to i+5, whence dm.  The twins'
+ * states agree after step t when DV[t-5..t-1] is zero: the test step
+ * is 65 when that holds there, else 58 (the two the paper uses).
+ */
+static void make_dv(const struct dv *d, uint32_t *dm, unsigned char *step)
+{
+	uint32_t v[85], *x = v + 5;	/* x[i] is DV[i], i >= -5 */
+	int i, k = d->k;
+
+	memset(v, 0, sizeof(v));
+	x[k + 15] = 1u << d->b;
+	if (d->type == 2)
+		x[k + 1] = x[k + 3] = rol(1u << d->b, 31);
+	for (i = k + 16; i < 80; i++)
+		x[i] = rol(x[i - 3] ^ x[i - 8] ^ x[i - 14] ^ x[i - 16], 1);
+	for (i = k - 1; i >= -5; i--)
+		x[i] = rol(x[i + 16], 31) ^ x[i + 13] ^ x[i + 8] ^ x[i + 2];
+	for (i = 0; i < 80; i++)
+		dm[i] = x[i] ^ rol(x[i - 1], 5) ^ x[i - 2] ^
+			rol(x[i - 3] ^ x[i - 4] ^ x[i - 5], 30);
+	*step = !(x[60] | x[61] | x[62] | x[63] | x[64]) ? 65 : 58;
+}
+
+static void make_dms(void)
+{
+	size_t d;
+
+	for (d = 0; d < NR_DVS; d++)
+		make_dv(&dvs[d], dv_dm[d], &dv_step[d]);
+}
+
+/* ---- a flagged block, in C ---- */
+
+#define F_IF(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define F_XOR(b, c, d) ((b) ^ (c) ^ (d))
+#define F_MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+
+/*
+ * The steps of [from, to) that are in round [lo, hi), forward.  from
+ * and to are constants where these are inlined, and the loops unrolled.
+ */
+#define FORWARD(f, k, lo, hi) \
+	_Pragma("GCC unroll 20") \
+	for (i = from > lo ? from : lo; i < to && i < hi; i++) { \
+		uint32_t t = rol(a, 5) + f(b, c, d) + e + k + w[i]; \
+		e = d; \
+		d = c; \
+		c = rol(b, 30); \
+		b = a; \
+		a = t; \
+	}
+
+/* The same backward, from step to down to step from. */
+#define BACKWARD(f, k, lo, hi) \
+	_Pragma("GCC unroll 20") \
+	for (i = (to < hi ? to : hi) - 1; i >= lo && i >= from; i--) { \
+		uint32_t t = a; \
+		a = b; \
+		b = rol(c, 2); \
+		c = d; \
+		d = e; \
+		e = t - rol(a, 5) - f(b, c, d) - k - w[i]; \
+	}
+
+/* s (a, b, c, d, e) before step from becomes s before step to. */
+static inline __attribute__((always_inline))
+void forward(uint32_t *s, const uint32_t *w, int from, int to)
+{
+	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+	int i;
+
+	FORWARD(F_IF, 0x5a827999, 0, 20)
+	FORWARD(F_XOR, 0x6ed9eba1, 20, 40)
+	FORWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
+	FORWARD(F_XOR, 0xca62c1d6, 60, 80)
+	s[0] = a;
+	s[1] = b;
+	s[2] = c;
+	s[3] = d;
+	s[4] = e;
+}
+
+/* s before step to becomes s before step from. */
+static inline __attribute__((always_inline))
+void backward(uint32_t *s, const uint32_t *w, int from, int to)
+{
+	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+	int i;
+
+	BACKWARD(F_XOR, 0xca62c1d6, 60, 80)
+	BACKWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
+	BACKWARD(F_XOR, 0x6ed9eba1, 20, 40)
+	BACKWARD(F_IF, 0x5a827999, 0, 20)
+	s[0] = a;
+	s[1] = b;
+	s[2] = c;
+	s[3] = d;
+	s[4] = e;
+}
+
+/*
+ * Does the twin of this block (expanded message w) under DV d, from our
+ * state st before its test step, end where we do (out)?  Then we hold
+ * the last block of a colliding pair.
+ */
+static inline __attribute__((always_inline))
+int twin_collides(const uint32_t *w, const uint32_t *st, const uint32_t *out,
+		  size_t d, int t)
+{
+	uint32_t w2[80], in2[5], s[5];
+	int i;
+
+	for (i = 0; i < 80; i++)
+		w2[i] = w[i] ^ dv_dm[d][i];
+	memcpy(in2, st, sizeof(in2));
+	backward(in2, w2, 0, t);
+	memcpy(s, st, sizeof(s));
+	forward(s, w2, t, 80);
+	for (i = 0; i < 5; i++)
+		if (in2[i] + s[i] != out[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The block at p took ihv to out (OpenSSL did it); test the twins of
+ * the DVs in mask: 1 when one collides.
+ */
+static int block_collides(const uint32_t *ihv, const unsigned char *p,
+			  uint32_t mask, const uint32_t *out)
+{
+	uint32_t w[80], s58[5], s65[5];
+	size_t d;
+	int i;
+
+	pthread_once(&dm_once, make_dms);
+	for (i = 0; i < 16; i++)
+		w[i] = be32_at(p + 4 * i);
+	for (i = 16; i < 80; i++) {
+		uint32_t x = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+
+		OPAQUE(x);	/* scalar: two at a time stalls on w[i - 3] */
+		w[i] = x;
+	}
+	/* Our states at the test steps, back from the end: 15 and 22 steps. */
+	for (i = 0; i < 5; i++)
+		s65[i] = out[i] - ihv[i];
+	backward(s65, w, 65, 80);
+	memcpy(s58, s65, sizeof(s58));
+	backward(s58, w, 58, 65);
+	for (d = 0; d < NR_DVS; d++) {
+		if (!(mask >> d & 1))
+			continue;
+		if (dv_step[d] == 58 ? twin_collides(w, s58, out, d, 58) :
+		    twin_collides(w, s65, out, d, 65))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the test switch ---- */
+
+enum fire_kind { FIRE_NEVER, FIRE_ALL, FIRE_ID, FIRE_DATA };
+static struct {
+	enum fire_kind kind;
+	size_t len;
+	char arg[128];
+} fire;
+static pthread_once_t fire_once = PTHREAD_ONCE_INIT;
+
+static void read_fire(void)
+{
+	const char *v = getenv("DIRCACHE_TEST_SHA1DC_FIRE");
+
+	if (!v || !*v)
+		return;
+	if (!strcmp(v, "all")) {
+		fire.kind = FIRE_ALL;
+		return;
+	}
+	if (!strncmp(v, "id:", 3))
+		fire.kind = FIRE_ID;
+	else if (!strncmp(v, "data:", 5))
+		fire.kind = FIRE_DATA;
+	else
+		return;
+	v = strchr(v, ':') + 1;
+	fire.len = strlen(v);
+	if (fire.len >= sizeof(fire.arg) || !fire.len) {
+		fire.kind = FIRE_NEVER;
+		return;
+	}
+	memcpy(fire.arg, v, fire.len + 1);
+}
+
+static int fires_on_id(const unsigned char *md)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < fire.len; i++) {
+		int nib = i & 1 ? md[i / 2] & 15 : md[i / 2] >> 4;
+
+		if (i >= 40 || fire.arg[i] != hex[nib])
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- the context ---- */
+
+#undef SHA1_Init
+#undef SHA1_Update
+
+void sha1_init(struct sha1_ctx *c)
+{
+	SHA1_Init(&c->h);
+	c->len = 0;
+	c->used = 0;
+	c->attack = 0;
+	c->fired = 0;
+	c->flagged = 0;
+	pthread_once(&fire_once, read_fire);
+}
+
+static void get_ihv(const struct sha1_ctx *c, uint32_t *ihv)
+{
+	ihv[0] = c->h.h0;
+	ihv[1] = c->h.h1;
+	ihv[2] = c->h.h2;
+	ihv[3] = c->h.h3;
+	ihv[4] = c->h.h4;
+}
+
+/*
+ * The n whole blocks at p: the UBCs of a batch first, then OpenSSL on
+ * each run of clean blocks (SHA1_Update hashes whole blocks in place
+ * when it holds no partial one, as ours never does), block by block
+ * where a block is flagged, to test its twins between the chaining
+ * values before and after it.
+ */
+static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
+{
+	uint32_t mask[64], ihv[5], out[5];
+	size_t k, i, run;
+
+	for (; n; n -= k, p += 64 * k) {
+		k = n < 64 ? n : 64;
+		ubc_masks(p, k, mask);
+		for (i = 0; i < k; i = run + 1) {
+			for (run = i; run < k && !mask[run]; run++)
+				;
+			if (run > i)
+				SHA1_Update(&c->h, p + 64 * i, 64 * (run - i));
+			if (run == k)
+				break;
+			get_ihv(c, ihv);
+			SHA1_Update(&c->h, p + 64 * run, 64);
+			get_ihv(c, out);
+			c->flagged++;
+			if (block_collides(ihv, p + 64 * run, mask[run], out))
+				c->attack = 1;
+		}
+	}
+}
+
+void sha1_update(struct sha1_ctx *c, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	if (!len)
+		return;
+	if (fire.kind == FIRE_DATA && memmem(p, len, fire.arg, fire.len))
+		c->fired = 1;
+	c->len += len;
+	if (c->used) {
+		size_t n = 64 - c->used < len ? 64 - c->used : len;
+
+		memcpy(c->buf + c->used, p, n);
+		c->used += n;
+		p += n;
+		len -= n;
+		if (c->used < 64)
+			return;
+		hash_blocks(c, c->buf, 1);
+		c->used = 0;
+	}
+	if (len >= 64) {
+		hash_blocks(c, p, len / 64);
+		p += len & ~(size_t)63;
+		len &= 63;
+	}
+	memcpy(c->buf, p, len);
+	c->used = len;
+}
+
+static void store_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+int sha1_final(unsigned char *md, struct sha1_ctx *c)
+{
+	unsigned char pad[128];
+	size_t n = c->used < 56 ? 64 : 128;
+	uint64_t bits = c->len << 3;
+
+	memcpy(pad, c->buf, c->used);
+	memset(pad + c->used, 0, n - c->used);
+	pad[c->used] = 0x80;
+	store_be32(pad + n - 8, bits >> 32);
+	store_be32(pad + n - 4, bits);
+	hash_blocks(c, pad, n / 64);
+	store_be32(md, c->h.h0);
+	store_be32(md + 4, c->h.h1);
+	store_be32(md + 8, c->h.h2);
+	store_be32(md + 12, c->h.h3);
+	store_be32(md + 16, c->h.h4);
+	if (fire.kind == FIRE_ALL || (fire.kind == FIRE_ID && fires_on_id(md)))
+		c->fired = 1;
+	return c->attack || c->fired ? -1 : 0;
+}
+
+int sha1_collision_error(const char *what)
+{
+	return error("%s: SHA-1 collision attack detected", what);
+}
