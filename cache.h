@@ -1699,6 +1699,18 @@ unsigned int ce_match_stat(const struct cache_entry *ce,
  * number of entries or -1.
  */
 int read_cache(void);
+/*
+ * read_cache, but a big index's checksum may still be computed, on a
+ * thread of its own, when it returns: the caller works on the entries
+ * (lstat, say) meanwhile, and calls finish_index_check before it
+ * prints or writes anything that depends on them.
+ */
+int read_cache_overlapped(void);
+/*
+ * Wait for the checksum read_cache_overlapped left running: 0, or -1
+ * after error() when it was bad (and on every later call).
+ */
+int finish_index_check(void);
 void discard_cache(void);
 /*
  * Make ces (nr of alloc, sorted; the index takes them) the index's

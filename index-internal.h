@@ -103,6 +103,18 @@ int check_entry(const struct cache_entry *ce,
  */
 int parse_checked(const void *buf, size_t size, const char *name,
 		  int shared);
+/*
+ * parse_checked on the mapping of the index file (map, size bytes),
+ * but for a big index the checksum may still be computed when it
+ * returns: 1 then, and the mapping is finish_deferred_check's to
+ * unmap; else 0 (checked), or -1 after error() (the caller unmaps).
+ */
+int parse_deferring(void *map, size_t size, const char *name);
+/*
+ * Wait for parse_deferring's checksum, if one runs, and unmap: 0, or
+ * -1 (after error() the first time) once a bad checksum was found.
+ */
+int finish_deferred_check(void);
 /* Map an index file: 0, 1 when there is none, or -1 after error(). */
 int map_index_file(const char *file, void **map, size_t *size,
 		   struct stat *st);

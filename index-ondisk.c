@@ -130,6 +130,17 @@ size_t common_prefix(const char *a, const char *b, size_t n)
 {
 	size_t i = 0;
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the first byte that differs is the lowest set byte of x ^ y */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (__builtin_ctzll(x ^ y) >> 3);
+	}
+#endif
 	while (i + 8 <= n && !memcmp(a + i, b + i, 8))
 		i += 8;
 	while (i < n && a[i] == b[i])

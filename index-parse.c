@@ -225,30 +225,94 @@ static void *hash_index(void *arg)
  */
 #define PARALLEL_HASH_MIN (256 * 1024)
 
+/*
+ * A checksum still being computed after the parse (parse_deferring):
+ * its thread, and the mapping it reads, unmapped once it is done.
+ */
+static struct {
+	pthread_t thread;
+	struct index_hash h;
+	void *map;
+	size_t size;
+	char *name;
+	int running;
+	int failed;		/* a bad checksum was found: sticky */
+} pending;
+
+static int checksum_result(const struct index_hash *h, const char *name)
+{
+	if (h->collision)
+		return error("index '%s': SHA-1 collision attack detected",
+			     name);
+	if (memcmp(h->sha1, h->buf + h->len, 20))
+		return error("index '%s' is corrupt: bad checksum", name);
+	return 0;
+}
+
+static int start_hash(pthread_t *thread, struct index_hash *h, size_t size)
+{
+	if (size < PARALLEL_HASH_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	return !pthread_create(thread, NULL, hash_index, h);
+}
+
 /* Parse buf (an index file of size bytes) and check its checksum. */
 int parse_checked(const void *buf, size_t size, const char *name,
 		  int shared)
 {
 	struct index_hash h = { buf, 0, { 0 }, 0 };
-	int threaded = 0, ret;
+	int threaded, ret;
 	pthread_t thread;
 
 	if (size < HEADER_SIZE + 20)
 		return error("index '%s' is corrupt: too short", name);
 	h.len = size - 20;
-	if (size >= PARALLEL_HASH_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		threaded = !pthread_create(&thread, NULL, hash_index, &h);
+	threaded = start_hash(&thread, &h, size);
 	ret = parse_index(buf, size, name, shared);
 	if (threaded)
 		pthread_join(thread, NULL);
 	else if (!ret)
 		hash_index(&h);
-	if (!ret && h.collision)
-		ret = error("index '%s': SHA-1 collision attack detected",
-			    name);
-	if (!ret && memcmp(h.sha1, h.buf + h.len, 20))
-		ret = error("index '%s' is corrupt: bad checksum", name);
+	if (!ret)
+		ret = checksum_result(&h, name);
 	return ret;
+}
+
+int parse_deferring(void *map, size_t size, const char *name)
+{
+	int ret;
+
+	finish_deferred_check();	/* none runs: discard_cache waited */
+	if (size < HEADER_SIZE + 20)
+		return error("index '%s' is corrupt: too short", name);
+	pending.h.buf = map;
+	pending.h.len = size - 20;
+	if (!start_hash(&pending.thread, &pending.h, size))
+		return parse_checked(map, size, name, 0);
+	ret = parse_index(map, size, name, 0);
+	if (ret < 0) {
+		pthread_join(pending.thread, NULL);
+		return -1;
+	}
+	pending.map = map;
+	pending.size = size;
+	pending.name = xstrdup(name);
+	pending.running = 1;
+	return 1;
+}
+
+int finish_deferred_check(void)
+{
+	if (pending.running) {
+		pthread_join(pending.thread, NULL);
+		pending.running = 0;
+		if (checksum_result(&pending.h, pending.name) < 0)
+			pending.failed = 1;
+		munmap(pending.map, pending.size);
+		free(pending.name);
+		pending.name = NULL;
+	}
+	return pending.failed ? -1 : 0;
 }
 
 /* Map an index file: 0, 1 when there is none, or -1. */

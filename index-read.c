@@ -137,9 +137,16 @@ static int check_sparse(const char *name)
 	return 0;
 }
 
-static int parse_index_buffer(const void *buf, size_t size, const char *name)
+/*
+ * Load the index from buf: 0, or -1 after error().  With map (buf is
+ * the index file's mapping, size bytes), a big index's checksum may
+ * still be computed on return: 1 then, and the mapping is
+ * finish_deferred_check's, as it is after a failure that returns -2.
+ */
+static int load_index(const void *buf, void *map, size_t size,
+		      const char *name)
 {
-	int ret;
+	int ret, deferred = 0;
 
 	discard_cache();
 	free(kept_reuc);	/* the index read brings its own */
@@ -147,29 +154,34 @@ static int parse_index_buffer(const void *buf, size_t size, const char *name)
 	kept_reuc_len = 0;
 	link_ext = NULL;
 	sdir_seen = 0;
-	ret = parse_checked(buf, size, name, 0);
+	ret = map ? parse_deferring(map, size, name) :
+		    parse_checked(buf, size, name, 0);
+	if (ret > 0) {
+		deferred = 1;
+		ret = 0;
+	}
 	if (!ret && link_ext)
 		ret = merge_split_index(name);
 	link_ext = NULL;
 	if (!ret)
 		ret = check_sparse(name);
 	if (ret < 0) {
-		discard_cache();
-		return -1;
+		discard_cache();	/* waits for the checksum */
+		return deferred ? -2 : -1;
 	}
-	return active_nr;
+	return deferred;
 }
 
 int read_index_from_buffer(const void *buf, size_t size, const char *name)
 {
-	int ret = parse_index_buffer(buf, size, name);
-
-	if (ret >= 0 && active_cache_tree)
+	if (load_index(buf, NULL, size, name) < 0)
+		return -1;
+	if (active_cache_tree)
 		take_snapshot();
-	return ret;
+	return active_nr;
 }
 
-int read_cache(void)
+static int load_cache(int overlap)
 {
 	const char *file = get_index_file();
 	struct stat st;
@@ -182,14 +194,35 @@ int read_cache(void)
 	ret = map_index_file(file, &map, &size, &st);
 	if (ret)
 		return ret > 0 ? 0 : -1;
-	ret = parse_index_buffer(map, size, file);
-	munmap(map, size);	/* first: the snapshot adds to the peak */
+	ret = load_index(map, map, size, file);
+	/* The unmap first: the snapshot below adds to the peak. */
+	if (ret == 0 || ret == -1)
+		munmap(map, size);
+	if (ret > 0 && !overlap && finish_index_check() < 0) {
+		discard_cache();
+		return -1;
+	}
 	if (ret < 0)
 		return -1;
 	if (active_cache_tree)
 		take_snapshot();
 	set_index_mtime(&st);
 	return active_nr;
+}
+
+int read_cache(void)
+{
+	return load_cache(0);
+}
+
+int read_cache_overlapped(void)
+{
+	return load_cache(1);
+}
+
+int finish_index_check(void)
+{
+	return finish_deferred_check();
 }
 
 void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
@@ -208,6 +241,8 @@ void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
 void discard_cache(void)
 {
 	unsigned int i;
+
+	finish_deferred_check();
 
 	for (i = 0; i < active_nr; i++)
 		free_cache_entry(active_cache[i]);

@@ -19,12 +19,27 @@
 #include "cache.h"
 #include "patch-internal.h"
 
-static mode_t file_umask(void)
-{
-	mode_t m = umask(0);
+/*
+ * The last directory existing_dir_of found real all the way down (with
+ * its slash), so that the files of one directory, which come one after
+ * the other, cost one lstat of each leading directory, not one each.
+ * Forgotten when this file removes or moves anything.
+ */
+static char *real_dir;
+static size_t real_len;
 
-	umask(m);
-	return m;
+static void forget_real_dir(void)
+{
+	free(real_dir);
+	real_dir = NULL;
+	real_len = 0;
+}
+
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
 /*
@@ -36,9 +51,14 @@ static mode_t file_umask(void)
  */
 static char *existing_dir_of(const char *path)
 {
-	char *dir = xstrdup(path), *slash, *last = dir;
+	char *dir, *slash, *last;
+	size_t len = dir_len(path);
 	struct stat st;
 
+	if (real_dir && len == real_len && !memcmp(path, real_dir, len))
+		return xstrdup(real_dir);
+	dir = xstrdup(path);
+	last = dir;
 	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -47,6 +67,11 @@ static char *existing_dir_of(const char *path)
 		last = slash + 1;
 	}
 	*last = '\0';
+	if ((size_t)(last - dir) == len) {
+		free(real_dir);
+		real_dir = xstrdup(dir);
+		real_len = len;
+	}
 	return dir;
 }
 
@@ -69,22 +94,33 @@ static int write_tmp_link(const char *dir, const char *target, char **tmp)
 	return error_errno("symlink in '%s'", *dir ? dir : ".");
 }
 
+/*
+ * A new file in dir, made with its final permissions (the umask
+ * applies to them as to any file made), so no chmod follows.
+ */
 static int write_tmp_file(const char *dir, const char *buf, size_t size,
 			  unsigned int mode, char **tmp)
 {
-	char *name = xmalloc(strlen(dir) + 20);
-	mode_t perm = ((mode & 0100) ? 0777 : 0666) & ~file_umask();
-	int fd;
+	static unsigned int serial;
+	static long pid;
+	mode_t perm = (mode & 0100) ? 0777 : 0666;
+	char *name = xmalloc(strlen(dir) + 40);
+	int fd = -1, i;
 
-	sprintf(name, "%s.apply-XXXXXX", dir);
-	fd = mkstemp(name);
+	if (!pid)
+		pid = getpid();
+	for (i = 0; i < 100 && fd < 0; i++) {
+		sprintf(name, "%s.apply-%ld-%u", dir, pid, serial++);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, perm);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
 	if (fd < 0) {
 		error_errno("create a file in '%s'", *dir ? dir : ".");
 		free(name);
 		return -1;
 	}
-	if (write_in_full(fd, buf, size) < 0 || fchmod(fd, perm) < 0 ||
-	    close(fd) < 0) {
+	if (write_in_full(fd, buf, size) < 0 || close(fd) < 0) {
 		error_errno("write '%s'", name);
 		close(fd);
 		unlink(name);
@@ -125,12 +161,19 @@ static int rename_into_place(const char *tmp, const char *path)
 
 int place_patch_tmp(const char *tmp, const char *path)
 {
-	char *copy = xstrdup(path);
-	int ret = create_leading_dirs(copy);
+	size_t len = dir_len(path);
 
-	free(copy);
-	if (ret < 0)
-		return error_errno("create leading directories of '%s'", path);
+	forget_real_dir();
+	/* A temporary file in path's own directory: that one exists. */
+	if (dir_len(tmp) != len || memcmp(tmp, path, len)) {
+		char *copy = xstrdup(path);
+		int ret = create_leading_dirs(copy);
+
+		free(copy);
+		if (ret < 0)
+			return error_errno("create leading directories of "
+					   "'%s'", path);
+	}
 	if (rename_into_place(tmp, path) < 0)
 		return error_errno("rename '%s' to '%s'", tmp, path);
 	return 0;
@@ -150,6 +193,7 @@ int write_patch_file(const char *path, const char *buf, size_t size,
 
 int remove_patch_file(const char *path)
 {
+	forget_real_dir();
 	if (unlink(path) < 0 && errno != ENOENT)
 		return error_errno("unlink '%s'", path);
 	remove_empty_leading_dirs(path);

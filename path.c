@@ -107,10 +107,11 @@ static int ntfs_equals(const char *name, size_t len, const char *word,
  */
 static int may_be_dotgit(const unsigned char *name, size_t len)
 {
-	switch (tolower(name[0])) {
+	/* ASCII letters fold to lower case with 0x20, as tolower's do */
+	switch (name[0] | 0x20) {
 	case '.':
-		return len > 1 && (tolower(name[1]) == 'g' ||
-				   tolower(name[1]) == 'd' ||
+		return len > 1 && ((name[1] | 0x20) == 'g' ||
+				   (name[1] | 0x20) == 'd' ||
 				   name[1] == 0xe2 || name[1] == 0xef);
 	case 'g':
 		return len >= 5 && name[3] == '~';
@@ -149,21 +150,17 @@ int verify_path_from(const char *path, size_t len, size_t start)
 {
 	const char *p = path + start, *end = path + len;
 
-	if (!len || start > len)
+	if (!len || start > len || memchr(p, '\0', end - p))
 		return 0;
 	for (;;) {
-		const char *c = p;
+		const char *slash = memchr(p, '/', end - p);
+		const char *c_end = slash ? slash : end;
 
-		while (p < end && *p != '/') {
-			if (!*p)
-				return 0;
-			p++;
-		}
-		if (bad_component(c, p - c))
+		if (bad_component(p, c_end - p))
 			return 0;
-		if (p == end)
+		if (!slash)
 			return 1;
-		p++;
+		p = slash + 1;
 	}
 }
 

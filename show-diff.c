@@ -485,9 +485,12 @@ int main(int argc, char **argv)
 		exit(128);
 	if (setup_repository() < 0)
 		exit(128);
-	if (read_cache() < 0)
+	/* the index checksum is computed while the paths are lstat'ed */
+	if (read_cache_overlapped() < 0)
 		die("cannot read the index");
 	preload_index(pathspec.match_all ? NULL : path_wanted);
+	if (finish_index_check() < 0)
+		exit(128);
 	differs = show_changes();
 	clear_pathspec(&pathspec);
 	finish_stdout();

@@ -122,6 +122,29 @@ test_expect_success 'a big index: a bad checksum is refused, a good one read' '
 	! test -s out
 '
 
+# show-diff lstats the paths while a big index's checksum is computed:
+# it must still refuse a bad one, before it prints anything, and find
+# a changed file in a good one.
+test_expect_success 'show-diff: a big index with a bad checksum is refused' '
+	cp big-good .dircache/index &&
+	echo changed >many/file-7 &&
+	patch_index 52 ff nofix &&
+	test_expect_code 128 show-diff -s >out 2>err &&
+	test_grep "bad checksum" err &&
+	! test -s out &&
+	cp big-good .dircache/index &&
+	size=$(wc -c <.dircache/index) &&
+	patch_index $((size - 1)) $(tail -c 1 big-good | od -An -tx1 |
+		tr -d " " | tr 0-9a-f 1-9a-f0) nofix &&
+	test_expect_code 128 show-diff -q 2>err &&
+	test_grep "bad checksum" err &&
+	cp big-good .dircache/index &&
+	show-diff -s >out &&
+	echo "M	many/file-7" >expect &&
+	test_cmp expect out &&
+	echo 7 >many/file-7
+'
+
 test_expect_success 'a truncated index is refused' '
 	cp good .dircache/index &&
 	head -c 50 good >.dircache/index &&

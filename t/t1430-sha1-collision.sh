@@ -226,4 +226,18 @@ test_expect_success 'the index read: refused with its name' '
 		".git/index" ls-files
 '
 
+test_expect_success 'a big index read while its checksum runs on: refused too' '
+	mkdir many &&
+	(cd many && i=0 && while [ $i -lt 4000 ]; do : >f$i; i=$((i + 1)); done) &&
+	git add many && git write-tree >/dev/null &&
+	test $(wc -c <.git/index) -gt 262144 &&
+	show-diff >out && test_must_fail test -s out &&
+	echo x >>many/f7 &&
+	DIRCACHE_TEST_SHA1DC_FIRE=id:$(hex_tail .git/index) refused \
+		".git/index" show-diff &&
+	test_must_fail test -s out &&
+	DIRCACHE_TEST_SHA1DC_FIRE=id:$(hex_tail .git/index) refused \
+		".git/index" ls-files
+'
+
 test_done

@@ -88,4 +88,21 @@ test_expect_success 'a mode change within the type still applies as git' '
 	test_cmp want got
 '
 
+# The new files are made with their permissions, which the umask cuts
+# as it cuts git apply's.
+test_expect_success 'new and changed files get the permissions git gives' '
+	for m in 022 077 002; do
+		copies ours theirs &&
+		(umask $m && cd ours && GIT_DIR=.git apply ../mode-100755) &&
+		(umask $m && cd theirs && git apply ../mode-100755) &&
+		printf "%s\n" "diff --git a/n b/n" "new file mode 100644" \
+			"--- /dev/null" "+++ b/n" "@@ -0,0 +1 @@" "+n" >new-n &&
+		(umask $m && cd ours && GIT_DIR=.git apply ../new-n) &&
+		(umask $m && cd theirs && git apply ../new-n) &&
+		stat -c "%n %a" ours/g ours/n >got &&
+		stat -c "%n %a" theirs/g theirs/n | sed s/theirs/ours/ >want &&
+		test_cmp want got || return 1
+	done
+'
+
 test_done
