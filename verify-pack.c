@@ -15,7 +15,7 @@
 #include "cache.h"
 #include "pack.h"
 
-static const char verify_pack_usage[] = "verify-pack [-v] <pack>.idx | <pack>.pack | <pack>...";
+static const char verify_pack_usage[] = "verify-pack [-v] <pack>[.idx | .pack]...";
 
 static int verbose;
 
