@@ -41,6 +41,7 @@
  *                 writer and the placement of new packs
  *   pack-delta.c  (pack.h) pack-objects' delta search
  *   promise.c     write_sha1_file: now, or at the next flush
+ *   promisor.c    partial clones: promisor remotes and packs
  *   pack.h        a pack read whole with no idx, deltas resolved
  *                 (pack-resolve.c: index-pack, unpack-objects)
  * Objects, refs, the work tree
@@ -1196,6 +1197,14 @@ void *read_promised_object(const unsigned char *sha1, size_t *len);
 int write_promised_objects(void);
 /* Forget the promises, written or not (their content goes too). */
 void drop_promises(void);
+
+/* ---- promisor.c: partial clones ---- */
+
+struct packed_git;
+/* Does a remote promise objects (promisor, a filter, partialClone)? */
+int promisor_remote_configured(void);
+/* Has p a ".promisor" file beside it (fetched from a promisor remote)? */
+int is_promisor_pack_file(const struct packed_git *p);
 
 /* ---- object.c: trees, commits and tags ---- */
 
