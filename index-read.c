@@ -137,6 +137,33 @@ static int check_sparse(const char *name)
 	return 0;
 }
 
+/*
+ * A digest of the index's paths and stages, to tell when one came or
+ * went since the read (FNV-1a over each name, its stage and the count).
+ */
+static uint64_t read_paths;
+
+static uint64_t paths_digest(void)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < active_nr; i++) {
+		const struct cache_entry *ce = active_cache[i];
+
+		for (k = 0; k < ce->ce_namelen; k++)
+			h = (h ^ (unsigned char)ce->name[k]) * 1099511628211ULL;
+		h = (h ^ (0x100 | ce_stage(ce))) * 1099511628211ULL;
+	}
+	return (h ^ active_nr) * 1099511628211ULL;
+}
+
+int index_paths_unchanged(void)
+{
+	return paths_digest() == read_paths;
+}
+
 int read_index_from_buffer(const void *buf, size_t size, const char *name)
 {
 	int ret;
@@ -145,6 +172,9 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 	free(kept_reuc);	/* the index read brings its own */
 	kept_reuc = NULL;
 	kept_reuc_len = 0;
+	free(kept_untr);
+	kept_untr = NULL;
+	kept_untr_len = 0;
 	link_ext = NULL;
 	sdir_seen = 0;
 	ret = parse_checked(buf, size, name, 0);
@@ -159,6 +189,7 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 	}
 	if (active_cache_tree)
 		take_snapshot();
+	read_paths = paths_digest();
 	return active_nr;
 }
 
