@@ -110,17 +110,46 @@ static const char *listing_of(const struct object *o)
 	return o->flags & F_REFERENCED ? NULL : "dangling";
 }
 
+static int compare_rank(const void *a, const void *b)
+{
+	uint32_t x = (*(struct object *const *)a)->rank;
+	uint32_t y = (*(struct object *const *)b)->rank;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Problems go to stderr in the order the objects were read, loose ones
+ * first, then each pack's by offset: the order git fsck reads them in.
+ */
+static void report_problems(void)
+{
+	struct object **with = NULL;
+	size_t i, nr = 0, alloc = 0;
+
+	for (i = 0; i < nr_objects; i++) {
+		if (!objects[i].problem)
+			continue;
+		ALLOC_GROW(with, nr + 1, alloc);
+		with[nr++] = &objects[i];
+	}
+	if (nr > 1)
+		qsort(with, nr, sizeof(*with), compare_rank);
+	for (i = 0; i < nr; i++)
+		fputs(with[i]->problem, stderr);
+	free(with);
+}
+
 static void report(void)
 {
 	struct line *lines = NULL;
 	size_t i, nr = 0, alloc = 0;
 
+	report_problems();
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
 		const char *what = listing_of(o);
 
-		if (o->problem)
-			fputs(o->problem, stderr);
 		errors_found |= o->bad;
 		if (what)
 			add_line(&lines, &nr, &alloc, o->fo.sha1, what,

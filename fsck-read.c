@@ -20,7 +20,7 @@ static void fsck_line(void *data, enum fsck_level level, const char *msg)
 		    level == FSCK_ERROR ? "error" : "warning",
 		    type_name(o->fo.type), sha1_to_hex(o->fo.sha1), msg);
 	if (level == FSCK_ERROR)
-		o->bad |= ERROR_OBJECT | (o->pack ? ERROR_PACK : 0);
+		o->bad |= o->pack ? ERROR_PACK : ERROR_OBJECT;
 }
 
 static void report_bad_object(struct object *o, const struct fault *f)

@@ -139,4 +139,22 @@ test_expect_success 'dangling and missing together' '
 	test_grep "^missing" ../ours.out
 '
 
+test_expect_success 'problems on stderr in the order git reads them' '
+	git init -q warn && cd warn &&
+	for i in 1 2 3 4 5 6
+	do
+		b=$(echo $i | git hash-object -w --stdin) &&
+		printf "0100644 f$i\0" >raw &&
+		printf "%s" $b | python3 -c "
+import sys, binascii
+sys.stdout.buffer.write(binascii.unhexlify(sys.stdin.read()))" >>raw &&
+		t=$(git hash-object -t tree -w --literally raw) &&
+		c=$(git commit-tree -m $i $t) && git update-ref refs/heads/b$i $c &&
+		git update-ref refs/heads/master $c ||
+		return 1
+	done &&
+	git repack -adq && git prune-packed &&
+	same_as_git --strict && test $(grep -c zeroPadded ../ours.err) = 6
+'
+
 test_done
