@@ -1449,7 +1449,12 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 /*
  * The same, each link given to link(opt->data, sha1, type) instead of
  * added to o (link NULL: added), so that a tool need not hold them all.
+ * A tree's .gitmodules or .gitattributes file (not a symlink) comes
+ * with FSCK_LINK_GITMODULES or FSCK_LINK_GITATTRIBUTES or'ed into its
+ * type, for git fsck's check that those blobs can be read.
  */
+#define FSCK_LINK_GITMODULES 0x10
+#define FSCK_LINK_GITATTRIBUTES 0x20
 int fsck_object_links(struct fsck_object *o, struct object_stream *st,
 		      struct fsck_options *opt,
 		      void (*link)(void *data, const unsigned char *sha1,

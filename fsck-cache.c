@@ -145,7 +145,6 @@ static void report(void)
 	struct line *lines = NULL;
 	size_t i, nr = 0, alloc = 0;
 
-	report_problems();
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
 		const char *what = listing_of(o);
@@ -214,6 +213,9 @@ int main(int argc, char **argv)
 	errors_found |= pack_errors;
 	merge_copies();
 	check_links();
+	/* stderr in git's order: objects, their special blobs, then refs */
+	report_problems();
+	errors_found |= report_special_blobs();
 	for (; i < argc; i++, roots++) {
 		unsigned char sha1[20];
 

@@ -89,6 +89,13 @@ void order_packs(void);
 void *verify_packs(void *data);
 /* Note sha1, named as a type, missing; promised by a promisor pack. */
 void note_missing(const unsigned char *sha1, int type, int promised);
+/*
+ * A tree's .gitmodules or .gitattributes blob (FSCK_LINK_* in kind):
+ * git fsck says it cannot be read when missing and not promised.
+ */
+void note_special_blob(const unsigned char *sha1, int kind, int promised);
+/* Say, as git fsck, each such blob that is missing: ERROR_OBJECT or 0. */
+int report_special_blobs(void);
 /* Sort the missing ones and merge each id's notes into one. */
 void sort_missing(void);
 /* The note of sha1 once sorted, or NULL. */

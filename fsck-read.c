@@ -64,6 +64,10 @@ static void gather_link(void *data, const unsigned char *sha1, int type)
 {
 	struct reading *r = data;
 
+	if (type & (FSCK_LINK_GITMODULES | FSCK_LINK_GITATTRIBUTES)) {
+		note_special_blob(sha1, type, r->o->flags & F_PROMISOR);
+		type &= ~(FSCK_LINK_GITMODULES | FSCK_LINK_GITATTRIBUTES);
+	}
 	ALLOC_GROW(r->links, r->nr + 1, r->alloc);
 	memcpy(r->links[r->nr].sha1, sha1, 20);
 	r->links[r->nr++].type = type;

@@ -202,6 +202,68 @@ void note_missing(const unsigned char *sha1, int type, int promised)
 	pthread_mutex_unlock(&missing_lock);
 }
 
+/* The .gitmodules and .gitattributes blobs met (they are few). */
+static struct missing *specials;
+static size_t nr_specials, alloc_specials;
+
+void note_special_blob(const unsigned char *sha1, int kind, int promised)
+{
+	struct missing *m;
+
+	pthread_mutex_lock(&missing_lock);
+	ALLOC_GROW(specials, nr_specials + 1, alloc_specials);
+	m = &specials[nr_specials++];
+	memcpy(m->sha1, sha1, 20);
+	m->type = kind;
+	m->promised = !!promised;
+	m->reached = 0;
+	pthread_mutex_unlock(&missing_lock);
+}
+
+static int compare_missing(const void *a, const void *b);
+
+/* Say each missing blob of this kind; git: .gitmodules ones first. */
+static int report_special_kind(int kind, const char *id, const char *name)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < nr_specials; i = j) {
+		struct missing *m = &specials[i];
+		const struct object *o = find_object(m->sha1);
+		int kinds = 0, promised = 0;
+
+		for (j = i; j < nr_specials &&
+		     !memcmp(specials[j].sha1, m->sha1, 20); j++) {
+			kinds |= specials[j].type;
+			promised |= specials[j].promised;
+		}
+		if (!(kinds & kind) || (o && o->fo.type > 0) || promised)
+			continue;
+		fprintf(stderr, "error in blob %s: %s: unable to read %s blob\n",
+			sha1_to_hex(m->sha1), id, name);
+		ret = ERROR_OBJECT;
+	}
+	return ret;
+}
+
+int report_special_blobs(void)
+{
+	int ret;
+
+	if (nr_specials > 1)
+		qsort(specials, nr_specials, sizeof(*specials),
+		      compare_missing);
+	ret = report_special_kind(FSCK_LINK_GITMODULES, "gitmodulesMissing",
+				  ".gitmodules");
+	ret |= report_special_kind(FSCK_LINK_GITATTRIBUTES,
+				   "gitattributesMissing", ".gitattributes");
+	free(specials);
+	specials = NULL;
+	nr_specials = alloc_specials = 0;
+	return ret;
+}
+
 static int compare_missing(const void *a, const void *b)
 {
 	return memcmp(((const struct missing *)a)->sha1,

@@ -139,6 +139,17 @@ test_expect_success 'dangling and missing together' '
 	test_grep "^missing" ../ours.out
 '
 
+test_expect_success 'a missing .gitmodules or .gitattributes blob: git'"'"'s error' '
+	git init -q special && cd special &&
+	echo "[submodule]" >.gitmodules && echo "* text" >.gitattributes &&
+	echo x >x && git add . && git commit -qm special &&
+	remove_objects $(git rev-parse HEAD:.gitmodules HEAD:.gitattributes) &&
+	rm -r .git/logs .git/index &&
+	same_as_git --strict &&
+	test_grep "gitmodulesMissing" ../ours.err &&
+	test_grep "gitattributesMissing" ../ours.err
+'
+
 test_expect_success 'problems on stderr in the order git reads them' '
 	git init -q warn && cd warn &&
 	for i in 1 2 3 4 5 6
