@@ -117,7 +117,11 @@ void check_links(void)
  * The roots, in the order git fsck marks them: the refs, HEAD, the
  * other worktrees' HEADs, then the index's blobs (name NULL).
  */
-enum root_kind { ROOT_INDEX, ROOT_REF, ROOT_GIVEN, ROOT_REFLOG };
+enum root_kind {
+	ROOT_INDEX, ROOT_REF, ROOT_GIVEN, ROOT_REFLOG,
+	ROOT_UNBORN,		/* HEAD names a branch not born: a notice */
+	ROOT_END_OF_REFS	/* where git says it found no ref */
+};
 
 struct root {
 	unsigned char sha1[20];
@@ -252,16 +256,23 @@ void read_index_ids(void)
 
 void add_default_roots(void)
 {
+	static const unsigned char null_sha1[20];
 	unsigned char sha1[20];
+	char *head = NULL;
 	unsigned int i;
 
 	for_each_ref(add_ref_root, NULL);
 	/* A detached HEAD holds an id; a symbolic one names a ref. */
-	if (!read_ref("HEAD", sha1))
+	if (!resolve_ref("HEAD", sha1, NULL))
 		push_root(sha1, "HEAD", ROOT_REF);
+	else if (resolve_ref("HEAD", sha1, &head) < 0 && head &&
+		 !strncmp(head, "refs/heads/", 11))
+		push_root(null_sha1, head + 11, ROOT_UNBORN);
+	free(head);
 	/* git fsck's too: what a reflog names is reachable */
 	add_all_reflogs();
 	for_each_other_head(add_ref_root, NULL);
+	push_root(null_sha1, NULL, ROOT_END_OF_REFS);
 	for (i = 0; i < nr_index_ids; i++) {
 		push_root(index_ids[i], NULL, ROOT_INDEX);
 		if (!find_object(index_ids[i]))
@@ -343,12 +354,28 @@ static int anything_missing(void)
 	return 0;
 }
 
+/* Refs found that name an object (or one a promisor pack names). */
+static unsigned int default_refs;
+
 /* A root: present, or an error as git says it (stderr), or missing. */
 static void mark_root(const struct root *r)
 {
 	struct object *o = find_object(r->sha1);
 	struct missing *m;
 
+	if (r->kind == ROOT_UNBORN) {
+		fprintf(stderr, "notice: HEAD points to an unborn branch "
+			"(%s)\n", r->name);
+		return;
+	}
+	if (r->kind == ROOT_END_OF_REFS) {
+		if (!default_refs)
+			fprintf(stderr, "notice: No default references\n");
+		return;
+	}
+	if (r->kind == ROOT_REF && ((o && o->fo.type > 0) ||
+	    ((m = find_missing(r->sha1)) && m->promised)))
+		default_refs++;
 	if (r->kind == ROOT_INDEX) {
 		reach(NULL, r->sha1, OBJ_COMMIT, o);
 		return;

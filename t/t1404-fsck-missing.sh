@@ -150,6 +150,12 @@ test_expect_success 'a missing .gitmodules or .gitattributes blob: git'"'"'s err
 	test_grep "gitattributesMissing" ../ours.err
 '
 
+test_expect_success 'an unborn branch and no refs: git'"'"'s notices' '
+	git init -q unborn && cd unborn && echo a >a && git add a &&
+	same_as_git --strict && test_grep "^notice: HEAD points to an unborn branch" ../ours.err &&
+	test_grep "^notice: No default references" ../ours.err
+'
+
 test_expect_success 'problems on stderr in the order git reads them' '
 	git init -q warn && cd warn &&
 	for i in 1 2 3 4 5 6
