@@ -59,6 +59,7 @@ LIB_OBJS += loose.o alternates.o pack-idx.o pack-cache.o pack-map.o \
 	pack-write.o promise.o
 LIB_OBJS += pack-resolve.o
 LIB_OBJS += pack-delta.o
+LIB_OBJS += promisor.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
 # The index, and what the work tree holds beside it (globs, excludes).

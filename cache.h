@@ -42,6 +42,7 @@
  *                 writer and the placement of new packs
  *   pack-delta.c  (pack.h) pack-objects' delta search
  *   promise.c     write_sha1_file: now, or at the next flush
+ *   promisor.c    partial clones: promisor remotes and packs
  *   pack.h        a pack read whole with no idx, deltas resolved
  *                 (pack-resolve.c: index-pack, unpack-objects)
  * Objects, refs, the work tree
@@ -1247,6 +1248,14 @@ int write_promised_objects(void);
 /* Forget the promises, written or not (their content goes too). */
 void drop_promises(void);
 
+/* ---- promisor.c: partial clones ---- */
+
+struct packed_git;
+/* Does a remote promise objects (promisor, a filter, partialClone)? */
+int promisor_remote_configured(void);
+/* Has p a ".promisor" file beside it (fetched from a promisor remote)? */
+int is_promisor_pack_file(const struct packed_git *p);
+
 /* ---- object.c: trees, commits and tags ---- */
 
 #define S_IFGITLINK 0160000
@@ -1491,7 +1500,12 @@ int fsck_object_stream(struct fsck_object *o, struct object_stream *st,
 /*
  * The same, each link given to link(opt->data, sha1, type) instead of
  * added to o (link NULL: added), so that a tool need not hold them all.
+ * A tree's .gitmodules or .gitattributes file (not a symlink) comes
+ * with FSCK_LINK_GITMODULES or FSCK_LINK_GITATTRIBUTES or'ed into its
+ * type, for git fsck's check that those blobs can be read.
  */
+#define FSCK_LINK_GITMODULES 0x10
+#define FSCK_LINK_GITATTRIBUTES 0x20
 int fsck_object_links(struct fsck_object *o, struct object_stream *st,
 		      struct fsck_options *opt,
 		      void (*link)(void *data, const unsigned char *sha1,

@@ -34,45 +34,140 @@ static const char fsck_usage[] =
 
 static int errors_found;
 
-static int compare_missing(const void *a, const void *b)
+/*
+ * A line of the listing: git fsck prints them walking its table of
+ * objects, slot by slot, where an object's slot is the first four
+ * bytes of its id (in the machine's order) modulo the table's size, a
+ * power of two at least twice the number of objects.  Two objects of
+ * one slot, or of one run of full slots, come here by id.
+ */
+struct line {
+	uint32_t slot;
+	const unsigned char *sha1;
+	const char *what;	/* "missing", "dangling", "unreachable" */
+	int type;
+};
+
+static int compare_lines(const void *a, const void *b)
 {
-	return memcmp(((const struct missing *)a)->sha1,
-		      ((const struct missing *)b)->sha1, 20);
+	const struct line *x = a, *y = b;
+
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return memcmp(x->sha1, y->sha1, 20);
+}
+
+static uint32_t table_mask(void)
+{
+	size_t n = nr_missing, size = 32, i;
+
+	for (i = 0; i < nr_objects; i++)
+		n += objects[i].fo.type > 0;
+	while (size < 2 * n)
+		size *= 2;
+	return size - 1;
+}
+
+static void add_line(struct line **lines, size_t *nr, size_t *alloc,
+		     const unsigned char *sha1, const char *what, int type)
+{
+	static uint32_t mask;
+	unsigned int h;
+	struct line *l;
+
+	if (!mask)
+		mask = table_mask();
+	memcpy(&h, sha1, sizeof(h));
+	ALLOC_GROW(*lines, *nr + 1, *alloc);
+	l = &(*lines)[(*nr)++];
+	l->slot = h & mask;
+	l->sha1 = sha1;
+	l->what = what;
+	l->type = type;
+}
+
+/* The type a bad object is named as: what a link says (blob if none). */
+static int lowest_type(unsigned int refs)
+{
+	int type = OBJ_COMMIT;
+
+	if (!refs)
+		return OBJ_BLOB;
+	while (!(refs & 1 << type))
+		type++;
+	return type;
+}
+
+/* What git fsck says of o, if anything: missing, dangling, unreachable. */
+static const char *listing_of(const struct object *o)
+{
+	if (o->flags & F_REACHABLE)
+		return o->fo.type <= 0 && walked_in_order ? "missing" : NULL;
+	if (o->fo.type <= 0)
+		return NULL;
+	if (fsck_show_unreachable)
+		return "unreachable";
+	return o->flags & F_REFERENCED ? NULL : "dangling";
+}
+
+static int compare_rank(const void *a, const void *b)
+{
+	uint32_t x = (*(struct object *const *)a)->rank;
+	uint32_t y = (*(struct object *const *)b)->rank;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Problems go to stderr in the order the objects were read, loose ones
+ * first, then each pack's by offset: the order git fsck reads them in.
+ */
+static void report_problems(void)
+{
+	struct object **with = NULL;
+	size_t i, nr = 0, alloc = 0;
+
+	for (i = 0; i < nr_objects; i++) {
+		if (!objects[i].problem)
+			continue;
+		ALLOC_GROW(with, nr + 1, alloc);
+		with[nr++] = &objects[i];
+	}
+	if (nr > 1)
+		qsort(with, nr, sizeof(*with), compare_rank);
+	for (i = 0; i < nr; i++)
+		fputs(with[i]->problem, stderr);
+	free(with);
 }
 
 static void report(void)
 {
-	size_t i;
+	struct line *lines = NULL;
+	size_t i, nr = 0, alloc = 0;
 
 	for (i = 0; i < nr_objects; i++) {
 		struct object *o = &objects[i];
+		const char *what = listing_of(o);
 
-		if (o->problem)
-			fputs(o->problem, stderr);
-		if (o->bad)
-			errors_found |= ERROR_OBJECT;
+		errors_found |= o->bad;
+		if (what)
+			add_line(&lines, &nr, &alloc, o->fo.sha1, what,
+				 o->fo.type > 0 ? o->fo.type :
+				 lowest_type(o->refs));
 	}
-	if (nr_missing > 1)
-		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
-	for (i = 0; i < nr_missing; i++) {
-		if (i && !memcmp(missing[i].sha1, missing[i - 1].sha1, 20))
-			continue;
-		printf("missing %s %s\n", type_name(missing[i].type),
-		       sha1_to_hex(missing[i].sha1));
-		errors_found |= ERROR_MISSING;
+	for (i = 0; i < nr_missing; i++)
+		if (missing[i].reached && !missing[i].promised)
+			add_line(&lines, &nr, &alloc, missing[i].sha1,
+				 "missing", missing[i].type);
+	if (nr > 1)
+		qsort(lines, nr, sizeof(*lines), compare_lines);
+	for (i = 0; i < nr; i++) {
+		printf("%s %s %s\n", lines[i].what, type_name(lines[i].type),
+		       sha1_to_hex(lines[i].sha1));
+		if (lines[i].what[0] == 'm')
+			errors_found |= ERROR_MISSING;
 	}
-	for (i = 0; i < nr_objects; i++) {
-		struct object *o = &objects[i];
-
-		if (o->flags & F_REACHABLE || o->fo.type <= 0)
-			continue;
-		if (fsck_show_unreachable)
-			printf("unreachable %s %s\n", type_name(o->fo.type),
-			       sha1_to_hex(o->fo.sha1));
-		else if (!(o->flags & F_REFERENCED))
-			printf("dangling %s %s\n", type_name(o->fo.type),
-			       sha1_to_hex(o->fo.sha1));
-	}
+	free(lines);
 }
 
 int main(int argc, char **argv)
@@ -118,16 +213,20 @@ int main(int argc, char **argv)
 	errors_found |= pack_errors;
 	merge_copies();
 	check_links();
+	/* stderr in git's order: objects, their special blobs, then refs */
+	report_problems();
+	errors_found |= report_special_blobs();
 	for (; i < argc; i++, roots++) {
 		unsigned char sha1[20];
 
 		if (get_sha1(argv[i], sha1) < 0)
 			exit(128);
-		mark_reachable(sha1, OBJ_COMMIT);
+		add_root(sha1, argv[i]);
 	}
 	if (!roots)
-		mark_default_roots();
-	if (fsck_show_unreachable)
+		add_default_roots();
+	errors_found |= mark_roots();
+	if (fsck_show_unreachable && !walked_in_order)
 		walk_reachable();
 	report();
 	finish_stdout();

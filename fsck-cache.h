@@ -17,6 +17,7 @@
 #define F_REFERENCED 4
 #define F_WALKED 8		/* --unreachable: its links followed */
 #define F_MISTYPED 16		/* a link says it is of another type */
+#define F_PROMISOR 32		/* in a promisor pack: its links promised */
 
 /*
  * One copy of an object: a loose file of the store (pack and alt NULL)
@@ -30,7 +31,7 @@ struct object {
 	struct fsck_object fo;	/* id, type (OBJ_NONE: not in the store) */
 	unsigned char flags;
 	unsigned char refs;	/* 1 << type, for each type links say */
-	unsigned char bad;	/* an error among its problems */
+	unsigned char bad;	/* ERROR_OBJECT, ERROR_PACK: its errors */
 	uint32_t rank;		/* its place in the order of reading */
 	struct packed_git *pack;
 	uint32_t pos;
@@ -38,9 +39,13 @@ struct object {
 	char *problem;		/* lines for stderr, malloc'd */
 };
 
-/* The exit status, as git fsck's: bits for bad objects and missing ones. */
+/*
+ * The exit status, as git fsck's: bits for bad objects, missing ones,
+ * and packs that fail their checks or hold an object that does.
+ */
 #define ERROR_OBJECT 1
 #define ERROR_MISSING 2
+#define ERROR_PACK 4
 
 /* ---- fsck-table.c: the table of the store's objects ---- */
 
@@ -52,10 +57,15 @@ extern size_t nr_objects;
 /* Set when a pack fails its checks (verify_packs). */
 extern int pack_errors;
 
-/* Missing objects, each reported once however many refer to it. */
+/*
+ * Missing objects, each reported once however many refer to it: as
+ * git, only if reachable, and never when a promisor pack names it.
+ */
 struct missing {
 	unsigned char sha1[20];
-	int type;
+	unsigned char type;
+	unsigned char promised;	/* an object of a promisor pack names it */
+	unsigned char reached;	/* the walk met it */
 };
 extern struct missing *missing;
 extern size_t nr_missing;
@@ -77,8 +87,19 @@ struct object *find_object(const unsigned char *sha1);
 void order_packs(void);
 /* Each pack's checksums and CRCs (a thread's body; data unused). */
 void *verify_packs(void *data);
-/* Note sha1, named as a type, missing (thread-safe). */
-void note_missing(const unsigned char *sha1, int type);
+/* Note sha1, named as a type, missing; promised by a promisor pack. */
+void note_missing(const unsigned char *sha1, int type, int promised);
+/*
+ * A tree's .gitmodules or .gitattributes blob (FSCK_LINK_* in kind):
+ * git fsck says it cannot be read when missing and not promised.
+ */
+void note_special_blob(const unsigned char *sha1, int kind, int promised);
+/* Say, as git fsck, each such blob that is missing: ERROR_OBJECT or 0. */
+int report_special_blobs(void);
+/* Sort the missing ones and merge each id's notes into one. */
+void sort_missing(void);
+/* The note of sha1 once sorted, or NULL. */
+struct missing *find_missing(const unsigned char *sha1);
 /* Add a line to o's problems (not thread-safe for one o). */
 void add_problem(struct object *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -102,12 +123,22 @@ void reread_copy(struct object *o,
 void merge_copies(void);
 /* Mark what is referenced; find the links to another type. */
 void check_links(void);
-/* Mark sha1 reachable, or note it missing as type. */
-void mark_reachable(const unsigned char *sha1, int type);
+/* Add a root: an id given (name: how to say it is missing), in order. */
+void add_root(const unsigned char *sha1, const char *name);
 /* Keep the index's ids (before the store is listed). */
 void read_index_ids(void);
-/* Mark refs, other worktrees' HEADs, HEAD and the index's ids. */
-void mark_default_roots(void);
+/* Add refs, HEAD, other worktrees' HEADs and the index's ids as roots. */
+void add_default_roots(void);
+/*
+ * Mark the roots reachable, in git's order; a root that is not there
+ * is an error on stderr (a ref, an id given) or a missing blob (the
+ * index's).  When an object is missing, walk from them as git fsck
+ * does, printing its "broken link" lines as it meets them.  The exit
+ * status bits found are returned.
+ */
+int mark_roots(void);
+/* Was the walk of mark_roots done (reachability known in full)? */
+extern int walked_in_order;
 /* --unreachable: walk the links from what is marked reachable. */
 void walk_reachable(void);
 

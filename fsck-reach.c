@@ -3,8 +3,11 @@
  * links to objects of another type found, and what is reachable from
  * the roots (refs, HEAD, the index, or the ids given) marked.
  */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 #include "pack.h"
@@ -72,7 +75,7 @@ static void check_type(struct object *o, const struct fsck_link *l,
 		    type_name(o->fo.type), sha1_to_hex(o->fo.sha1),
 		    type_name(l->type), sha1_to_hex(l->sha1),
 		    type_name(t->fo.type));
-	o->bad = 1;
+	o->bad |= ERROR_OBJECT;
 }
 
 /*
@@ -91,15 +94,6 @@ static size_t find_mistyped_nth(void *data, size_t i)
 	return 1;
 }
 
-static int lowest_type(unsigned int refs)
-{
-	int type = OBJ_COMMIT;
-
-	while (!(refs & 1 << type))
-		type++;
-	return type;
-}
-
 void check_links(void)
 {
 	size_t i, nr_mistyped = 0;
@@ -110,9 +104,7 @@ void check_links(void)
 		if (!o->refs)
 			continue;
 		o->flags |= F_REFERENCED;
-		if (o->fo.type == OBJ_BAD) {
-			note_missing(o->fo.sha1, lowest_type(o->refs));
-		} else if (o->fo.type > 0 && o->refs & ~(1 << o->fo.type)) {
+		if (o->fo.type > 0 && o->refs & ~(1 << o->fo.type)) {
 			o->flags |= F_MISTYPED;
 			nr_mistyped++;
 		}
@@ -121,22 +113,122 @@ void check_links(void)
 		run_parallel(0, nr_objects, find_mistyped_nth, NULL, NULL, 0);
 }
 
-void mark_reachable(const unsigned char *sha1, int type)
-{
-	struct object *o = find_object(sha1);
+/*
+ * The roots, in the order git fsck marks them: the refs, HEAD, the
+ * other worktrees' HEADs, then the index's blobs (name NULL).
+ */
+enum root_kind {
+	ROOT_INDEX, ROOT_REF, ROOT_GIVEN, ROOT_REFLOG,
+	ROOT_UNBORN,		/* HEAD names a branch not born: a notice */
+	ROOT_END_OF_REFS	/* where git says it found no ref */
+};
 
-	if (!o)
-		note_missing(sha1, type);
-	else
-		o->flags |= F_REACHABLE;
+struct root {
+	unsigned char sha1[20];
+	char *name;		/* a ref, its reflog, or the id given */
+	enum root_kind kind;
+};
+static struct root *roots;
+static size_t nr_roots, alloc_roots;
+
+static void push_root(const unsigned char *sha1, const char *name,
+		      enum root_kind kind)
+{
+	struct root *r;
+
+	ALLOC_GROW(roots, nr_roots + 1, alloc_roots);
+	r = &roots[nr_roots++];
+	memcpy(r->sha1, sha1, 20);
+	r->name = name ? xstrdup(name) : NULL;
+	r->kind = kind;
 }
 
-static int mark_ref(const char *name, const unsigned char *sha1, void *data)
+void add_root(const unsigned char *sha1, const char *name)
 {
-	(void)name;
+	push_root(sha1, name, ROOT_GIVEN);
+}
+
+static int add_ref_root(const char *name, const unsigned char *sha1,
+			void *data)
+{
 	(void)data;
-	mark_reachable(sha1, OBJ_COMMIT);
+	push_root(sha1, name, ROOT_REF);
 	return 0;
+}
+
+/*
+ * Each entry of a reflog names two ids, the old and the new; both are
+ * roots (a null one is not), in the order of the file.
+ */
+static void add_reflog_roots(const char *path, const char *name)
+{
+	static const unsigned char null_sha1[20];
+	unsigned char old[20], new[20];
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		if (len >= 82 && line[40] == ' ' && line[81] == ' ' &&
+		    !get_sha1_hex(line, old) && !get_sha1_hex(line + 41, new)) {
+			if (memcmp(old, null_sha1, 20))
+				push_root(old, name, ROOT_REFLOG);
+			if (memcmp(new, null_sha1, 20))
+				push_root(new, name, ROOT_REFLOG);
+		}
+		/* the rest of a long line (its message) */
+		while (len && line[len - 1] != '\n' && fgets(line, sizeof(line), f))
+			len = strlen(line);
+	}
+	fclose(f);
+}
+
+/*
+ * The reflogs under dir/name, in the order git 2.39 walks them: the
+ * directory's own order (readdir), each subdirectory where it is met.
+ */
+static void add_reflogs_in(const char *dir, char *name, size_t len,
+			   size_t room)
+{
+	struct dirent *de;
+	char *path;
+	DIR *d;
+
+	path = xmalloc(strlen(dir) + room + 2);
+	sprintf(path, "%s/%s", dir, name);
+	d = opendir(path);
+	while (d && (de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		struct stat st;
+
+		if (de->d_name[0] == '.' || len + n + 2 > room)
+			continue;
+		sprintf(name + len, "%s%s", len ? "/" : "", de->d_name);
+		sprintf(path, "%s/%s", dir, name);
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			add_reflogs_in(dir, name, strlen(name), room);
+		else if (S_ISREG(st.st_mode))
+			add_reflog_roots(path, name);
+		name[len] = '\0';
+	}
+	if (d)
+		closedir(d);
+	free(path);
+}
+
+static void add_all_reflogs(void)
+{
+	char *dir = xmalloc(strlen(get_common_dir()) + 6);
+	char name[1024] = "";
+
+	sprintf(dir, "%s/logs", get_common_dir());
+	add_reflogs_in(dir, name, 0, sizeof(name));
+	free(dir);
 }
 
 /* The ids the index names, kept from before the store was listed. */
@@ -162,18 +254,189 @@ void read_index_ids(void)
 	discard_cache();
 }
 
-void mark_default_roots(void)
+void add_default_roots(void)
 {
+	static const unsigned char null_sha1[20];
 	unsigned char sha1[20];
+	char *head = NULL;
 	unsigned int i;
 
-	for_each_ref(mark_ref, NULL);
-	for_each_other_head(mark_ref, NULL);
+	for_each_ref(add_ref_root, NULL);
 	/* A detached HEAD holds an id; a symbolic one names a ref. */
-	if (!read_ref("HEAD", sha1))
-		mark_reachable(sha1, OBJ_COMMIT);
-	for (i = 0; i < nr_index_ids; i++)
-		mark_reachable(index_ids[i], OBJ_BLOB);
+	if (!resolve_ref("HEAD", sha1, NULL))
+		push_root(sha1, "HEAD", ROOT_REF);
+	else if (resolve_ref("HEAD", sha1, &head) < 0 && head &&
+		 !strncmp(head, "refs/heads/", 11))
+		push_root(null_sha1, head + 11, ROOT_UNBORN);
+	free(head);
+	/* git fsck's too: what a reflog names is reachable */
+	add_all_reflogs();
+	for_each_other_head(add_ref_root, NULL);
+	push_root(null_sha1, NULL, ROOT_END_OF_REFS);
+	for (i = 0; i < nr_index_ids; i++) {
+		push_root(index_ids[i], NULL, ROOT_INDEX);
+		if (!find_object(index_ids[i]))
+			note_missing(index_ids[i], OBJ_BLOB, 0);
+	}
+	free(index_ids);
+	index_ids = NULL;
+}
+
+/* ---- the walk in git's order, when something is missing ---- */
+
+int walked_in_order;
+static struct object **stack;
+static size_t nr_stack, alloc_stack;
+static int walk_errors;
+
+/*
+ * git fsck's mark_object: an object met for the first time is marked
+ * reachable and, unless a promisor pack holds it, its links are to be
+ * followed; a missing one met from a parent is a broken link, said
+ * at once, unless a promisor pack names it.
+ */
+static void broken_link(const struct object *parent,
+			const unsigned char *sha1, int type)
+{
+	printf("broken link from %7s %s\n", type_name(parent->fo.type),
+	       sha1_to_hex(parent->fo.sha1));
+	printf("              to %7s %s\n", type_name(type),
+	       sha1_to_hex(sha1));
+	walk_errors |= ERROR_MISSING;
+}
+
+/*
+ * A packed copy that failed its checks is no copy to git: a link to it
+ * is broken.  A bad loose one is still there (only "missing" later).
+ */
+static void reach(struct object *parent, const unsigned char *sha1,
+		  int type, struct object *t)
+{
+	struct missing *m;
+
+	if (t) {
+		if (t->flags & F_REACHABLE)
+			return;
+		t->flags |= F_REACHABLE;
+		if (t->fo.type > 0 && !(t->flags & F_PROMISOR)) {
+			ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
+			stack[nr_stack++] = t;
+		} else if (t->fo.type <= 0 && t->pack && parent) {
+			broken_link(parent, sha1, type);
+		}
+		return;
+	}
+	m = find_missing(sha1);
+	if (!m || m->reached)
+		return;
+	m->reached = 1;
+	if (!m->promised && parent)
+		broken_link(parent, sha1, m->type);
+}
+
+static void reach_link(struct object *o, const struct fsck_link *l,
+		       struct object *t)
+{
+	reach(o, l->sha1, l->type, t);
+}
+
+/* Is anything missing that a walk would have to find and say? */
+static int anything_missing(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_missing; i++)
+		if (!missing[i].promised)
+			return 1;
+	for (i = 0; i < nr_objects; i++)
+		if (objects[i].fo.type <= 0)
+			return 1;
+	return 0;
+}
+
+/* Refs found that name an object (or one a promisor pack names). */
+static unsigned int default_refs;
+
+/* A root: present, or an error as git says it (stderr), or missing. */
+static void mark_root(const struct root *r)
+{
+	struct object *o = find_object(r->sha1);
+	struct missing *m;
+
+	if (r->kind == ROOT_UNBORN) {
+		fprintf(stderr, "notice: HEAD points to an unborn branch "
+			"(%s)\n", r->name);
+		return;
+	}
+	if (r->kind == ROOT_END_OF_REFS) {
+		if (!default_refs)
+			fprintf(stderr, "notice: No default references\n");
+		return;
+	}
+	if (r->kind == ROOT_REF && ((o && o->fo.type > 0) ||
+	    ((m = find_missing(r->sha1)) && m->promised)))
+		default_refs++;
+	if (r->kind == ROOT_INDEX) {
+		reach(NULL, r->sha1, OBJ_COMMIT, o);
+		return;
+	}
+	if (o && o->fo.type > 0) {
+		reach(NULL, r->sha1, OBJ_COMMIT, o);
+		return;
+	}
+	m = find_missing(r->sha1);
+	if (m && m->promised)
+		return;
+	if (r->kind == ROOT_GIVEN) {
+		fprintf(stderr, "error: %s: object missing\n",
+			sha1_to_hex(r->sha1));
+		walk_errors |= ERROR_OBJECT;
+	} else if (r->kind == ROOT_REFLOG) {
+		fprintf(stderr, "error: %s: invalid reflog entry %s\n",
+			r->name, sha1_to_hex(r->sha1));
+		walk_errors |= ERROR_MISSING;
+	} else {
+		fprintf(stderr, "error: %s: invalid sha1 pointer %s\n",
+			r->name, sha1_to_hex(r->sha1));
+		walk_errors |= ERROR_MISSING;
+	}
+}
+
+/* Depth first, the last pushed first, as git's pending stack. */
+static void walk_in_order(void)
+{
+	while (nr_stack) {
+		struct object *o = stack[--nr_stack];
+
+		reread_copy(o, reach_link);
+	}
+}
+
+int mark_roots(void)
+{
+	int walk;
+	size_t i;
+
+	sort_missing();
+	walk = anything_missing();
+	if (!walk)
+		nr_stack = 0;
+	for (i = 0; i < nr_roots; i++) {
+		mark_root(&roots[i]);
+		if (!walk)
+			nr_stack = 0;	/* reachability is not needed */
+		free(roots[i].name);
+	}
+	free(roots);
+	roots = NULL;
+	nr_roots = alloc_roots = 0;
+	if (walk) {
+		walk_in_order();
+		walked_in_order = 1;
+	}
+	free(stack);
+	stack = NULL;
+	return walk_errors;
 }
 
 /*

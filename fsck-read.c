@@ -20,13 +20,13 @@ static void fsck_line(void *data, enum fsck_level level, const char *msg)
 		    level == FSCK_ERROR ? "error" : "warning",
 		    type_name(o->fo.type), sha1_to_hex(o->fo.sha1), msg);
 	if (level == FSCK_ERROR)
-		o->bad = 1;
+		o->bad |= o->pack ? ERROR_PACK : ERROR_OBJECT;
 }
 
 static void report_bad_object(struct object *o, const struct fault *f)
 {
 	o->fo.type = OBJ_BAD;
-	o->bad = 1;
+	o->bad |= o->pack ? ERROR_PACK : ERROR_OBJECT;
 	if (f->code == FAULT_HASH_MISMATCH)
 		add_problem(o, "error: hash mismatch %s: %s",
 			    sha1_to_hex(o->fo.sha1), f->msg);
@@ -64,6 +64,10 @@ static void gather_link(void *data, const unsigned char *sha1, int type)
 {
 	struct reading *r = data;
 
+	if (type & (FSCK_LINK_GITMODULES | FSCK_LINK_GITATTRIBUTES)) {
+		note_special_blob(sha1, type, r->o->flags & F_PROMISOR);
+		type &= ~(FSCK_LINK_GITMODULES | FSCK_LINK_GITATTRIBUTES);
+	}
 	ALLOC_GROW(r->links, r->nr + 1, r->alloc);
 	memcpy(r->links[r->nr].sha1, sha1, 20);
 	r->links[r->nr++].type = type;
@@ -78,7 +82,7 @@ static void mark_link(struct object *o, const struct fsck_link *l,
 		      struct object *t)
 {
 	if (!t) {
-		note_missing(l->sha1, l->type);
+		note_missing(l->sha1, l->type, o->flags & F_PROMISOR);
 		return;
 	}
 	__atomic_fetch_or(&t->refs, 1 << l->type, __ATOMIC_RELAXED);

@@ -42,12 +42,24 @@ static void list_garbage(const char *path, const char *name, void *data)
 			path);
 }
 
+/* The last pack asked about, and whether it is a promisor pack. */
+static const struct packed_git *last_pack;
+static int last_promisor;
+
 static int list_packed(const unsigned char *sha1, struct packed_git *p,
 		       uint32_t n, void *data)
 {
-	list_object(sha1, data);
+	int *partial = data;
+
+	list_object(sha1, NULL);
 	objects[nr_objects - 1].pack = p;
 	objects[nr_objects - 1].pos = n;
+	if (p != last_pack) {
+		last_pack = p;
+		last_promisor = *partial && is_promisor_pack_file(p);
+	}
+	if (last_promisor)
+		objects[nr_objects - 1].flags |= F_PROMISOR;
 	return 0;
 }
 
@@ -61,9 +73,10 @@ static int list_alternate(const unsigned char *sha1, void *data)
 void list_objects(void)
 {
 	const char *const *alt;
+	int partial = promisor_remote_configured();
 
 	for_each_loose_object(list_object, list_garbage, NULL);
-	for_each_packed_object(list_packed, NULL);
+	for_each_packed_object(list_packed, &partial);
 	for (alt = alternate_object_dirs(); *alt; alt++)
 		for_each_loose_in_dir(*alt, list_alternate, (void *)*alt);
 	sort_sha1_table(objects, nr_objects, sizeof(*objects));
@@ -165,7 +178,7 @@ void *verify_packs(void *data)
 			fprintf(stderr, "%s: checking pack %s\n", progname(),
 				p->pack_name);
 		if (!p->idx || verify_pack_checksums(p, pack_problem, NULL))
-			pack_errors = ERROR_OBJECT;
+			pack_errors = ERROR_PACK;
 	}
 	return NULL;
 }
@@ -175,13 +188,116 @@ size_t nr_missing;
 static size_t alloc_missing;
 static pthread_mutex_t missing_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void note_missing(const unsigned char *sha1, int type)
+void note_missing(const unsigned char *sha1, int type, int promised)
 {
+	struct missing *m;
+
 	pthread_mutex_lock(&missing_lock);
 	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
-	memcpy(missing[nr_missing].sha1, sha1, 20);
-	missing[nr_missing++].type = type;
+	m = &missing[nr_missing++];
+	memcpy(m->sha1, sha1, 20);
+	m->type = type;
+	m->promised = !!promised;
+	m->reached = 0;
 	pthread_mutex_unlock(&missing_lock);
+}
+
+/* The .gitmodules and .gitattributes blobs met (they are few). */
+static struct missing *specials;
+static size_t nr_specials, alloc_specials;
+
+void note_special_blob(const unsigned char *sha1, int kind, int promised)
+{
+	struct missing *m;
+
+	pthread_mutex_lock(&missing_lock);
+	ALLOC_GROW(specials, nr_specials + 1, alloc_specials);
+	m = &specials[nr_specials++];
+	memcpy(m->sha1, sha1, 20);
+	m->type = kind;
+	m->promised = !!promised;
+	m->reached = 0;
+	pthread_mutex_unlock(&missing_lock);
+}
+
+static int compare_missing(const void *a, const void *b);
+
+/* Say each missing blob of this kind; git: .gitmodules ones first. */
+static int report_special_kind(int kind, const char *id, const char *name)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < nr_specials; i = j) {
+		struct missing *m = &specials[i];
+		const struct object *o = find_object(m->sha1);
+		int kinds = 0, promised = 0;
+
+		for (j = i; j < nr_specials &&
+		     !memcmp(specials[j].sha1, m->sha1, 20); j++) {
+			kinds |= specials[j].type;
+			promised |= specials[j].promised;
+		}
+		if (!(kinds & kind) || (o && o->fo.type > 0) || promised)
+			continue;
+		fprintf(stderr, "error in blob %s: %s: unable to read %s blob\n",
+			sha1_to_hex(m->sha1), id, name);
+		ret = ERROR_OBJECT;
+	}
+	return ret;
+}
+
+int report_special_blobs(void)
+{
+	int ret;
+
+	if (nr_specials > 1)
+		qsort(specials, nr_specials, sizeof(*specials),
+		      compare_missing);
+	ret = report_special_kind(FSCK_LINK_GITMODULES, "gitmodulesMissing",
+				  ".gitmodules");
+	ret |= report_special_kind(FSCK_LINK_GITATTRIBUTES,
+				   "gitattributesMissing", ".gitattributes");
+	free(specials);
+	specials = NULL;
+	nr_specials = alloc_specials = 0;
+	return ret;
+}
+
+static int compare_missing(const void *a, const void *b)
+{
+	return memcmp(((const struct missing *)a)->sha1,
+		      ((const struct missing *)b)->sha1, 20);
+}
+
+/* An id noted by links of two types keeps one of them. */
+void sort_missing(void)
+{
+	size_t i, out = 0;
+
+	if (nr_missing > 1)
+		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
+	for (i = 0; i < nr_missing; i++) {
+		if (out && !memcmp(missing[out - 1].sha1, missing[i].sha1,
+				   20)) {
+			missing[out - 1].promised |= missing[i].promised;
+			missing[out - 1].reached |= missing[i].reached;
+			continue;
+		}
+		missing[out++] = missing[i];
+	}
+	nr_missing = out;
+}
+
+struct missing *find_missing(const unsigned char *sha1)
+{
+	struct missing key;
+
+	if (!nr_missing)
+		return NULL;
+	memcpy(key.sha1, sha1, 20);
+	return bsearch(&key, missing, nr_missing, sizeof(*missing),
+		       compare_missing);
 }
 
 void add_problem(struct object *o, const char *fmt, ...)

@@ -204,6 +204,18 @@ static void add_link(const struct link_sink *s, const unsigned char *sha1,
 		fsck_add_link(s->o, sha1, type);
 }
 
+/* Is e a .gitmodules or .gitattributes file (FSCK_LINK_* bits)? */
+static int special_file(const struct name_entry *e)
+{
+	if (S_ISLNK(e->mode) || S_ISDIR(e->mode))
+		return 0;
+	if (e->pathlen == 11 && !memcmp(e->path, ".gitmodules", 11))
+		return FSCK_LINK_GITMODULES;
+	if (e->pathlen == 14 && !memcmp(e->path, ".gitattributes", 14))
+		return FSCK_LINK_GITATTRIBUTES;
+	return 0;
+}
+
 /*
  * Walk the tree; -1 when it cannot be parsed.  Each entry read, but a
  * gitlink, is a link given to s (NULL: none), in the same walk.
@@ -230,7 +242,8 @@ static int scan_tree(const void *buf, size_t size, int strict,
 		note_name(t, e.path, e.pathlen);
 		e.mode = canon_mode(e.mode);
 		if (s && !S_ISGITLINK(e.mode))
-			add_link(s, e.sha1, object_type_of_mode(e.mode));
+			add_link(s, e.sha1, object_type_of_mode(e.mode) |
+				 (s->fn ? special_file(&e) : 0));
 		if (!first)
 			note_order(t, &prev, &e, &df);
 		if (!S_ISDIR(e.mode))

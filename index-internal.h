@@ -88,6 +88,11 @@ int write_entries(struct hashfile *w, unsigned int version,
  */
 extern unsigned char *kept_reuc;
 extern size_t kept_reuc_len;
+/* UNTR kept whole (its header too), or NULL. */
+extern unsigned char *kept_untr;
+extern size_t kept_untr_len;
+/* Are the index's paths (and stages) still those it was read with? */
+int index_paths_unchanged(void);
 extern int index_version;	/* as read; 0 when there was no index */
 extern const unsigned char *link_ext;
 extern size_t link_len;

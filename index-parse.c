@@ -87,15 +87,19 @@ int check_entry(const struct cache_entry *ce,
  * changed are marked invalid in it when the index is written; the
  * resolve-undo record (REUC) is kept, so "git checkout -m" can still
  * recreate a conflict; a sparse index's "sdir" is written again while
- * directory entries remain.  The caches we cannot keep true (UNTR,
- * FSMN) and the offset tables (EOIE, IEOT) are dropped, which git
- * reads as "not cached".  A split index's "link" is read (and written
+ * directory entries remain.  The untracked cache (UNTR) is kept whole,
+ * written back while the index's paths stay those it was read with (as
+ * git, which invalidates it only where a path comes or goes).  FSMN and
+ * the offset tables (EOIE, IEOT) are dropped, which git reads as "not
+ * cached".  A split index's "link" is read (and written
  * again, index-split.c); any other required (lower-case) extension
  * describes entries we would misread, and is refused.
  */
 struct cache_tree *active_cache_tree;
 unsigned char *kept_reuc;
 size_t kept_reuc_len;
+unsigned char *kept_untr;
+size_t kept_untr_len;
 int index_version;	/* as read; 0 when there was no index */
 const unsigned char *link_ext;	/* in the buffer being read */
 size_t link_len;
@@ -123,6 +127,11 @@ static int read_extensions(const unsigned char *p, size_t avail,
 			kept_reuc_len = 8 + len;
 			kept_reuc = xmalloc(kept_reuc_len);
 			memcpy(kept_reuc, p, kept_reuc_len);
+		} else if (!memcmp(p, "UNTR", 4)) {
+			free(kept_untr);
+			kept_untr_len = 8 + len;
+			kept_untr = xmalloc(kept_untr_len);
+			memcpy(kept_untr, p, kept_untr_len);
 		} else if (!memcmp(p, "link", 4)) {
 			link_ext = p + 8;
 			link_len = len;

@@ -138,6 +138,34 @@ static int check_sparse(const char *name)
 }
 
 /*
+ * A digest of the index's paths and stages, to tell when one came or
+ * went since the read (FNV-1a over each name, its stage and the count).
+ */
+static uint64_t read_paths;
+
+static uint64_t paths_digest(void)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < active_nr; i++) {
+		const struct cache_entry *ce = active_cache[i];
+
+		for (k = 0; k < ce->ce_namelen; k++)
+			h = (h ^ (unsigned char)ce->name[k]) * 1099511628211ULL;
+		h = (h ^ (0x100 | ce_stage(ce))) * 1099511628211ULL;
+	}
+	return (h ^ active_nr) * 1099511628211ULL;
+}
+
+/* 1 when the paths are those read (an index with an untracked cache). */
+int index_paths_unchanged(void)
+{
+	return paths_digest() == read_paths;
+}
+
+/*
  * Load the index from buf: 0, or -1 after error().  With map (buf is
  * the index file's mapping, size bytes), a big index's checksum may
  * still be computed on return: 1 then, and the mapping is
@@ -152,6 +180,9 @@ static int load_index(const void *buf, void *map, size_t size,
 	free(kept_reuc);	/* the index read brings its own */
 	kept_reuc = NULL;
 	kept_reuc_len = 0;
+	free(kept_untr);
+	kept_untr = NULL;
+	kept_untr_len = 0;
 	link_ext = NULL;
 	sdir_seen = 0;
 	ret = map ? parse_deferring(map, size, name) :
@@ -178,6 +209,8 @@ int read_index_from_buffer(const void *buf, size_t size, const char *name)
 		return -1;
 	if (active_cache_tree)
 		take_snapshot();
+	/* Only an untracked cache asks; most indexes have none. */
+	read_paths = kept_untr ? paths_digest() : 0;
 	return active_nr;
 }
 
@@ -206,6 +239,7 @@ static int load_cache(int overlap)
 		return -1;
 	if (active_cache_tree)
 		take_snapshot();
+	read_paths = kept_untr ? paths_digest() : 0;
 	set_index_mtime(&st);
 	return active_nr;
 }

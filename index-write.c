@@ -123,12 +123,20 @@ static int has_sparse_dirs(void)
 	return 0;
 }
 
-/* Extensions in git's order: TREE, REUC, sdir. */
+/*
+ * Extensions in git's order: TREE, REUC, UNTR, sdir.  The untracked
+ * cache goes back as it came while no path came or went: git
+ * invalidates it only there, and a directory's other files it checks
+ * by their stat data itself.
+ */
 static int write_index_extensions(struct hashfile *w)
 {
 	if (write_cache_tree(w) < 0)
 		return -1;
 	if (kept_reuc && hashwrite(w, kept_reuc, kept_reuc_len) < 0)
+		return -1;
+	if (kept_untr && index_paths_unchanged() &&
+	    hashwrite(w, kept_untr, kept_untr_len) < 0)
 		return -1;
 	if (has_sparse_dirs() && write_extension(w, "sdir", "", 0) < 0)
 		return -1;

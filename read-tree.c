@@ -45,6 +45,33 @@ static void install_list(struct entry_list *l)
 }
 
 /*
+ * One tree read: the index is that tree, so every directory's tree id
+ * and entry count is known, and the cache tree is made whole from the
+ * subtrees read (git's prime_cache_tree): a write-tree after it hashes
+ * nothing.  Called once the index holds the tree's entries.
+ */
+static void prime_cache_tree(const char *name, const struct entry_list *l)
+{
+	struct cache_tree *it;
+	unsigned char sha1[20], tree[20];
+	size_t i;
+
+	if (get_sha1(name, sha1) < 0 || peel_object(sha1, OBJ_TREE, tree) < 0)
+		return;
+	it = cache_tree_new();
+	cache_tree_set(it, "", 0, tree, active_nr);
+	for (i = 0; i < l->dirs_nr; i++) {
+		const struct subtree_span *d = &l->dirs[i];
+
+		cache_tree_set(it, d->path, d->len - 1, d->sha1,
+			       d->end - d->start);
+	}
+	cache_tree_free(active_cache_tree);
+	active_cache_tree = it;
+	index_cache_tree_synced();
+}
+
+/*
  * Without -m every blob is looked for as the trees are read; a merge
  * looks only for the blobs it brings into the index (tree-merge.c).
  */
@@ -84,6 +111,8 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");
 	install_list(&o->result);
+	if (o->n == 1)
+		prime_cache_tree(names[0], &o->trees[0]);
 	if (update_work_tree(o))
 		error("some files could not be updated");
 	entry_list_clear(&o->removed);
@@ -130,6 +159,7 @@ int main(int argc, char **argv)
 	} else {
 		read_trees(1, argv + i, o.trees, 0);
 		install_list(&o.trees[0]);
+		prime_cache_tree(argv[i], &o.trees[0]);
 	}
 	if (commit_index() < 0)
 		die("cannot write the index");

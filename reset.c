@@ -22,9 +22,18 @@ struct flat_entry {
 	unsigned char sha1[20];
 };
 
+/* A subtree met: its path (no '/' at its end), id, and entries. */
+struct flat_dir {
+	char *path;
+	unsigned char sha1[20];
+	size_t start, end;
+};
+
 struct flat_tree {
 	struct flat_entry *e;
 	size_t nr, alloc;
+	struct flat_dir *dirs;
+	size_t dirs_nr, dirs_alloc;
 };
 
 /* Every blob of tree under prefix, in git's order (the index's). */
@@ -48,8 +57,16 @@ static int flatten(struct flat_tree *ft, const unsigned char *tree,
 		memcpy(path + plen, ne.path, ne.pathlen);
 		path[plen + ne.pathlen] = '\0';
 		if (S_ISDIR(ne.mode)) {
+			size_t d = ft->dirs_nr;
+
+			ALLOC_GROW(ft->dirs, ft->dirs_nr + 1, ft->dirs_alloc);
+			ft->dirs[d].path = xstrdup(path);
+			memcpy(ft->dirs[d].sha1, ne.sha1, 20);
+			ft->dirs[d].start = ft->nr;
+			ft->dirs_nr++;
 			strcat(path, "/");
 			ret = flatten(ft, ne.sha1, path);
+			ft->dirs[d].end = ft->nr;
 			free(path);
 			continue;
 		}
@@ -72,6 +89,29 @@ static void free_flat(struct flat_tree *ft)
 	for (i = 0; i < ft->nr; i++)
 		free(ft->e[i].path);
 	free(ft->e);
+	for (i = 0; i < ft->dirs_nr; i++)
+		free(ft->dirs[i].path);
+	free(ft->dirs);
+}
+
+/*
+ * The index is now tree: its cache tree is made whole from the trees
+ * flattened, as git's unpack_trees leaves it after a reset.
+ */
+static void prime_cache_tree(const struct flat_tree *ft,
+			     const unsigned char *tree)
+{
+	struct cache_tree *it = cache_tree_new();
+	size_t i;
+
+	cache_tree_set(it, "", 0, tree, ft->nr);
+	for (i = 0; i < ft->dirs_nr; i++)
+		cache_tree_set(it, ft->dirs[i].path, strlen(ft->dirs[i].path),
+			       ft->dirs[i].sha1,
+			       ft->dirs[i].end - ft->dirs[i].start);
+	cache_tree_free(active_cache_tree);
+	active_cache_tree = it;
+	index_cache_tree_synced();
 }
 
 static int flat_compare(const struct flat_entry *f,
@@ -130,7 +170,7 @@ static size_t refresh_nth(void *data, size_t i)
 
 int list_changes(const unsigned char *tree, char **out)
 {
-	struct flat_tree ft = { NULL, 0, 0 };
+	struct flat_tree ft = { NULL, 0, 0, NULL, 0, 0 };
 	struct refresh_run r;
 	size_t i = 0, len = 0, alloc = 0;
 	unsigned int j = 0;
@@ -417,7 +457,7 @@ out:
 
 int reset_to_tree(const unsigned char *tree)
 {
-	struct flat_tree ft = { NULL, 0, 0 };
+	struct flat_tree ft = { NULL, 0, 0, NULL, 0, 0 };
 	struct cache_entry **ces;
 	unsigned int j;
 	size_t i, n = 0;
@@ -439,15 +479,19 @@ int reset_to_tree(const unsigned char *tree)
 		else
 			n++;
 	}
+	/*
+	 * The index keeps what it was read with: its version, its split,
+	 * its extensions; the tree's entries are in index order already.
+	 */
 	if (!ret) {
-		discard_cache();
-		ret = add_cache_entries(ces, n, ADD_CACHE_OK_TO_ADD |
-					ADD_CACHE_OK_TO_REPLACE);
+		replace_cache_entries(ces, n, ft.nr + 1);
+		if (tree)
+			prime_cache_tree(&ft, tree);
 	} else {
 		for (i = 0; i < n; i++)
 			free_cache_entry(ces[i]);
+		free(ces);
 	}
-	free(ces);
 	free_flat(&ft);
 	return ret;
 }

@@ -19,14 +19,6 @@ void entry_list_append(struct entry_list *l, struct cache_entry *ce)
 	l->ces[l->nr++] = ce;
 }
 
-/* A subtree of a read tree: its path ("d/e/"), id and entries. */
-struct subtree_span {
-	char *path;
-	size_t len;
-	unsigned char sha1[20];
-	size_t start, end;
-};
-
 void entry_list_clear(struct entry_list *l)
 {
 	size_t i;

@@ -8,8 +8,18 @@
 
 #include "cache.h"
 
+/*
+ * A subtree read into a list: its path (ending in '/'), its tree id and
+ * the entries of the list below it, [start, end).
+ */
+struct subtree_span {
+	char *path;
+	size_t len;
+	unsigned char sha1[20];
+	size_t start, end;
+};
+
 /* A list of entries in index order (a flattened tree, or a result). */
-struct subtree_span;
 
 struct entry_list {
 	struct cache_entry **ces;
