@@ -95,6 +95,16 @@ int load_pack_idx(struct packed_git *p);
  */
 unsigned char *get_cached_base(struct packed_git *p, uint64_t offset,
 			       enum object_type *type, size_t *size);
+/*
+ * The object kept for offset of p itself (size bytes and a NUL, not to
+ * be written), or NULL when none is kept; *ref keeps it alive, even
+ * evicted, until release_cached_base(*ref).
+ */
+struct cached_base;
+const unsigned char *ref_cached_base(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct cached_base **ref);
+void release_cached_base(struct cached_base *ref);	/* NULL allowed */
 /* Keep buf (malloc'd, size bytes and a NUL): the cache owns it now. */
 void give_cached_base(struct packed_git *p, uint64_t offset,
 		      enum object_type type, unsigned char *buf, size_t size);
