@@ -7,15 +7,21 @@
  * way (keeping its own set of trees met, so it never touches the
  * walk's objects) and reads and parses each one, so that inflating,
  * resolving deltas and hashing are done on the other core while the
- * walk checks trees, looks up and prints entries.  The walk takes the
- * trees in order.  The thread reads silently: a tree it cannot read is
- * handed over empty and the walk reads it again itself, to say why.
- * Parsing before the check is safe (tree_entry_next trusts nothing);
- * the subtrees of a tree the walk then refuses are read for nothing.  A walk that would skip
- * trees the thread reads (excluded ones) must not use it: the thread
- * would wait for it forever, and the walk would read everything itself.
+ * walk looks up and prints entries.  The walk takes the trees in order.
+ * The roots come while the walk of the commits finds them, so that the
+ * thread reads while the commits are read.  The thread reads silently:
+ * a tree it cannot read is handed over empty and the walk reads it
+ * again itself, to say why.  Parsing before the check is safe
+ * (tree_entry_next trusts nothing); the subtrees of a tree the walk
+ * then refuses are read for nothing.  Checking a tree (check_tree) is
+ * done by whichever side has time: the thread, when it is as far ahead
+ * as it may go, checks the trees queued, and the walk checks the ones
+ * it takes unchecked.  A walk that would skip trees the thread reads
+ * (excluded ones) must not use it: the thread would wait for it
+ * forever, and the walk would read everything itself.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +29,12 @@
 #include "history.h"
 
 /* How far ahead the thread may read, in bytes of trees not yet taken. */
-#define AHEAD_BYTES ((size_t)16 << 20)
+#define AHEAD_BYTES ((size_t)32 << 20)
+
+/* ahead_tree.check: who checks it */
+#define CHECK_NONE 0		/* not yet checked */
+#define CHECK_BUSY 1		/* being checked */
+#define CHECK_DONE 2		/* checked: bad says how */
 
 /* The trees the thread met: open addressing on the id's first bytes. */
 struct tree_set {
@@ -37,14 +48,17 @@ struct tree_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ahead_tree *head, **tail;
+	struct ahead_tree *check_next;	/* queued, maybe not checked yet */
 	size_t bytes;			/* of the trees queued */
 	int stop;			/* the walk is over: give up */
 	int done;			/* the thread has read all it will */
 	int walk_waits, thread_waits;	/* on cond: wake it when it may go */
+	unsigned char (*roots)[20];	/* given so far */
+	size_t nr_roots, alloc_roots;
+	int roots_end;			/* no more roots will come */
 
 	/* the thread's own */
-	unsigned char (*roots)[20];
-	size_t nr_roots;
+	size_t next_root;
 	struct tree_set seen;
 };
 
@@ -130,11 +144,49 @@ static struct ahead_tree *read_ahead(const unsigned char *sha1)
 	return t;
 }
 
+/* Claim t's check: 1 when the caller is to check it. */
+static int claim_check(struct ahead_tree *t)
+{
+	int none = CHECK_NONE;
+
+	return __atomic_compare_exchange_n(&t->check, &none, CHECK_BUSY, 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static void check_ahead_tree(struct ahead_tree *t)
+{
+	t->bad = t->buf ? check_tree(t->buf, t->size) : NULL;
+	__atomic_store_n(&t->check, CHECK_DONE, __ATOMIC_RELEASE);
+}
+
+/*
+ * With the lock held and no room to read on: check a queued tree (the
+ * lock let go meanwhile; the walk waits for the check of a tree it
+ * takes).  0 when none is left to check.
+ */
+static int check_queued(struct tree_ahead *ra)
+{
+	struct ahead_tree *t;
+
+	while ((t = ra->check_next) != NULL) {
+		ra->check_next = t->next;
+		if (!claim_check(t))
+			continue;
+		pthread_mutex_unlock(&ra->lock);
+		check_ahead_tree(t);
+		pthread_mutex_lock(&ra->lock);
+		return 1;
+	}
+	return 0;
+}
+
 /* Queue t for the walk, waiting for room; -1 when the walk is over. */
 static int queue_tree(struct tree_ahead *ra, struct ahead_tree *t)
 {
 	pthread_mutex_lock(&ra->lock);
 	while (!ra->stop && ra->head && ra->bytes + t->size > AHEAD_BYTES) {
+		if (check_queued(ra))
+			continue;
 		ra->thread_waits = 1;
 		pthread_cond_wait(&ra->cond, &ra->lock);
 		ra->thread_waits = 0;
@@ -147,6 +199,8 @@ static int queue_tree(struct tree_ahead *ra, struct ahead_tree *t)
 	t->next = NULL;
 	*ra->tail = t;
 	ra->tail = &t->next;
+	if (!ra->check_next)
+		ra->check_next = t;
 	ra->bytes += t->size;
 	if (ra->walk_waits)
 		pthread_cond_broadcast(&ra->cond);
@@ -183,13 +237,34 @@ static int walk_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 	return ret;
 }
 
+/* The next root into sha1, waiting for it: 0, or -1 when there is none. */
+static int next_root(struct tree_ahead *ra, unsigned char *sha1)
+{
+	int ret = -1;
+
+	pthread_mutex_lock(&ra->lock);
+	while (!ra->stop && ra->next_root == ra->nr_roots && !ra->roots_end) {
+		if (check_queued(ra))
+			continue;
+		ra->thread_waits = 1;
+		pthread_cond_wait(&ra->cond, &ra->lock);
+		ra->thread_waits = 0;
+	}
+	if (!ra->stop && ra->next_root < ra->nr_roots) {
+		memcpy(sha1, ra->roots[ra->next_root++], 20);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&ra->lock);
+	return ret;
+}
+
 static void *run_ahead(void *data)
 {
 	struct tree_ahead *ra = data;
-	size_t i;
+	unsigned char sha1[20];
 
-	for (i = 0; i < ra->nr_roots; i++)
-		if (walk_ahead(ra, ra->roots[i]) < 0)
+	while (!next_root(ra, sha1))
+		if (walk_ahead(ra, sha1) < 0)
 			break;
 	pthread_mutex_lock(&ra->lock);
 	ra->done = 1;
@@ -204,7 +279,7 @@ struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
 	struct tree_ahead *ra = xcalloc(1, sizeof(*ra));
 
 	ra->tail = &ra->head;
-	ra->roots = xmalloc((nr ? nr : 1) * sizeof(*ra->roots));
+	ALLOC_GROW(ra->roots, nr + 1, ra->alloc_roots);
 	memcpy(ra->roots, roots, nr * sizeof(*ra->roots));
 	ra->nr_roots = nr;
 	pthread_mutex_init(&ra->lock, NULL);
@@ -217,6 +292,37 @@ struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
 		return NULL;
 	}
 	return ra;
+}
+
+void add_tree_ahead(struct tree_ahead *ra, const unsigned char *sha1)
+{
+	pthread_mutex_lock(&ra->lock);
+	if (!ra->roots_end) {
+		ALLOC_GROW(ra->roots, ra->nr_roots + 1, ra->alloc_roots);
+		memcpy(ra->roots[ra->nr_roots++], sha1, 20);
+		if (ra->thread_waits && ra->next_root + 1 == ra->nr_roots)
+			pthread_cond_broadcast(&ra->cond);
+	}
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void end_tree_ahead(struct tree_ahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	ra->roots_end = 1;
+	pthread_cond_broadcast(&ra->cond);
+	pthread_mutex_unlock(&ra->lock);
+}
+
+/* Wait for a check the thread is doing; check t when nobody has. */
+static void finish_check(struct ahead_tree *t)
+{
+	if (claim_check(t)) {
+		check_ahead_tree(t);
+		return;
+	}
+	while (__atomic_load_n(&t->check, __ATOMIC_ACQUIRE) != CHECK_DONE)
+		sched_yield();
 }
 
 struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
@@ -235,12 +341,16 @@ struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 		ra->head = t->next;
 		if (!ra->head)
 			ra->tail = &ra->head;
+		if (ra->check_next == t)
+			ra->check_next = t->next;
 		ra->bytes -= t->size;
 		/* wake the thread only when there is room for a few trees */
 		if (ra->thread_waits && ra->bytes < AHEAD_BYTES / 2)
 			pthread_cond_broadcast(&ra->cond);
 	}
 	pthread_mutex_unlock(&ra->lock);
+	if (t)
+		finish_check(t);
 	return t;
 }
 
