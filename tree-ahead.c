@@ -16,7 +16,9 @@
  * then refuses are read for nothing.  Checking a tree (check_tree) is
  * done by whichever side has time: the thread, when it is as far ahead
  * as it may go, checks the trees queued, and the walk checks the ones
- * it takes unchecked.  A walk that would skip trees the thread reads
+ * it takes unchecked.  The check includes the hash of the tree against
+ * its id (read_object's), as the thread reads them unverified: one that
+ * fails it is handed over as not read.  A walk that would skip trees the thread reads
  * (excluded ones) must not use it: the thread would wait for it
  * forever, and the walk would read everything itself.
  */
@@ -114,22 +116,25 @@ void free_ahead_tree(struct ahead_tree *t)
 }
 
 /*
- * Read and parse one tree, silently; buf NULL when it cannot be.  The
- * walk checks it (check_tree): the thread has more to do than the walk.
+ * Read and parse one tree, silently; buf NULL when it cannot be.  It is
+ * not checked yet, not even against its id: the thread has more to do
+ * than the walk, so that is left to whichever side has time.
  */
 static struct ahead_tree *read_ahead(const unsigned char *sha1)
 {
 	struct ahead_tree *t = xcalloc(1, sizeof(*t));
+	struct object_stream st;
 	struct tree_desc desc;
 	struct name_entry e;
-	enum object_type type;
 	struct fault f;
 
 	memcpy(t->sha1, sha1, 20);
-	t->buf = read_object(sha1, &type, &t->size, &f);
-	if (t->buf && type != OBJ_TREE) {
-		free(t->buf);
-		t->buf = NULL;
+	if (!open_object_unverified(&st, sha1, &f)) {
+		if (st.type == OBJ_TREE) {
+			t->buf = read_object_stream_whole(&st, &f);
+			t->size = st.size;
+		}
+		close_object_stream(&st);
 	}
 	if (!t->buf) {
 		t->size = 0;
@@ -153,8 +158,19 @@ static int claim_check(struct ahead_tree *t)
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* Hash t (a tree whose content is not its id's is not read) and check it. */
 static void check_ahead_tree(struct ahead_tree *t)
 {
+	unsigned char sha1[20];
+
+	if (t->buf) {
+		hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1);
+		if (memcmp(sha1, t->sha1, 20)) {
+			free(t->buf);
+			t->buf = NULL;
+			t->nr = 0;
+		}
+	}
 	t->bad = t->buf ? check_tree(t->buf, t->size) : NULL;
 	__atomic_store_n(&t->check, CHECK_DONE, __ATOMIC_RELEASE);
 }
