@@ -177,7 +177,7 @@ struct ahead_tree {
 	struct name_entry *entries;	/* into buf, gitlinks left out */
 	size_t nr;
 	const char *bad;		/* check_tree's answer */
-	int check;			/* tree-ahead.c's own */
+	int checked;			/* bad is known */
 };
 struct tree_ahead;
 

@@ -14,16 +14,16 @@
  * again itself, to say why.  Parsing before the check is safe
  * (tree_entry_next trusts nothing); the subtrees of a tree the walk
  * then refuses are read for nothing.  Checking a tree (check_tree) is
- * done by whichever side has time: the thread, when it is as far ahead
- * as it may go, checks the trees queued, and the walk checks the ones
- * it takes unchecked.  The check includes the hash of the tree against
- * its id (read_object's), as the thread reads them unverified: one that
- * fails it is handed over as not read.  A walk that would skip trees the thread reads
- * (excluded ones) must not use it: the thread would wait for it
- * forever, and the walk would read everything itself.
+ * done by whichever side has time: the thread, when it is far enough
+ * ahead, checks the trees it reads before it queues them, and the walk
+ * checks the ones it takes unchecked.  The check includes the hash of
+ * the tree against its id (read_object's), as the thread reads them
+ * unverified: one that fails it is handed over as not read.  A walk
+ * that would skip trees the thread reads (excluded ones) must not use
+ * it: the thread would wait for it forever, and the walk would read
+ * everything itself.
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +33,6 @@
 /* How far ahead the thread may read, in bytes of trees not yet taken. */
 #define AHEAD_BYTES ((size_t)32 << 20)
 
-/* ahead_tree.check: who checks it */
-#define CHECK_NONE 0		/* not yet checked */
-#define CHECK_BUSY 1		/* being checked */
-#define CHECK_DONE 2		/* checked: bad says how */
 
 /* The trees the thread met: open addressing on the id's first bytes. */
 struct tree_set {
@@ -50,7 +46,6 @@ struct tree_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ahead_tree *head, **tail;
-	struct ahead_tree *check_next;	/* queued, maybe not checked yet */
 	size_t bytes;			/* of the trees queued */
 	int stop;			/* the walk is over: give up */
 	int done;			/* the thread has read all it will */
@@ -149,15 +144,6 @@ static struct ahead_tree *read_ahead(const unsigned char *sha1)
 	return t;
 }
 
-/* Claim t's check: 1 when the caller is to check it. */
-static int claim_check(struct ahead_tree *t)
-{
-	int none = CHECK_NONE;
-
-	return __atomic_compare_exchange_n(&t->check, &none, CHECK_BUSY, 0,
-					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-
 /* Hash t (a tree whose content is not its id's is not read) and check it. */
 static void check_ahead_tree(struct ahead_tree *t)
 {
@@ -172,28 +158,18 @@ static void check_ahead_tree(struct ahead_tree *t)
 		}
 	}
 	t->bad = t->buf ? check_tree(t->buf, t->size) : NULL;
-	__atomic_store_n(&t->check, CHECK_DONE, __ATOMIC_RELEASE);
+	t->checked = 1;
 }
 
-/*
- * With the lock held and no room to read on: check a queued tree (the
- * lock let go meanwhile; the walk waits for the check of a tree it
- * takes).  0 when none is left to check.
- */
-static int check_queued(struct tree_ahead *ra)
+/* Is the thread so far ahead that it has time to check what it reads? */
+static int ahead_enough(struct tree_ahead *ra)
 {
-	struct ahead_tree *t;
+	size_t bytes;
 
-	while ((t = ra->check_next) != NULL) {
-		ra->check_next = t->next;
-		if (!claim_check(t))
-			continue;
-		pthread_mutex_unlock(&ra->lock);
-		check_ahead_tree(t);
-		pthread_mutex_lock(&ra->lock);
-		return 1;
-	}
-	return 0;
+	pthread_mutex_lock(&ra->lock);
+	bytes = ra->bytes;
+	pthread_mutex_unlock(&ra->lock);
+	return bytes > AHEAD_BYTES / 2;
 }
 
 /* Queue t for the walk, waiting for room; -1 when the walk is over. */
@@ -201,8 +177,6 @@ static int queue_tree(struct tree_ahead *ra, struct ahead_tree *t)
 {
 	pthread_mutex_lock(&ra->lock);
 	while (!ra->stop && ra->head && ra->bytes + t->size > AHEAD_BYTES) {
-		if (check_queued(ra))
-			continue;
 		ra->thread_waits = 1;
 		pthread_cond_wait(&ra->cond, &ra->lock);
 		ra->thread_waits = 0;
@@ -215,8 +189,6 @@ static int queue_tree(struct tree_ahead *ra, struct ahead_tree *t)
 	t->next = NULL;
 	*ra->tail = t;
 	ra->tail = &t->next;
-	if (!ra->check_next)
-		ra->check_next = t;
 	ra->bytes += t->size;
 	if (ra->walk_waits)
 		pthread_cond_broadcast(&ra->cond);
@@ -245,6 +217,8 @@ static int walk_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 		ALLOC_GROW(subs, nr + 1, alloc);
 		memcpy(subs[nr++], t->entries[i].sha1, 20);
 	}
+	if (ahead_enough(ra))
+		check_ahead_tree(t);
 	if (queue_tree(ra, t) < 0)
 		ret = -1;
 	for (i = 0; !ret && i < nr; i++)
@@ -260,8 +234,6 @@ static int next_root(struct tree_ahead *ra, unsigned char *sha1)
 
 	pthread_mutex_lock(&ra->lock);
 	while (!ra->stop && ra->next_root == ra->nr_roots && !ra->roots_end) {
-		if (check_queued(ra))
-			continue;
 		ra->thread_waits = 1;
 		pthread_cond_wait(&ra->cond, &ra->lock);
 		ra->thread_waits = 0;
@@ -330,17 +302,6 @@ void end_tree_ahead(struct tree_ahead *ra)
 	pthread_mutex_unlock(&ra->lock);
 }
 
-/* Wait for a check the thread is doing; check t when nobody has. */
-static void finish_check(struct ahead_tree *t)
-{
-	if (claim_check(t)) {
-		check_ahead_tree(t);
-		return;
-	}
-	while (__atomic_load_n(&t->check, __ATOMIC_ACQUIRE) != CHECK_DONE)
-		sched_yield();
-}
-
 struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 				   const unsigned char *sha1)
 {
@@ -357,16 +318,14 @@ struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 		ra->head = t->next;
 		if (!ra->head)
 			ra->tail = &ra->head;
-		if (ra->check_next == t)
-			ra->check_next = t->next;
 		ra->bytes -= t->size;
 		/* wake the thread only when there is room for a few trees */
 		if (ra->thread_waits && ra->bytes < AHEAD_BYTES / 2)
 			pthread_cond_broadcast(&ra->cond);
 	}
 	pthread_mutex_unlock(&ra->lock);
-	if (t)
-		finish_check(t);
+	if (t && !t->checked)
+		check_ahead_tree(t);
 	return t;
 }
 
