@@ -172,8 +172,10 @@ int is_promisor_object(const unsigned char *sha1);
 struct ahead_tree {
 	struct ahead_tree *next;
 	unsigned char sha1[20];
-	void *buf;			/* the tree, malloc'd */
+	const void *buf;		/* the tree: owned, or ref's */
 	size_t size;
+	void *owned;			/* malloc'd */
+	struct cached_base *ref;	/* in the delta-base cache */
 	struct name_entry *entries;	/* into buf, gitlinks left out */
 	size_t nr;
 	const char *bad;		/* check_tree's answer */

@@ -268,18 +268,16 @@ static int find_base(struct packed_git *p, uint64_t offset, struct chain *c,
 }
 
 /*
- * The object of the delta at offset, resolved; NULL (f).  Each base
- * the chain went through is left in the cache: handed over once its
- * delta is applied (no copy), unless it came from there.  The result
- * is copied in too: a delta of it may come next (pack order).
+ * The object of the delta at offset, resolved, into b (owned); -1 (f).
+ * Each base the chain went through is left in the cache: handed over
+ * once its delta is applied (no copy), unless it came from there.
  */
-static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
-				    enum object_type *type, size_t *size,
-				    struct fault *f)
+static int resolve_chain(struct packed_git *p, uint64_t offset,
+			 enum object_type *type, size_t *size,
+			 struct chain_base *b, struct fault *f)
 {
 	struct chain c = { NULL, 0, 0 };
-	struct chain_base b = { NULL, NULL, NULL, 0 };
-	int ok = !find_base(p, offset, &c, type, size, &b, f);
+	int ok = !find_base(p, offset, &c, type, size, b, f);
 
 	while (ok && c.nr) {
 		uint64_t at = c.offsets[--c.nr];
@@ -290,7 +288,7 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 		const char *why;
 
 		if (delta) {
-			result = apply_delta(b.buf, base_size, delta, e.size,
+			result = apply_delta(b->buf, base_size, delta, e.size,
 					     size, &why);
 			if (!result)
 				set_fault(f, FAULT_CORRUPT, "delta at offset "
@@ -299,30 +297,49 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 					  why);
 		}
 		free(delta);
-		if (b.owned && result) {
-			give_cached_base(p, b.at, *type, b.owned, base_size);
-			b.owned = NULL;
+		if (b->owned && result) {
+			give_cached_base(p, b->at, *type, b->owned, base_size);
+			b->owned = NULL;
 		}
-		release_chain_base(&b);
-		b.buf = b.owned = result;
-		b.at = at;
+		release_chain_base(b);
+		b->buf = b->owned = result;
+		b->at = at;
 		ok = result != NULL;
 	}
 	free(c.offsets);
-	if (!ok) {
-		release_chain_base(&b);
-		return NULL;
-	}
-	if (!b.owned) {		/* not a delta after all: a cached entry */
-		b.owned = malloc(*size + 1);
-		if (b.owned)
-			memcpy(b.owned, b.buf, *size + 1);
-		else
+	if (ok && !b->owned) {	/* not a delta after all: a cached entry */
+		b->owned = malloc(*size + 1);
+		if (b->owned) {
+			memcpy(b->owned, b->buf, *size + 1);
+		} else {
 			set_fault(f, FAULT_IO, "out of memory for %zu bytes",
 				  *size);
-		release_cached_base(b.ref);
-		return b.owned;
+			ok = 0;
+		}
+		release_cached_base(b->ref);
+		b->ref = NULL;
+		b->buf = b->owned;
 	}
+	if (!ok) {
+		release_chain_base(b);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The object of the delta at offset, resolved; NULL (f).  The result
+ * is copied into the cache too: a delta of it may come next (pack
+ * order).
+ */
+static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct fault *f)
+{
+	struct chain_base b = { NULL, NULL, NULL, 0 };
+
+	if (resolve_chain(p, offset, type, size, &b, f) < 0)
+		return NULL;
 	put_cached_base(p, offset, *type, b.owned, *size);
 	return b.owned;
 }
@@ -558,6 +575,68 @@ int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
 		       struct fault *f)
 {
 	return in_packs(sha1, stream_in_pack, st, f);
+}
+
+void release_packed_ref(struct packed_ref *r)
+{
+	free(r->owned);
+	release_cached_base(r->ref);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Whole entries and big objects: read as a stream would read them. */
+static int read_ref_whole(struct packed_git *p, uint32_t n,
+			  struct packed_ref *r, struct fault *f)
+{
+	struct object_stream st;
+
+	if (open_pack_entry(&st, p, n, f) < 0)
+		return -1;
+	r->owned = read_object_stream_whole(&st, f);
+	r->buf = r->owned;
+	r->type = st.type;
+	r->size = st.size;
+	close_object_stream(&st);
+	return r->buf ? 0 : -1;
+}
+
+static int ref_in_pack(struct packed_git *p, uint32_t n, void *data,
+		       struct fault *f)
+{
+	struct packed_ref *r = data;
+	uint64_t offset = nth_packed_offset(p, n);
+	struct chain_base b = { NULL, NULL, NULL, 0 };
+	struct pack_entry_info e;
+	struct pack_window *w;
+	size_t len;
+	const unsigned char *buf = use_pack_entry(p, offset, &len, NULL, &w,
+						  f);
+	int hdr;
+
+	memset(r, 0, sizeof(*r));
+	if (!buf)
+		return -1;
+	hdr = parse_pack_entry(buf, len, offset, &e, f);
+	unuse_pack(w);
+	if (hdr < 0)
+		return -1;
+	if (e.type <= OBJ_TAG)
+		return read_ref_whole(p, n, r, f);
+	if (resolve_chain(p, offset, &r->type, &r->size, &b, f) < 0)
+		return -1;
+	/* the result goes to the cache, and is read from there */
+	give_cached_base(p, offset, r->type, b.owned, r->size);
+	r->buf = ref_cached_base(p, offset, &r->type, &r->size, &r->ref);
+	if (r->buf)
+		return 0;
+	return read_ref_whole(p, n, r, f);	/* too big to be kept */
+}
+
+int read_packed_ref(const unsigned char *sha1, struct packed_ref *r,
+		    struct fault *f)
+{
+	memset(r, 0, sizeof(*r));
+	return in_packs(sha1, ref_in_pack, r, f);
 }
 
 int pack_entry_info(struct packed_git *p, uint32_t n,

@@ -29,6 +29,7 @@
 
 #include "cache.h"
 #include "history.h"
+#include "pack.h"
 
 /* How far ahead the thread may read, in bytes of trees not yet taken. */
 #define AHEAD_BYTES ((size_t)32 << 20)
@@ -101,11 +102,19 @@ static int set_insert(struct tree_set *s, const unsigned char *sha1)
 	return 1;
 }
 
+static void release_tree_buf(struct ahead_tree *t)
+{
+	free(t->owned);
+	release_cached_base(t->ref);
+	t->buf = t->owned = NULL;
+	t->ref = NULL;
+}
+
 void free_ahead_tree(struct ahead_tree *t)
 {
 	if (!t)
 		return;
-	free(t->buf);
+	release_tree_buf(t);
 	free(t->entries);
 	free(t);
 }
@@ -119,14 +128,26 @@ static struct ahead_tree *read_ahead(const unsigned char *sha1)
 {
 	struct ahead_tree *t = xcalloc(1, sizeof(*t));
 	struct object_stream st;
+	struct packed_ref r;
 	struct tree_desc desc;
 	struct name_entry e;
 	struct fault f;
 
 	memcpy(t->sha1, sha1, 20);
-	if (!open_object_unverified(&st, sha1, &f)) {
+	if (!read_packed_ref(sha1, &r, &f)) {
+		if (r.type == OBJ_TREE) {
+			t->buf = r.buf;
+			t->size = r.size;
+			t->owned = r.owned;
+			t->ref = r.ref;
+		} else {
+			release_packed_ref(&r);
+		}
+	} else if (f.code == FAULT_MISSING &&
+		   !open_object_unverified(&st, sha1, &f)) {
 		if (st.type == OBJ_TREE) {
-			t->buf = read_object_stream_whole(&st, &f);
+			t->owned = read_object_stream_whole(&st, &f);
+			t->buf = t->owned;
 			t->size = st.size;
 		}
 		close_object_stream(&st);
@@ -152,8 +173,7 @@ static void check_ahead_tree(struct ahead_tree *t)
 	if (t->buf) {
 		hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1);
 		if (memcmp(sha1, t->sha1, 20)) {
-			free(t->buf);
-			t->buf = NULL;
+			release_tree_buf(t);
 			t->nr = 0;
 		}
 	}
