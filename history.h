@@ -177,7 +177,7 @@ struct ahead_tree {
 	void *owned;			/* malloc'd */
 	struct cached_base *ref;	/* in the delta-base cache */
 	struct name_entry *entries;	/* into buf, gitlinks left out */
-	size_t nr;
+	size_t nr, alloc_entries;
 	const char *bad;		/* check_tree's answer */
 	int checked;			/* bad is known */
 };
@@ -202,6 +202,8 @@ void end_tree_ahead(struct tree_ahead *ra);
 struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 				   const unsigned char *sha1);
 void free_ahead_tree(struct ahead_tree *t);
+/* The same for a tree taken from ra: its room may be reused there. */
+void done_tree_ahead(struct tree_ahead *ra, struct ahead_tree *t);
 /* Stop the thread and free what it read (NULL allowed). */
 void stop_tree_ahead(struct tree_ahead *ra);
 

@@ -639,10 +639,11 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 		t = take_tree_ahead(w->ahead, tree->sha1);
 	if (t && t->buf) {
 		ret = walk_tree_entries(w, tree, t->bad, t->entries, t->nr);
-		free_ahead_tree(t);
+		done_tree_ahead(w->ahead, t);
 		return ret;
 	}
-	free_ahead_tree(t);
+	if (t)
+		done_tree_ahead(w->ahead, t);
 	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
 		return w->fn(tree, w->path, w->data);	/* its contents unknown */
 	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);

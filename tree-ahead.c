@@ -31,6 +31,9 @@
 #include "history.h"
 #include "pack.h"
 
+/* How many trees the walk is done with are kept for the thread to reuse. */
+#define SPARE_TREES 64
+
 /* How far ahead the thread may read, in bytes of trees not yet taken. */
 #define AHEAD_BYTES ((size_t)32 << 20)
 
@@ -54,6 +57,8 @@ struct tree_ahead {
 	unsigned char (*roots)[20];	/* given so far */
 	size_t nr_roots, alloc_roots;
 	int roots_end;			/* no more roots will come */
+	struct ahead_tree *spare;	/* done with: entries kept for reuse */
+	size_t nr_spare;
 
 	/* the thread's own */
 	size_t next_root;
@@ -124,9 +129,50 @@ void free_ahead_tree(struct ahead_tree *t)
  * not checked yet, not even against its id: the thread has more to do
  * than the walk, so that is left to whichever side has time.
  */
-static struct ahead_tree *read_ahead(const unsigned char *sha1)
+/* A tree to read into: a spare one (its entries' room kept), or new. */
+static struct ahead_tree *new_ahead_tree(struct tree_ahead *ra)
 {
-	struct ahead_tree *t = xcalloc(1, sizeof(*t));
+	struct ahead_tree *t;
+	struct name_entry *entries;
+	size_t alloc;
+
+	pthread_mutex_lock(&ra->lock);
+	t = ra->spare;
+	if (t) {
+		ra->spare = t->next;
+		ra->nr_spare--;
+	}
+	pthread_mutex_unlock(&ra->lock);
+	if (!t)
+		return xcalloc(1, sizeof(*t));
+	entries = t->entries;
+	alloc = t->alloc_entries;
+	memset(t, 0, sizeof(*t));
+	t->entries = entries;
+	t->alloc_entries = alloc;
+	return t;
+}
+
+void done_tree_ahead(struct tree_ahead *ra, struct ahead_tree *t)
+{
+	if (!t)
+		return;
+	release_tree_buf(t);
+	pthread_mutex_lock(&ra->lock);
+	if (ra->nr_spare < SPARE_TREES) {
+		t->next = ra->spare;
+		ra->spare = t;
+		ra->nr_spare++;
+		t = NULL;
+	}
+	pthread_mutex_unlock(&ra->lock);
+	free_ahead_tree(t);
+}
+
+static struct ahead_tree *read_ahead(struct tree_ahead *ra,
+				     const unsigned char *sha1)
+{
+	struct ahead_tree *t = new_ahead_tree(ra);
 	struct object_stream st;
 	struct packed_ref r;
 	struct tree_desc desc;
@@ -157,7 +203,11 @@ static struct ahead_tree *read_ahead(const unsigned char *sha1)
 		return t;
 	}
 	/* an entry takes 24 bytes at least: "1 a", NUL, the id */
-	t->entries = xmalloc((t->size / 24 + 1) * sizeof(*t->entries));
+	if (t->size / 24 + 1 > t->alloc_entries) {
+		free(t->entries);
+		t->alloc_entries = t->size / 24 + 1;
+		t->entries = xmalloc(t->alloc_entries * sizeof(*t->entries));
+	}
 	init_tree_desc(&desc, t->buf, t->size);
 	while (tree_entry_next(&desc, &e) > 0)
 		if (!S_ISGITLINK(e.mode))
@@ -230,7 +280,7 @@ static int walk_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 
 	if (!set_insert(&ra->seen, sha1))
 		return 0;
-	t = read_ahead(sha1);
+	t = read_ahead(ra, sha1);
 	for (i = 0; i < t->nr; i++) {
 		if (!S_ISDIR(t->entries[i].mode))
 			continue;
@@ -362,6 +412,10 @@ void stop_tree_ahead(struct tree_ahead *ra)
 	pthread_join(ra->thread, NULL);
 	while ((t = ra->head) != NULL) {
 		ra->head = t->next;
+		free_ahead_tree(t);
+	}
+	while ((t = ra->spare) != NULL) {
+		ra->spare = t->next;
 		free_ahead_tree(t);
 	}
 	pthread_mutex_destroy(&ra->lock);
