@@ -338,7 +338,8 @@ struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
 
 	ra->tail = &ra->head;
 	ALLOC_GROW(ra->roots, nr + 1, ra->alloc_roots);
-	memcpy(ra->roots, roots, nr * sizeof(*ra->roots));
+	if (nr)
+		memcpy(ra->roots, roots, nr * sizeof(*ra->roots));
 	ra->nr_roots = nr;
 	pthread_mutex_init(&ra->lock, NULL);
 	pthread_cond_init(&ra->cond, NULL);
