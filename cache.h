@@ -813,6 +813,8 @@ struct object_stream {
 	void *source;
 	int zlib_check_off;	/* set_zlib_check(st, 0) */
 	unsigned char *whole;	/* the object inflated whole, if it was */
+	unsigned char *owned;	/* mem, malloc'd (size and a NUL): freed at
+				   close, or taken by read_object_stream_whole */
 };
 
 /*

@@ -109,6 +109,21 @@ static void grow_table(void)
 	free(old);
 }
 
+/* Are the ids equal?  Inline: a call to memcmp costs more than this. */
+static int same_id(const unsigned char *a, const unsigned char *b)
+{
+	uint64_t a0, a1, b0, b1;
+	uint32_t a2, b2;
+
+	memcpy(&a0, a, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&a1, a + 8, 8);
+	memcpy(&b1, b + 8, 8);
+	memcpy(&a2, a + 16, 4);
+	memcpy(&b2, b + 16, 4);
+	return !((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2));
+}
+
 static struct object *find_object(const unsigned char *sha1)
 {
 	uint32_t check = slot_check(sha1);
@@ -117,8 +132,7 @@ static struct object *find_object(const unsigned char *sha1)
 	if (!table_size)
 		return NULL;
 	for (i = hash_slot(sha1); table[i].obj; i = (i + 1) & (table_size - 1))
-		if (table[i].check == check &&
-		    !memcmp(table[i].obj->sha1, sha1, 20))
+		if (table[i].check == check && same_id(table[i].obj->sha1, sha1))
 			return table[i].obj;
 	return NULL;
 }

@@ -125,6 +125,7 @@ struct rev_info {
 		char *name;
 	} *pending;
 	size_t nr_pending, alloc_pending;
+	struct tree_ahead *ahead;	/* reading the pending trees ahead */
 };
 
 void init_revisions(struct rev_info *revs);
@@ -167,32 +168,42 @@ int is_promisor_object(const unsigned char *sha1);
 
 /* ---- tree-ahead.c: trees read ahead of a walk, on another core ---- */
 
-/* A tree read and parsed ahead, not checked (buf NULL: not read). */
+/* A tree read, parsed and checked ahead (buf NULL: not read). */
 struct ahead_tree {
 	struct ahead_tree *next;
 	unsigned char sha1[20];
-	void *buf;			/* the tree, malloc'd */
+	const void *buf;		/* the tree: owned, or ref's */
 	size_t size;
+	void *owned;			/* malloc'd */
+	struct cached_base *ref;	/* in the delta-base cache */
 	struct name_entry *entries;	/* into buf, gitlinks left out */
-	size_t nr;
+	size_t nr, alloc_entries;
+	const char *bad;		/* check_tree's answer */
+	int checked;			/* bad is known */
 };
 struct tree_ahead;
 
 /*
- * Start a thread that reads the trees below roots (nr of them), depth
- * first, each subtree when first met, as walk_objects reads them, and
- * queues them; NULL when no thread can be started.
+ * Start a thread that reads the trees below roots (nr of them, and
+ * those add_tree_ahead gives later), depth first, each subtree when
+ * first met, as walk_objects reads them, and queues them; NULL when no
+ * thread can be started.
  */
 struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
 				    size_t nr);
+/* One more root, after those given; end_tree_ahead: no more will come. */
+void add_tree_ahead(struct tree_ahead *ra, const unsigned char *sha1);
+void end_tree_ahead(struct tree_ahead *ra);
 /*
- * The next tree queued, if it is sha1 (waiting for it to be read); the
- * caller owns it (free_ahead_tree).  NULL when the next one is another
- * or there is none: the caller reads sha1 itself.
+ * The next tree queued, if it is sha1 (waiting for it to be read and
+ * checked); the caller owns it (free_ahead_tree).  NULL when the next
+ * one is another or there is none: the caller reads sha1 itself.
  */
 struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 				   const unsigned char *sha1);
 void free_ahead_tree(struct ahead_tree *t);
+/* The same for a tree taken from ra: its room may be reused there. */
+void done_tree_ahead(struct tree_ahead *ra, struct ahead_tree *t);
 /* Stop the thread and free what it read (NULL allowed). */
 void stop_tree_ahead(struct tree_ahead *ra);
 

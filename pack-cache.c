@@ -28,6 +28,8 @@ struct cached_base {
 	enum object_type type;
 	unsigned char *buf;
 	size_t size;
+	int refs;				/* references handed out */
+	int dropped;				/* evicted: freed at refs 0 */
 };
 
 static struct cached_base *buckets[CACHE_BUCKETS];
@@ -75,7 +77,13 @@ static void link_newest(struct cached_base *c)
 	newest = c;
 }
 
-/* Drop the entry *link points at. */
+static void free_cached(struct cached_base *c)
+{
+	free(c->buf);
+	free(c);
+}
+
+/* Drop the entry *link points at (freed when its last reference goes). */
 static void drop_cached(struct cached_base **link)
 {
 	struct cached_base *c = *link;
@@ -83,8 +91,10 @@ static void drop_cached(struct cached_base **link)
 	*link = c->next;
 	unlink_use(c);
 	cache_bytes -= c->size;
-	free(c->buf);
-	free(c);
+	if (c->refs)
+		c->dropped = 1;
+	else
+		free_cached(c);
 }
 
 /* A copy of the cached object at offset of p, or NULL. */
@@ -110,6 +120,39 @@ unsigned char *get_cached_base(struct packed_git *p, uint64_t offset,
 	return copy;
 }
 
+const unsigned char *ref_cached_base(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct cached_base **ref)
+{
+	struct cached_base *c;
+
+	pthread_mutex_lock(&cache_lock);
+	c = *find_cached(p, offset);
+	if (c) {
+		c->refs++;
+		*type = c->type;
+		*size = c->size;
+		unlink_use(c);
+		link_newest(c);
+	}
+	pthread_mutex_unlock(&cache_lock);
+	*ref = c;
+	return c ? c->buf : NULL;
+}
+
+void release_cached_base(struct cached_base *ref)
+{
+	int gone;
+
+	if (!ref)
+		return;
+	pthread_mutex_lock(&cache_lock);
+	gone = !--ref->refs && ref->dropped;
+	pthread_mutex_unlock(&cache_lock);
+	if (gone)
+		free_cached(ref);
+}
+
 /*
  * Keep buf (malloc'd, size bytes and a NUL) as the object at offset
  * of p, evicting the least recently used first: the cache owns it from
@@ -129,6 +172,8 @@ void give_cached_base(struct packed_git *p, uint64_t offset,
 	c->type = type;
 	c->buf = buf;
 	c->size = size;
+	c->refs = 0;
+	c->dropped = 0;
 	pthread_mutex_lock(&cache_lock);
 	link = find_cached(p, offset);
 	if (*link)

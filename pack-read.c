@@ -198,78 +198,88 @@ static uint64_t base_of(struct packed_git *p, const struct pack_entry_info *e,
 	return nth_packed_offset(p, pos);
 }
 
+/* The base a chain ends in: owned (inflated here) or the cache's. */
+struct chain_base {
+	const unsigned char *buf;
+	unsigned char *owned;		/* buf, malloc'd: not in the cache */
+	struct cached_base *ref;	/* buf is the cache's: release it */
+	uint64_t at;			/* its offset */
+};
+
+static void release_chain_base(struct chain_base *b)
+{
+	free(b->owned);
+	release_cached_base(b->ref);
+	b->buf = b->owned = NULL;
+	b->ref = NULL;
+}
+
 /*
  * Walk down from offset, noting each delta in c, to a base: a cached
- * one (a copy: *fresh 0) or an entry stored whole, inflated (*fresh 1:
- * not in the cache yet), at *base_at.  Returns the base (malloc'd),
- * NULL (f).
+ * one (a reference) or an entry stored whole, inflated (owned: not in
+ * the cache yet), into b.  Returns 0, -1 (f).
  */
-static unsigned char *find_base(struct packed_git *p, uint64_t offset,
-				struct chain *c, enum object_type *type,
-				size_t *size, uint64_t *base_at, int *fresh,
-				struct fault *f)
+static int find_base(struct packed_git *p, uint64_t offset, struct chain *c,
+		     enum object_type *type, size_t *size,
+		     struct chain_base *b, struct fault *f)
 {
 	for (;;) {
 		struct pack_entry_info e;
 		struct pack_window *w;
 		const unsigned char *buf;
-		unsigned char *base;
 		size_t len;
 		int hdr, exact;
 
-		*base_at = offset;
-		*fresh = 0;
-		if (c->nr && (base = get_cached_base(p, offset, type, size)))
-			return base;
+		b->at = offset;
+		b->owned = NULL;
+		if (c->nr && (b->buf = ref_cached_base(p, offset, type, size,
+						       &b->ref)))
+			return 0;
 		buf = use_pack_entry(p, offset, &len, &exact, &w, f);
 		if (!buf)
-			return NULL;
+			return -1;
 		hdr = parse_pack_entry(buf, len, offset, &e, f);
 		if (hdr >= 0 && e.type <= OBJ_TAG) {
 			size_t used;
 
-			base = inflate_entry(buf + hdr, len - hdr, exact,
-					     e.size, &used, f);
+			b->owned = inflate_entry(buf + hdr, len - hdr, exact,
+						 e.size, &used, f);
+			b->buf = b->owned;
 			unuse_pack_read(w, used);
 			*type = e.type;
 			*size = e.size;
-			*fresh = 1;
-			return base;
+			return b->buf ? 0 : -1;
 		}
 		unuse_pack(w);
 		if (hdr < 0)
-			return NULL;
+			return -1;
 		ALLOC_GROW(c->offsets, c->nr + 1, c->alloc);
 		c->offsets[c->nr++] = offset;
 		offset = base_of(p, &e, f);
 		if (!offset)
-			return NULL;
+			return -1;
 		if (in_chain(c, offset)) {
 			set_fault(f, FAULT_CORRUPT, "delta chain loops at "
 				  "offset %llu of %s",
 				  (unsigned long long)offset, p->pack_name);
-			return NULL;
+			return -1;
 		}
 	}
 }
 
 /*
- * The object of the delta at offset, resolved; NULL (f).  Each base
- * the chain went through is left in the cache: handed over once its
- * delta is applied (no copy), unless it came from there.  The result
- * is copied in too: a delta of it may come next (pack order).
+ * The object of the delta at offset, resolved, into b (owned); -1 (f).
+ * Each base the chain went through is left in the cache: handed over
+ * once its delta is applied (no copy), unless it came from there.
  */
-static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
-				    enum object_type *type, size_t *size,
-				    struct fault *f)
+static int resolve_chain(struct packed_git *p, uint64_t offset,
+			 enum object_type *type, size_t *size,
+			 struct chain_base *b, struct fault *f)
 {
 	struct chain c = { NULL, 0, 0 };
-	uint64_t base_at;
-	int fresh;
-	unsigned char *base = find_base(p, offset, &c, type, size, &base_at,
-					&fresh, f);
+	int ok = !find_base(p, offset, &c, type, size, b, f);
 
-	while (base && c.nr) {
+	while (ok && c.nr) {
 		uint64_t at = c.offsets[--c.nr];
 		struct pack_entry_info e;
 		unsigned char *delta = read_entry_data(p, at, &e, f);
@@ -278,7 +288,7 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 		const char *why;
 
 		if (delta) {
-			result = apply_delta(base, base_size, delta, e.size,
+			result = apply_delta(b->buf, base_size, delta, e.size,
 					     size, &why);
 			if (!result)
 				set_fault(f, FAULT_CORRUPT, "delta at offset "
@@ -287,18 +297,51 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 					  why);
 		}
 		free(delta);
-		if (fresh && result)
-			give_cached_base(p, base_at, *type, base, base_size);
-		else
-			free(base);
-		base = result;
-		base_at = at;
-		fresh = 1;
+		if (b->owned && result) {
+			give_cached_base(p, b->at, *type, b->owned, base_size);
+			b->owned = NULL;
+		}
+		release_chain_base(b);
+		b->buf = b->owned = result;
+		b->at = at;
+		ok = result != NULL;
 	}
-	if (base)
-		put_cached_base(p, offset, *type, base, *size);
 	free(c.offsets);
-	return base;
+	if (ok && !b->owned) {	/* not a delta after all: a cached entry */
+		b->owned = malloc(*size + 1);
+		if (b->owned) {
+			memcpy(b->owned, b->buf, *size + 1);
+		} else {
+			set_fault(f, FAULT_IO, "out of memory for %zu bytes",
+				  *size);
+			ok = 0;
+		}
+		release_cached_base(b->ref);
+		b->ref = NULL;
+		b->buf = b->owned;
+	}
+	if (!ok) {
+		release_chain_base(b);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The object of the delta at offset, resolved; NULL (f).  The result
+ * is copied into the cache too: a delta of it may come next (pack
+ * order).
+ */
+static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct fault *f)
+{
+	struct chain_base b = { NULL, NULL, NULL, 0 };
+
+	if (resolve_chain(p, offset, type, size, &b, f) < 0)
+		return NULL;
+	put_cached_base(p, offset, *type, b.owned, *size);
+	return b.owned;
 }
 
 /* ---- type and size alone ---- */
@@ -457,11 +500,6 @@ static void release_window(struct object_stream *st)
 	unuse_pack_read(st->source, st->z.total_in);
 }
 
-static void release_buffer(struct object_stream *st)
-{
-	free(st->source);
-}
-
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f)
 {
@@ -489,8 +527,7 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	    (data = get_cached_base(p, offset, &type, &size))) {
 		unuse_pack(w);
 		open_memory_stream(st, data, type, size);
-		st->source = data;
-		st->release = release_buffer;
+		st->owned = data;
 		return 0;
 	}
 	if (hdr >= 0 && e.type <= OBJ_TAG && e.size <= WHOLE_INFLATE_MAX) {
@@ -502,8 +539,7 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		if (!data)
 			return -1;
 		open_memory_stream(st, data, e.type, e.size);
-		st->source = data;
-		st->release = release_buffer;
+		st->owned = data;
 		return 0;
 	}
 	if (hdr >= 0 && e.type <= OBJ_TAG) {
@@ -525,8 +561,7 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 	if (!data)
 		return -1;
 	open_memory_stream(st, data, type, size);
-	st->source = data;
-	st->release = release_buffer;
+	st->owned = data;
 	return 0;
 }
 
@@ -540,6 +575,68 @@ int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
 		       struct fault *f)
 {
 	return in_packs(sha1, stream_in_pack, st, f);
+}
+
+void release_packed_ref(struct packed_ref *r)
+{
+	free(r->owned);
+	release_cached_base(r->ref);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Whole entries and big objects: read as a stream would read them. */
+static int read_ref_whole(struct packed_git *p, uint32_t n,
+			  struct packed_ref *r, struct fault *f)
+{
+	struct object_stream st;
+
+	if (open_pack_entry(&st, p, n, f) < 0)
+		return -1;
+	r->owned = read_object_stream_whole(&st, f);
+	r->buf = r->owned;
+	r->type = st.type;
+	r->size = st.size;
+	close_object_stream(&st);
+	return r->buf ? 0 : -1;
+}
+
+static int ref_in_pack(struct packed_git *p, uint32_t n, void *data,
+		       struct fault *f)
+{
+	struct packed_ref *r = data;
+	uint64_t offset = nth_packed_offset(p, n);
+	struct chain_base b = { NULL, NULL, NULL, 0 };
+	struct pack_entry_info e;
+	struct pack_window *w;
+	size_t len;
+	const unsigned char *buf = use_pack_entry(p, offset, &len, NULL, &w,
+						  f);
+	int hdr;
+
+	memset(r, 0, sizeof(*r));
+	if (!buf)
+		return -1;
+	hdr = parse_pack_entry(buf, len, offset, &e, f);
+	unuse_pack(w);
+	if (hdr < 0)
+		return -1;
+	if (e.type <= OBJ_TAG)
+		return read_ref_whole(p, n, r, f);
+	if (resolve_chain(p, offset, &r->type, &r->size, &b, f) < 0)
+		return -1;
+	/* the result goes to the cache, and is read from there */
+	give_cached_base(p, offset, r->type, b.owned, r->size);
+	r->buf = ref_cached_base(p, offset, &r->type, &r->size, &r->ref);
+	if (r->buf)
+		return 0;
+	return read_ref_whole(p, n, r, f);	/* too big to be kept */
+}
+
+int read_packed_ref(const unsigned char *sha1, struct packed_ref *r,
+		    struct fault *f)
+{
+	memset(r, 0, sizeof(*r));
+	return in_packs(sha1, ref_in_pack, r, f);
 }
 
 int pack_entry_info(struct packed_git *p, uint32_t n,

@@ -95,6 +95,16 @@ int load_pack_idx(struct packed_git *p);
  */
 unsigned char *get_cached_base(struct packed_git *p, uint64_t offset,
 			       enum object_type *type, size_t *size);
+/*
+ * The object kept for offset of p itself (size bytes and a NUL, not to
+ * be written), or NULL when none is kept; *ref keeps it alive, even
+ * evicted, until release_cached_base(*ref).
+ */
+struct cached_base;
+const unsigned char *ref_cached_base(struct packed_git *p, uint64_t offset,
+				    enum object_type *type, size_t *size,
+				    struct cached_base **ref);
+void release_cached_base(struct cached_base *ref);	/* NULL allowed */
 /* Keep buf (malloc'd, size bytes and a NUL): the cache owns it now. */
 void give_cached_base(struct packed_git *p, uint64_t offset,
 		      enum object_type type, unsigned char *buf, size_t size);
@@ -185,6 +195,21 @@ int packed_abbrev_len(const unsigned char *sha1, int len);
  */
 int open_packed_stream(struct object_stream *st, const unsigned char *sha1,
 		       struct fault *f);
+/*
+ * An object of the packs, read only, not checked against its id (the
+ * caller hashes it): a delta's result is left in the delta-base cache
+ * and referenced from there, not copied out.  Release it in any case.
+ */
+struct packed_ref {
+	const unsigned char *buf;	/* size bytes and a NUL */
+	size_t size;
+	enum object_type type;
+	unsigned char *owned;		/* buf, when it is not the cache's */
+	struct cached_base *ref;	/* buf, when it is */
+};
+int read_packed_ref(const unsigned char *sha1, struct packed_ref *r,
+		    struct fault *f);
+void release_packed_ref(struct packed_ref *r);
 /* The same on the nth object of p. */
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f);

@@ -360,6 +360,7 @@ static void mark_edges_uninteresting(struct rev_info *revs)
 }
 
 static int is_promisor_pack(const struct packed_git *p);
+static struct tree_ahead *start_ahead(struct rev_info *revs);
 
 /*
  * --exclude-promisor-objects: what a promisor pack holds is neither
@@ -415,8 +416,10 @@ int prepare_revision_walk(struct rev_info *revs)
 		if (revs->topo_order)
 			sort_in_topological_order(&revs->commits);
 	}
-	if (revs->tree_objects)
+	if (revs->tree_objects) {
 		mark_edges_uninteresting(revs);
+		revs->ahead = start_ahead(revs);
+	}
 	return 0;
 }
 
@@ -463,6 +466,8 @@ struct commit *get_revision(struct rev_info *revs)
 			return NULL;
 		}
 		add_pending(revs, tree, NULL);
+		if (revs->ahead)
+			add_tree_ahead(revs->ahead, tree->sha1);
 	}
 	return c;
 }
@@ -471,6 +476,7 @@ void release_revisions(struct rev_info *revs)
 {
 	size_t i;
 
+	stop_tree_ahead(revs->ahead);
 	free_commit_list(revs->commits);
 	free(revs->starts);
 	for (i = 0; i < revs->nr_pending; i++)
@@ -520,8 +526,6 @@ struct object_walk {
 	int missing_trees_ok;
 	char *path;
 	size_t len, alloc;
-	struct name_entry *entries;	/* of the trees being walked: a stack */
-	size_t nr_entries, alloc_entries;
 	struct tree_ahead *ahead;	/* the trees, read on another core */
 };
 
@@ -543,93 +547,87 @@ static void set_path(struct object_walk *w, size_t len, const char *name,
  */
 #define LOOKUP_AHEAD 8
 
-/* Push the entries of a checked tree, gitlinks left out, on w's stack. */
-static void push_entries(struct object_walk *w, const void *buf, size_t size)
+/* The entries of a checked tree, gitlinks left out (malloc'd), in *nr. */
+static struct name_entry *tree_entries(const void *buf, size_t size,
+				       size_t *nr)
 {
+	/* an entry takes 24 bytes at least: "1 a", NUL, the id */
+	struct name_entry *entries = xmalloc((size / 24 + 1) *
+					     sizeof(*entries));
 	struct tree_desc desc;
 	struct name_entry e;
 
+	*nr = 0;
 	init_tree_desc(&desc, buf, size);
-	while (tree_entry_next(&desc, &e) > 0) {
-		if (S_ISGITLINK(e.mode))
-			continue;
-		ALLOC_GROW(w->entries, w->nr_entries + 1, w->alloc_entries);
-		w->entries[w->nr_entries++] = e;
-	}
-}
-
-static void prefetch_entry(const struct object_walk *w, size_t i,
-			   size_t end)
-{
-	if (i + 2 * LOOKUP_AHEAD < end)
-		prefetch_object_slot(w->entries[i + 2 * LOOKUP_AHEAD].sha1);
-	if (i + LOOKUP_AHEAD < end)
-		prefetch_object(w->entries[i + LOOKUP_AHEAD].sha1);
+	while (tree_entry_next(&desc, &e) > 0)
+		if (!S_ISGITLINK(e.mode))
+			entries[(*nr)++] = e;
+	return entries;
 }
 
 static int walk_tree(struct object_walk *w, struct object *tree);
 
-/* The entries start..end of w's stack, in order; they are popped after. */
-static int walk_entries(struct object_walk *w, size_t start, size_t end)
+/* The entries of a tree (nr of them), in order, below w's path. */
+static int walk_entries(struct object_walk *w, const struct name_entry *entries,
+			size_t nr)
 {
 	size_t i, base = w->len;
 	int ret = 0;
 
-	for (i = start; i < end && i < start + 2 * LOOKUP_AHEAD; i++)
-		prefetch_object_slot(w->entries[i].sha1);
-	for (i = start; i < end && i < start + LOOKUP_AHEAD; i++)
-		prefetch_object(w->entries[i].sha1);
-	for (i = start; !ret && i < end; i++) {
-		struct name_entry e = w->entries[i];
+	for (i = 0; i < nr && i < 2 * LOOKUP_AHEAD; i++)
+		prefetch_object_slot(entries[i].sha1);
+	for (i = 0; i < nr && i < LOOKUP_AHEAD; i++)
+		prefetch_object(entries[i].sha1);
+	for (i = 0; !ret && i < nr; i++) {
+		const struct name_entry *e = &entries[i];
 		struct object *obj;
 
-		prefetch_entry(w, i, end);
-		obj = lookup_object(e.sha1, S_ISDIR(e.mode) ? OBJ_TREE :
+		if (i + 2 * LOOKUP_AHEAD < nr)
+			prefetch_object_slot(entries[i + 2 * LOOKUP_AHEAD].sha1);
+		if (i + LOOKUP_AHEAD < nr)
+			prefetch_object(entries[i + LOOKUP_AHEAD].sha1);
+		obj = lookup_object(e->sha1, S_ISDIR(e->mode) ? OBJ_TREE :
 				    OBJ_BLOB);
-		if (!obj) {
-			ret = -1;
-			break;
-		}
-		set_path(w, base, e.path, e.pathlen);
-		if (S_ISDIR(e.mode)) {
+		if (!obj)
+			return -1;
+		if (S_ISDIR(e->mode)) {
+			if (obj->flags & (UNINTERESTING | SEEN))
+				continue;
+			set_path(w, base, e->path, e->pathlen);
 			ret = walk_tree(w, obj);
 		} else if (!(obj->flags & (UNINTERESTING | SEEN))) {
 			obj->flags |= SEEN;
+			set_path(w, base, e->path, e->pathlen);
 			ret = w->fn(obj, w->path, w->data);
 		}
 	}
-	w->nr_entries = start;
 	return ret;
 }
 
-/* A tree read ahead: listed, checked, then its entries walked. */
-static int walk_tree_ahead(struct object_walk *w, struct object *tree,
-			   const struct ahead_tree *t)
+/* A tree's content: listed, checked (bad: how it is not), entries walked. */
+static int walk_tree_entries(struct object_walk *w, struct object *tree,
+			     const char *bad, const struct name_entry *entries,
+			     size_t nr)
 {
-	size_t start = w->nr_entries;
-	const char *bad;
 	int ret;
 
 	tree->flags |= READ_OK;
 	ret = w->fn(tree, w->path, w->data);
 	if (ret)
 		return ret;
-	bad = check_tree(t->buf, t->size);
 	if (bad)
 		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
 			     bad);
 	if (w->len)
 		set_path(w, w->len, "/", 1);
-	ALLOC_GROW(w->entries, start + t->nr, w->alloc_entries);
-	memcpy(w->entries + start, t->entries, t->nr * sizeof(*t->entries));
-	w->nr_entries = start + t->nr;
-	return walk_entries(w, start, w->nr_entries);
+	return walk_entries(w, entries, nr);
 }
 
 static int walk_tree(struct object_walk *w, struct object *tree)
 {
 	struct ahead_tree *t = NULL;
-	size_t size, start = w->nr_entries;
+	struct name_entry *entries;
+	size_t size, nr = 0;
 	const char *bad;
 	void *buf;
 	int ret;
@@ -640,32 +638,21 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	if (w->ahead)
 		t = take_tree_ahead(w->ahead, tree->sha1);
 	if (t && t->buf) {
-		ret = walk_tree_ahead(w, tree, t);
-		free_ahead_tree(t);
+		ret = walk_tree_entries(w, tree, t->bad, t->entries, t->nr);
+		done_tree_ahead(w->ahead, t);
 		return ret;
 	}
-	free_ahead_tree(t);
+	if (t)
+		done_tree_ahead(w->ahead, t);
 	if (w->missing_trees_ok && !has_sha1_file(tree->sha1))
 		return w->fn(tree, w->path, w->data);	/* its contents unknown */
 	buf = read_object_of_type(tree->sha1, OBJ_TREE, &size);
 	if (!buf)
 		return error("bad tree object %s", sha1_to_hex(tree->sha1));
-	tree->flags |= READ_OK;
-	ret = w->fn(tree, w->path, w->data);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
 	bad = check_tree(buf, size);
-	if (bad) {
-		free(buf);
-		return error("tree %s is corrupt: %s", sha1_to_hex(tree->sha1),
-			     bad);
-	}
-	if (w->len)
-		set_path(w, w->len, "/", 1);
-	push_entries(w, buf, size);
-	ret = walk_entries(w, start, w->nr_entries);
+	entries = bad ? NULL : tree_entries(buf, size, &nr);
+	ret = walk_tree_entries(w, tree, bad, entries, nr);
+	free(entries);
 	free(buf);
 	return ret;
 }
@@ -691,8 +678,7 @@ static struct tree_ahead *start_ahead(struct rev_info *revs)
 		ALLOC_GROW(roots, nr + 1, alloc);
 		memcpy(roots[nr++], obj->sha1, 20);
 	}
-	ra = nr ? start_tree_ahead((const unsigned char (*)[20])roots, nr) :
-	     NULL;
+	ra = start_tree_ahead((const unsigned char (*)[20])roots, nr);
 	free(roots);
 	return ra;
 }
@@ -700,11 +686,12 @@ static struct tree_ahead *start_ahead(struct rev_info *revs)
 int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 {
 	struct object_walk w = { fn, data, revs->missing_trees_ok, NULL, 0, 0,
-				  NULL, 0, 0, NULL };
+				  revs->ahead };
 	size_t i;
 	int ret = 0;
 
-	w.ahead = start_ahead(revs);
+	if (w.ahead)
+		end_tree_ahead(w.ahead);
 	for (i = 0; i < revs->nr_pending && !ret; i++) {
 		struct object *obj = revs->pending[i].obj;
 
@@ -720,8 +707,8 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 		ret = walk_tree(&w, obj);
 	}
 	stop_tree_ahead(w.ahead);
+	revs->ahead = NULL;
 	free(w.path);
-	free(w.entries);
 	return ret;
 }
 

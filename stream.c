@@ -357,10 +357,34 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 	return n;
 }
 
+/*
+ * A stream on content its source malloc'd (st->owned) hands that over
+ * instead of a copy, checked as read_object_stream would check it.
+ */
+static void *take_owned(struct object_stream *st, struct fault *f)
+{
+	unsigned char *buf = st->owned;
+
+	if (st->verify)
+		SHA1_Update(&st->ctx, buf, st->size);
+	st->left = 0;
+	if (check_end(st, f) < 0)
+		return NULL;
+	st->done = 1;
+	st->owned = NULL;
+	st->mem = NULL;
+	return buf;
+}
+
 void *read_object_stream_whole(struct object_stream *st, struct fault *f)
 {
-	unsigned char *buf = malloc(st->size + 1);
+	unsigned char *buf;
 	size_t got = 0;
+
+	if (st->owned && st->mem == st->owned && st->left == st->size &&
+	    !st->done)
+		return take_owned(st, f);
+	buf = malloc(st->size + 1);
 
 	if (!buf) {
 		set_fault(f, FAULT_IO, "out of memory for %zu bytes", st->size);
@@ -408,6 +432,8 @@ void close_object_stream(struct object_stream *st)
 	st->inflating = 0;
 	free(st->whole);
 	st->whole = NULL;
+	free(st->owned);
+	st->owned = NULL;
 	if (st->release)
 		st->release(st);
 	st->release = NULL;

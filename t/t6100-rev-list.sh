@@ -139,4 +139,19 @@ test_expect_success '--objects refuses a bad subtree, read ahead or not' '
 	test_grep "tree $sub is corrupt" err
 '
 
+test_expect_success '--objects refuses a tree read ahead that is not its id' '
+	rm -rf mismatch && test_create_repo mismatch && cd mismatch &&
+	mkdir d && echo x >d/a && echo y >f &&
+	git add d f && git commit -q -m one &&
+	echo z >d/b && git add d && git commit -q -m two &&
+	old=$(git rev-parse HEAD~1:d) new=$(git rev-parse HEAD:d) &&
+	file=$GIT_DIR/objects/$(echo $old | sed "s|^..|&/|") &&
+	chmod u+w $file &&
+	cp $GIT_DIR/objects/$(echo $new | sed "s|^..|&/|") $file &&
+	test_expect_code 128 rev-list --objects HEAD >out 2>err &&
+	test_grep "hash mismatch $old" err &&
+	test_grep "bad tree object $old" err &&
+	! grep "^$old" out
+'
+
 test_done
