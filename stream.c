@@ -366,7 +366,7 @@ static void *take_owned(struct object_stream *st, struct fault *f)
 	unsigned char *buf = st->owned;
 
 	if (st->verify)
-		SHA1_Update(&st->ctx, buf, st->size);
+		sha1_update(&st->ctx, buf, st->size);
 	st->left = 0;
 	if (check_end(st, f) < 0)
 		return NULL;

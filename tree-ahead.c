@@ -215,14 +215,18 @@ static struct ahead_tree *read_ahead(struct tree_ahead *ra,
 	return t;
 }
 
-/* Hash t (a tree whose content is not its id's is not read) and check it. */
+/*
+ * Hash t and check it.  A tree whose content is not its id's, or whose
+ * hash looks like a collision attack, is not read here: the walk reads
+ * it again and reports what is wrong with it.
+ */
 static void check_ahead_tree(struct ahead_tree *t)
 {
 	unsigned char sha1[20];
 
 	if (t->buf) {
-		hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1);
-		if (memcmp(sha1, t->sha1, 20)) {
+		if (hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1) < 0 ||
+		    memcmp(sha1, t->sha1, 20)) {
 			release_tree_buf(t);
 			t->nr = 0;
 		}

@@ -240,4 +240,10 @@ test_expect_success 'a big index read while its checksum runs on: refused too' '
 		".git/index" ls-files
 '
 
+test_expect_success 'rev-list --objects: a tree whose hash fires is refused' '
+	t=$(git rev-parse HEAD^{tree}) &&
+	rev-list --objects --all >/dev/null &&
+	DIRCACHE_TEST_SHA1DC_FIRE=id:$t refused "$t" rev-list --objects --all
+'
+
 test_done
