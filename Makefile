@@ -56,6 +56,7 @@ LIB_OBJS += pack-resolve.o
 LIB_OBJS += pack-delta.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
+LIB_OBJS += tree-diff.o
 # The index, and what the work tree holds beside it (globs, excludes).
 LIB_OBJS += cache-tree.o
 LIB_OBJS += read-cache.o index-ondisk.o index-parse.o index-split.o index-read.o \
@@ -91,6 +92,7 @@ PROGRAMS += apply
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 PROGRAMS += wt-status add-files
+PROGRAMS += log-tree
 HDRS += mail.h commit-write.h am-state.h
 
 # What dircache --version says.

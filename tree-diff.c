@@ -1,0 +1,175 @@
+/*
+ * tree-diff.c: the files two trees hold differently, in git's tree
+ * order, limited by a pathspec, for the history tools (log-tree).
+ *
+ * Entries whose mode and id match on both sides are skipped without
+ * being read, so the cost grows with the change, not with the trees.
+ * Every tree read is checked with check_tree(); a missing or hostile
+ * one ends the walk with an error naming it.  The empty tree is known
+ * without being stored, as git knows it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/* Deeper trees are refused: a hostile store could nest them forever. */
+#define MAX_TREE_DIFF_DEPTH 4096
+
+static const unsigned char empty_tree_sha1[20] = {
+	0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
+	0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
+};
+
+struct tree_diff {
+	const struct pathspec *ps;
+	tree_change_fn fn;
+	void *data;
+	char *path;		/* the directory walked, "" or "dir/" */
+	size_t len, alloc;
+	unsigned int depth;
+};
+
+/* The tree sha1 checked, or an empty buffer for NULL and the empty tree. */
+static void *read_tree_for_diff(const unsigned char *sha1, size_t *size,
+				const char *path)
+{
+	void *buf;
+	const char *bad;
+
+	if (!sha1 || (!memcmp(sha1, empty_tree_sha1, 20) &&
+		      !has_sha1_file(sha1))) {
+		*size = 0;
+		return xmalloc(1);
+	}
+	buf = read_object_of_type(sha1, OBJ_TREE, size);
+	if (!buf) {
+		error("unable to read tree %s of '%s'", sha1_to_hex(sha1),
+		      path);
+		return NULL;
+	}
+	bad = check_tree(buf, *size);
+	if (bad) {
+		error("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,
+		      bad);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
+			   const unsigned char *new, int all);
+
+/* One name of the walk: one or two may be NULL, never both. */
+static int diff_one_entry(struct tree_diff *td, const struct name_entry *one,
+			  const struct name_entry *two, int all)
+{
+	const struct name_entry *e = one ? one : two;
+	size_t base = td->len;
+	int is_dir = S_ISDIR(e->mode);
+	enum interest in = ALL_INTERESTING;
+	int ret = 0;
+
+	if (one && two && one->mode == two->mode &&
+	    !memcmp(one->sha1, two->sha1, 20))
+		return 0;
+	ALLOC_GROW(td->path, td->len + e->pathlen + 2, td->alloc);
+	memcpy(td->path + td->len, e->path, e->pathlen);
+	td->len += e->pathlen;
+	td->path[td->len] = '\0';
+	if (!all && td->ps)
+		in = pathspec_interest(td->ps, td->path, td->len, is_dir);
+	if (in != NOT_INTERESTING) {
+		if (is_dir) {
+			td->path[td->len++] = '/';
+			td->path[td->len] = '\0';
+			ret = diff_tree_level(td, one ? one->sha1 : NULL,
+					      two ? two->sha1 : NULL,
+					      in == ALL_INTERESTING);
+		} else {
+			ret = td->fn(td->path, td->len, one, two, td->data);
+		}
+	}
+	td->len = base;
+	td->path[base] = '\0';
+	return ret;
+}
+
+struct level_walk {
+	struct tree_diff *td;
+	int all;
+};
+
+static int diff_step(int n, const struct name_entry **e, void *data)
+{
+	struct level_walk *w = data;
+
+	(void)n;
+	return diff_one_entry(w->td, e[0], e[1], w->all);
+}
+
+static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
+			   const unsigned char *new, int all)
+{
+	struct tree_desc t[2];
+	struct level_walk w = { td, all };
+	void *buf1, *buf2 = NULL;
+	size_t size1, size2;
+	int ret = -1;
+
+	if (++td->depth >= MAX_TREE_DIFF_DEPTH) {
+		error("refusing trees nested deeper than %d levels at '%.64s...'",
+		      MAX_TREE_DIFF_DEPTH, td->path);
+		goto out;
+	}
+	buf1 = read_tree_for_diff(old, &size1, td->path);
+	if (!buf1)
+		goto out;
+	buf2 = read_tree_for_diff(new, &size2, td->path);
+	if (!buf2)
+		goto out_free;
+	init_tree_desc(&t[0], buf1, size1);
+	init_tree_desc(&t[1], buf2, size2);
+	/* checked trees parse: a -1 is fn's, after its error() */
+	ret = traverse_trees(2, t, diff_step, &w);
+out_free:
+	free(buf1);
+	free(buf2);
+out:
+	td->depth--;
+	return ret;
+}
+
+int diff_trees(const unsigned char *old, const unsigned char *new,
+	       const struct pathspec *ps, tree_change_fn fn, void *data)
+{
+	struct tree_diff td = { ps, fn, data, NULL, 0, 0, 0 };
+	int ret;
+
+	ALLOC_GROW(td.path, 1, td.alloc);
+	td.path[0] = '\0';
+	ret = diff_tree_level(&td, old, new, !ps || ps->match_all);
+	free(td.path);
+	return ret;
+}
+
+static int note_change(const char *path, size_t len,
+		       const struct name_entry *one,
+		       const struct name_entry *two, void *data)
+{
+	(void)path;
+	(void)len;
+	(void)one;
+	(void)two;
+	(void)data;
+	return 1;
+}
+
+int trees_differ(const unsigned char *old, const unsigned char *new,
+		 const struct pathspec *ps)
+{
+	if (old && new && !memcmp(old, new, 20))
+		return 0;
+	return diff_trees(old, new, ps, note_change, NULL);
+}
