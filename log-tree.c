@@ -179,6 +179,28 @@ static const char *line_end(const char *p, const char *end)
 	return nl ? nl + 1 : end;
 }
 
+/*
+ * A line of the message with its tabs expanded to every 8th column, as
+ * git's medium format does (a UTF-8 character is one column).
+ */
+static void put_expanded(const char *p, size_t len)
+{
+	const char *tab;
+	size_t col = 0, i;
+
+	while ((tab = memchr(p, '\t', len)) != NULL) {
+		for (i = 0; p + i < tab; i++)
+			col += ((unsigned char)p[i] & 0xc0) != 0x80;
+		fwrite(p, 1, tab - p, stdout);
+		do
+			putchar(' ');
+		while (++col % 8);
+		len -= tab + 1 - p;
+		p = tab + 1;
+	}
+	fwrite(p, 1, len, stdout);
+}
+
 /* The message indented by four spaces, blank lines at both ends cut. */
 static void show_message(const char *msg, const char *end)
 {
@@ -189,8 +211,11 @@ static void show_message(const char *msg, const char *end)
 			last = line_end(p, end);
 	for (p = msg; p < last && !trimmed_len(p, line_end(p, last));)
 		p = line_end(p, last);
-	for (; p < last; p = line_end(p, last))
-		printf("    %.*s\n", (int)trimmed_len(p, line_end(p, last)), p);
+	for (; p < last; p = line_end(p, last)) {
+		fputs("    ", stdout);
+		put_expanded(p, trimmed_len(p, line_end(p, last)));
+		putchar('\n');
+	}
 }
 
 /* git's subject: the first paragraph's lines joined by spaces. */

@@ -30,18 +30,58 @@ struct tree_diff {
 	unsigned int depth;
 };
 
-/* The tree sha1 checked, or an empty buffer for NULL and the empty tree. */
-static void *read_tree_for_diff(const unsigned char *sha1, size_t *size,
-				const char *path)
+/*
+ * The trees read last, kept checked: a walk down history reads each
+ * commit's tree twice (against its child, then against its parent),
+ * and the directories above a change again and again.  A slot in use
+ * by a walk (pinned) is not reused; when all are, a tree is read
+ * uncached.
+ */
+#define TREE_CACHE_SIZE 64
+
+struct cached_tree {
+	unsigned char sha1[20];
+	void *buf;		/* NULL: an empty slot */
+	size_t size;
+	unsigned int pinned;
+};
+
+static struct cached_tree tree_cache[TREE_CACHE_SIZE];
+static unsigned int tree_cache_next;
+
+/* A tree as a walk holds it: from the cache (slot) or its own (buf). */
+struct held_tree {
+	struct cached_tree *slot;
+	void *buf;
+	size_t size;
+};
+
+static struct cached_tree *cache_slot(const unsigned char *sha1)
+{
+	unsigned int i;
+
+	for (i = 0; i < TREE_CACHE_SIZE; i++)
+		if (tree_cache[i].buf && !memcmp(tree_cache[i].sha1, sha1, 20))
+			return &tree_cache[i];
+	for (i = 0; i < TREE_CACHE_SIZE; i++) {
+		struct cached_tree *t = &tree_cache[tree_cache_next++ %
+						    TREE_CACHE_SIZE];
+
+		if (!t->pinned) {
+			free(t->buf);
+			t->buf = NULL;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static void *read_checked_tree(const unsigned char *sha1, size_t *size,
+			       const char *path)
 {
 	void *buf;
 	const char *bad;
 
-	if (!sha1 || (!memcmp(sha1, empty_tree_sha1, 20) &&
-		      !has_sha1_file(sha1))) {
-		*size = 0;
-		return xmalloc(1);
-	}
 	buf = read_object_of_type(sha1, OBJ_TREE, size);
 	if (!buf) {
 		error("unable to read tree %s of '%s'", sha1_to_hex(sha1),
@@ -56,6 +96,47 @@ static void *read_tree_for_diff(const unsigned char *sha1, size_t *size,
 		return NULL;
 	}
 	return buf;
+}
+
+/* Hold the tree sha1, checked; NULL and the empty tree are empty. */
+static int hold_tree(struct held_tree *h, const unsigned char *sha1,
+		     const char *path)
+{
+	struct cached_tree *t;
+
+	h->slot = NULL;
+	h->buf = NULL;
+	h->size = 0;
+	if (!sha1 || (!memcmp(sha1, empty_tree_sha1, 20) &&
+		      !has_sha1_file(sha1)))
+		return 0;
+	t = cache_slot(sha1);
+	if (t && t->buf) {
+		t->pinned++;
+		h->slot = t;
+		h->buf = t->buf;
+		h->size = t->size;
+		return 0;
+	}
+	h->buf = read_checked_tree(sha1, &h->size, path);
+	if (!h->buf)
+		return -1;
+	if (t) {
+		memcpy(t->sha1, sha1, 20);
+		t->buf = h->buf;
+		t->size = h->size;
+		t->pinned = 1;
+		h->slot = t;
+	}
+	return 0;
+}
+
+static void release_tree(struct held_tree *h)
+{
+	if (h->slot)
+		h->slot->pinned--;
+	else
+		free(h->buf);
 }
 
 static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
@@ -114,8 +195,7 @@ static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
 {
 	struct tree_desc t[2];
 	struct level_walk w = { td, all };
-	void *buf1, *buf2 = NULL;
-	size_t size1, size2;
+	struct held_tree h1, h2;
 	int ret = -1;
 
 	if (++td->depth >= MAX_TREE_DIFF_DEPTH) {
@@ -123,19 +203,17 @@ static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
 		      MAX_TREE_DIFF_DEPTH, td->path);
 		goto out;
 	}
-	buf1 = read_tree_for_diff(old, &size1, td->path);
-	if (!buf1)
+	if (hold_tree(&h1, old, td->path) < 0)
 		goto out;
-	buf2 = read_tree_for_diff(new, &size2, td->path);
-	if (!buf2)
-		goto out_free;
-	init_tree_desc(&t[0], buf1, size1);
-	init_tree_desc(&t[1], buf2, size2);
+	if (hold_tree(&h2, new, td->path) < 0)
+		goto out_release;
+	init_tree_desc(&t[0], h1.buf, h1.size);
+	init_tree_desc(&t[1], h2.buf, h2.size);
 	/* checked trees parse: a -1 is fn's, after its error() */
 	ret = traverse_trees(2, t, diff_step, &w);
-out_free:
-	free(buf1);
-	free(buf2);
+	release_tree(&h2);
+out_release:
+	release_tree(&h1);
 out:
 	td->depth--;
 	return ret;
