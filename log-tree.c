@@ -47,6 +47,7 @@ static const char log_tree_usage[] =
 #define COLOR_FRAG	"\033[36m"
 #define COLOR_OLD	"\033[31m"
 #define COLOR_NEW	"\033[32m"
+#define COLOR_WS	"\033[41m"	/* trailing blanks of an added line */
 #define COLOR_RESET	"\033[m"
 
 static int oneline;
@@ -576,27 +577,66 @@ static void color_line(FILE *out, const char *color, const char *p,
 		putc('\n', out);
 }
 
-/* The "@@ -a,b +c,d @@" part in colour, the function name after it not. */
+/* The "@@ -a,b +c,d @@" part in colour, then the function name, as git. */
 static void color_frag(FILE *out, const char *p, size_t len)
 {
+	int nl = len && p[len - 1] == '\n';
 	size_t head;
 
 	for (head = 2; head + 1 < len; head++)
 		if (p[head] == '@' && p[head + 1] == '@')
 			break;
 	head = head + 1 < len ? head + 2 : len;
-
 	color_line(out, COLOR_FRAG, p, head);
-	fwrite(p + head, 1, len - head, out);
+	if (head + 1 < len - nl && p[head] == ' ') {
+		fputs(" " COLOR_RESET, out);
+		fwrite(p + head + 1, 1, len - nl - head - 1, out);
+		fputs(COLOR_RESET, out);
+	} else {
+		fwrite(p + head, 1, len - nl - head, out);
+	}
+	if (nl)
+		putc('\n', out);
 }
+
+/* An added line: the sign, the text, its trailing blanks marked. */
+static void color_added(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+	size_t text = len - nl, body = text;
+
+	while (body > 1 && (p[body - 1] == ' ' || p[body - 1] == '\t'))
+		body--;
+	fputs(COLOR_NEW "+" COLOR_RESET, out);
+	if (body > 1)
+		color_line(out, COLOR_NEW, p + 1, body - 1);
+	if (body < text)
+		color_line(out, COLOR_WS, p + body, text - body);
+	if (nl)
+		putc('\n', out);
+}
+
+/* A context line: as it is, then a reset, as git writes it. */
+static void color_context(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+
+	fwrite(p, 1, len - nl, out);
+	fputs(COLOR_RESET, out);
+	if (nl)
+		putc('\n', out);
+}
+
+enum patch_part { OUTSIDE, HEADER, HUNK };
 
 /*
  * Colour a patch's text as git does: headers bold, hunk headers cyan,
- * removed lines red, added lines green.  *in_hunk keeps the state
- * from one call to the next.
+ * removed lines red, added lines green, anything else (a diffstat,
+ * a line that is no patch's) as it is.  *part keeps the state from
+ * one call to the next.
  */
 static void color_patch(FILE *out, const char *buf, size_t size,
-			int *in_hunk)
+			enum patch_part *part)
 {
 	const char *end = buf + size, *p, *eol;
 
@@ -605,17 +645,24 @@ static void color_patch(FILE *out, const char *buf, size_t size,
 
 		eol = line_end(p, end);
 		len = eol - p;
-		if (!strncmp(p, "diff --git ", 11 < len ? 11 : len) && len > 11)
-			*in_hunk = 0;
-		if (len >= 2 && !strncmp(p, "@@", 2)) {
-			*in_hunk = 1;
+		if (len > 11 && !strncmp(p, "diff --git ", 11))
+			*part = HEADER;
+		else if (*part == HUNK && !strchr(" +-\\@", *p))
+			*part = OUTSIDE;
+		if (*part != OUTSIDE && len >= 2 && !strncmp(p, "@@", 2)) {
+			*part = HUNK;
 			color_frag(out, p, len);
-		} else if (!*in_hunk) {
-			color_line(out, COLOR_META, p, len);
-		} else if (*p == '+') {
-			color_line(out, COLOR_NEW, p, len);
-		} else if (*p == '-') {
+		} else if (*part == HEADER) {
+			if (len > 13 && !strncmp(p, "Binary files ", 13))
+				fwrite(p, 1, len, out);
+			else
+				color_line(out, COLOR_META, p, len);
+		} else if (*part == HUNK && *p == '+') {
+			color_added(out, p, len);
+		} else if (*part == HUNK && *p == '-') {
 			color_line(out, COLOR_OLD, p, len);
+		} else if (*part == HUNK) {
+			color_context(out, p, len);
 		} else {
 			fwrite(p, 1, len, out);
 		}
@@ -628,7 +675,7 @@ static void show_one_patch(const struct change *ch)
 	char *text = NULL;
 	size_t size = 0;
 	FILE *mem;
-	int in_hunk = 0;
+	enum patch_part part = OUTSIDE;
 
 	if (fill_blob_side(&a, ch->path, ch->mode[0], ch->sha1[0]) < 0 ||
 	    fill_blob_side(&b, ch->path, ch->mode[1], ch->sha1[1]) < 0)
@@ -643,7 +690,7 @@ static void show_one_patch(const struct change *ch)
 		die_errno("open_memstream");
 	if (print_patch_free(mem, &a, &b, &patch_opts) < 0 || fclose(mem))
 		die("cannot write the patch for '%s'", ch->path);
-	color_patch(stdout, text, size, &in_hunk);
+	color_patch(stdout, text, size, &part);
 	free(text);
 }
 
@@ -796,10 +843,10 @@ static int color_stdin(void)
 	char *line = NULL;
 	size_t alloc = 0;
 	ssize_t len;
-	int in_hunk = 0;
+	enum patch_part part = OUTSIDE;
 
 	while ((len = getline(&line, &alloc, stdin)) > 0)
-		color_patch(stdout, line, len, &in_hunk);
+		color_patch(stdout, line, len, &part);
 	if (ferror(stdin))
 		die_errno("read standard input");
 	free(line);
