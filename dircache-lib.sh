@@ -760,6 +760,7 @@ run_paged() {
 dc_run_viewer() {
 	dc_v=$1
 	shift
+	: "${dc_exec_path:=$(dirname "$0")}"
 	dc_color=auto
 	dc_n=$#
 	dc_dd=

@@ -319,18 +319,12 @@ static void add_change(struct change_list *l, const char *path,
 	}
 }
 
-/* A change of type is a deletion and an addition, as git shows it. */
 static int collect_change(const char *path, size_t len,
 			  const struct name_entry *one,
 			  const struct name_entry *two, void *data)
 {
 	(void)len;
-	if (one && two && (one->mode & S_IFMT) != (two->mode & S_IFMT)) {
-		add_change(data, path, one, NULL);
-		add_change(data, path, NULL, two);
-	} else {
-		add_change(data, path, one, two);
-	}
+	add_change(data, path, one, two);
 	return 0;
 }
 
@@ -599,6 +593,20 @@ static void color_frag(FILE *out, const char *p, size_t len)
 		putc('\n', out);
 }
 
+/* A header line; a tab after a name ("--- a/x y\t") after the reset. */
+static void color_meta(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+	int tab = len - nl > 4 && p[len - nl - 1] == '\t' &&
+		  (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4));
+
+	color_line(out, COLOR_META, p, len - nl - tab);
+	if (tab)
+		putc('\t', out);
+	if (nl)
+		putc('\n', out);
+}
+
 /* An added line: the sign, the text, its trailing blanks marked. */
 static void color_added(FILE *out, const char *p, size_t len)
 {
@@ -656,7 +664,7 @@ static void color_patch(FILE *out, const char *buf, size_t size,
 			if (len > 13 && !strncmp(p, "Binary files ", 13))
 				fwrite(p, 1, len, out);
 			else
-				color_line(out, COLOR_META, p, len);
+				color_meta(out, p, len);
 		} else if (*part == HUNK && *p == '+') {
 			color_added(out, p, len);
 		} else if (*part == HUNK && *p == '-') {
@@ -669,7 +677,8 @@ static void color_patch(FILE *out, const char *buf, size_t size,
 	}
 }
 
-static void show_one_patch(const struct change *ch)
+static void show_pair_patch(const struct change *ch, unsigned int mode1,
+			    unsigned int mode2)
 {
 	struct diff_side a, b;
 	char *text = NULL;
@@ -677,8 +686,8 @@ static void show_one_patch(const struct change *ch)
 	FILE *mem;
 	enum patch_part part = OUTSIDE;
 
-	if (fill_blob_side(&a, ch->path, ch->mode[0], ch->sha1[0]) < 0 ||
-	    fill_blob_side(&b, ch->path, ch->mode[1], ch->sha1[1]) < 0)
+	if (fill_blob_side(&a, ch->path, mode1, ch->sha1[0]) < 0 ||
+	    fill_blob_side(&b, ch->path, mode2, ch->sha1[1]) < 0)
 		exit(128);
 	if (!use_color) {
 		if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
@@ -692,6 +701,21 @@ static void show_one_patch(const struct change *ch)
 		die("cannot write the patch for '%s'", ch->path);
 	color_patch(stdout, text, size, &part);
 	free(text);
+}
+
+/*
+ * One change's patch: a change of type as a deletion and an addition,
+ * as git shows it (its diffstat is one line).
+ */
+static void show_one_patch(const struct change *ch)
+{
+	if (ch->mode[0] && ch->mode[1] &&
+	    (ch->mode[0] & S_IFMT) != (ch->mode[1] & S_IFMT)) {
+		show_pair_patch(ch, ch->mode[0], 0);
+		show_pair_patch(ch, 0, ch->mode[1]);
+	} else {
+		show_pair_patch(ch, ch->mode[0], ch->mode[1]);
+	}
 }
 
 static void show_diff(const struct commit *c)
