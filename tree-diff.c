@@ -244,10 +244,89 @@ static int note_change(const char *path, size_t len,
 	return 1;
 }
 
+/* The entry called name (len bytes) in a checked tree: 1, or 0 if none. */
+static int find_entry(const struct held_tree *h, const char *name, size_t len,
+		      struct name_entry *out)
+{
+	struct tree_desc d;
+
+	init_tree_desc(&d, h->buf, h->size);
+	while (tree_entry_next(&d, out) > 0)
+		if (out->pathlen == len && !memcmp(out->path, name, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does what the literal item names (from its byte off on) differ
+ * between trees t1 and t2 (NULL: none)?  Only the entries on its path
+ * are looked at, not whole trees: 1, 0, or -1 after error().
+ */
+static int literal_differs(const unsigned char *t1, const unsigned char *t2,
+			   const struct pathspec_item *item, size_t off)
+{
+	const char *comp = item->match + off;
+	const char *slash = memchr(comp, '/', item->len - off);
+	size_t clen = slash ? (size_t)(slash - comp) : item->len - off;
+	struct held_tree h1, h2;
+	struct name_entry e1, e2;
+	int has1, has2, ret;
+
+	if (!t1 && !t2)
+		return 0;
+	if (t1 && t2 && !memcmp(t1, t2, 20))
+		return 0;
+	if (hold_tree(&h1, t1, item->match) < 0)
+		return -1;
+	if (hold_tree(&h2, t2, item->match) < 0) {
+		release_tree(&h1);
+		return -1;
+	}
+	has1 = find_entry(&h1, comp, clen, &e1);
+	has2 = find_entry(&h2, comp, clen, &e2);
+	/* on the way, and at the end of "dir/", only a tree counts */
+	if (has1 && (slash || item->dir_only) && !S_ISDIR(e1.mode))
+		has1 = 0;
+	if (has2 && (slash || item->dir_only) && !S_ISDIR(e2.mode))
+		has2 = 0;
+	if (slash)
+		ret = literal_differs(has1 ? e1.sha1 : NULL,
+				      has2 ? e2.sha1 : NULL, item,
+				      off + clen + 1);
+	else if (has1 != has2)
+		ret = 1;
+	else
+		ret = has1 && (e1.mode != e2.mode ||
+			       memcmp(e1.sha1, e2.sha1, 20));
+	release_tree(&h2);
+	release_tree(&h1);
+	return ret;
+}
+
+static int all_literal(const struct pathspec *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nr; i++)
+		if (ps->items[i].literal_len < ps->items[i].len)
+			return 0;
+	return 1;
+}
+
 int trees_differ(const unsigned char *old, const unsigned char *new,
 		 const struct pathspec *ps)
 {
+	size_t i;
+	int r;
+
 	if (old && new && !memcmp(old, new, 20))
 		return 0;
-	return diff_trees(old, new, ps, note_change, NULL);
+	if (!ps || ps->match_all || !all_literal(ps))
+		return diff_trees(old, new, ps, note_change, NULL);
+	for (i = 0; i < ps->nr; i++) {
+		r = literal_differs(old, new, &ps->items[i], 0);
+		if (r)
+			return r;
+	}
+	return 0;
 }

@@ -101,6 +101,12 @@ other --stat -p
 --oneline -- nothing-here
 --stat -p -- very
 side -p -- a.txt
+--oneline -- d/
+--stat -- d/e/deep.c
+--oneline -- d/e a.txt/x link/
+--oneline -- *.c
+--oneline -- d/*
+--oneline -- very/long/directory/name/very
 LIST
 
 test_expect_success 'paths with spaces and non-ASCII, as git' '
