@@ -796,8 +796,10 @@ dc_run_viewer() {
 	fi
 	if [ -n "$dc_pg" ]; then
 		run_paged "$dc_pg" "$@"
-	else
+	elif [ "$dc_v" = diff ]; then
 		"$@"
+	else
+		exec "$@"
 	fi
 }
 
