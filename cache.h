@@ -86,6 +86,9 @@
  *                 commits (commit-write.c), resetting to a tree (reset.c)
  *   am-state.h    the state files of an applymbox run (am-state.c), the
  *                 paths changed since its checkpoint (am-touched.c)
+ *   log.h         what log-tree shows of a commit's changes: the files
+ *                 changed, git's diffstat, patches in git's colours
+ *                 (log-diff.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a

@@ -32,6 +32,7 @@
 #include "cache.h"
 #include "diff.h"
 #include "history.h"
+#include "log.h"
 
 static const char log_tree_usage[] =
 	"log-tree [-n <n> | -<n> | --max-count=<n>] [--oneline] [-p] [--stat] "
@@ -42,13 +43,6 @@ static const char log_tree_usage[] =
 #define LOG_SIMPLIFIED	(1u << 24)	/* simplify_commit looked at it */
 #define TREESAME	(1u << 25)	/* changes nothing at the paths */
 
-#define COLOR_COMMIT	"\033[33m"
-#define COLOR_META	"\033[1m"
-#define COLOR_FRAG	"\033[36m"
-#define COLOR_OLD	"\033[31m"
-#define COLOR_NEW	"\033[32m"
-#define COLOR_WS	"\033[41m"	/* trailing blanks of an added line */
-#define COLOR_RESET	"\033[m"
 
 static int oneline;
 static int show_patch;
@@ -284,407 +278,14 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 	show_message(msg, end);
 }
 
-/* ---- the diff ---- */
-
-struct change {
-	char *path;
-	unsigned int mode[2];
-	unsigned char sha1[2][20];
-	unsigned long added, deleted;	/* lines; bytes when binary */
-	int binary;
-};
-
-struct change_list {
-	struct change *items;
-	size_t nr, alloc;
-};
-
-static void add_change(struct change_list *l, const char *path,
-		       const struct name_entry *one,
-		       const struct name_entry *two)
-{
-	struct change *ch;
-
-	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
-	ch = &l->items[l->nr++];
-	memset(ch, 0, sizeof(*ch));
-	ch->path = xstrdup(path);
-	if (one) {
-		ch->mode[0] = one->mode;
-		memcpy(ch->sha1[0], one->sha1, 20);
-	}
-	if (two) {
-		ch->mode[1] = two->mode;
-		memcpy(ch->sha1[1], two->sha1, 20);
-	}
-}
-
-static int collect_change(const char *path, size_t len,
-			  const struct name_entry *one,
-			  const struct name_entry *two, void *data)
-{
-	(void)len;
-	add_change(data, path, one, two);
-	return 0;
-}
-
-static void read_side(struct diff_side *s, const struct change *ch, int i,
-		      struct mbuf *gitlink)
-{
-	if (fill_blob_side(s, ch->path, ch->mode[i], ch->sha1[i]) < 0)
-		exit(128);
-	if (S_ISGITLINK(ch->mode[i])) {
-		mbuf_reset(gitlink);
-		mbuf_addf(gitlink, "Subproject commit %s\n",
-			  sha1_to_hex(ch->sha1[i]));
-		s->data = mbuf_detach(gitlink, &s->size);
-	}
-}
-
-static unsigned long count_lines(const struct diff_edit *e, size_t nr,
-				 int added)
-{
-	unsigned long n = 0;
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		n += added ? e[i].new_count : e[i].old_count;
-	return n;
-}
-
-/* The counts of one change for the diffstat, as git counts them. */
-static void count_change(struct change *ch)
-{
-	struct diff_side s[2];
-	struct mbuf gl;
-	struct diff_line *a, *b;
-	struct diff_edit *e;
-	size_t na, nb, ne;
-
-	mbuf_init(&gl);
-	read_side(&s[0], ch, 0, &gl);
-	read_side(&s[1], ch, 1, &gl);
-	if ((s[0].data && buffer_is_binary(s[0].data, s[0].size)) ||
-	    (s[1].data && buffer_is_binary(s[1].data, s[1].size))) {
-		ch->binary = 1;
-		if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
-			ch->deleted = s[0].size;
-			ch->added = s[1].size;
-		}
-	} else if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
-		a = split_lines(s[0].data ? s[0].data : "", s[0].size, &na);
-		b = split_lines(s[1].data ? s[1].data : "", s[1].size, &nb);
-		e = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &ne);
-		ch->added = count_lines(e, ne, 1);
-		ch->deleted = count_lines(e, ne, 0);
-		free(e);
-		free(a);
-		free(b);
-	}
-	free((void *)s[0].data);
-	free((void *)s[1].data);
-	mbuf_release(&gl);
-}
-
-static int decimal_width(unsigned long n)
-{
-	int w = 1;
-
-	while (n >= 10) {
-		n /= 10;
-		w++;
-	}
-	return w;
-}
-
-static unsigned long scale(unsigned long it, int width, unsigned long max)
-{
-	return it ? 1 + it * (width - 1) / max : 0;
-}
-
-static void show_bar(const char *color, int c, unsigned long n)
-{
-	if (!n)
-		return;
-	if (use_color)
-		fputs(color, stdout);
-	while (n--)
-		putchar(c);
-	if (use_color)
-		fputs(COLOR_RESET, stdout);
-}
-
-struct stat_layout {
-	int name_width, number_width, graph_width;
-	unsigned long max_change;
-};
-
-/* git's show_stats widths: names and bars fitted into stat_width. */
-static void stat_layout(struct stat_layout *lay, const struct change_list *l,
-			char **names)
-{
-	int width = stat_width, max_len = 0, bin_width = 0;
-	size_t i;
-
-	lay->max_change = 0;
-	lay->number_width = 0;
-	for (i = 0; i < l->nr; i++) {
-		const struct change *ch = &l->items[i];
-		int len = strlen(names[i]);
-
-		if (len > max_len)
-			max_len = len;
-		if (ch->binary) {
-			int w = 14 + decimal_width(ch->added) +
-				decimal_width(ch->deleted);
-
-			if (w > bin_width)
-				bin_width = w;
-			lay->number_width = 3;
-			continue;
-		}
-		if (ch->added + ch->deleted > lay->max_change)
-			lay->max_change = ch->added + ch->deleted;
-	}
-	if (decimal_width(lay->max_change) > lay->number_width)
-		lay->number_width = decimal_width(lay->max_change);
-	if (width < 16 + 6 + lay->number_width)
-		width = 16 + 6 + lay->number_width;
-	lay->graph_width = (long)lay->max_change + 4 > bin_width ?
-			   (int)lay->max_change : bin_width - 4;
-	lay->name_width = max_len;
-	if (lay->name_width + lay->number_width + 6 + lay->graph_width <= width)
-		return;
-	if (lay->graph_width > width * 3 / 8 - lay->number_width - 6) {
-		lay->graph_width = width * 3 / 8 - lay->number_width - 6;
-		if (lay->graph_width < 6)
-			lay->graph_width = 6;
-	}
-	if (lay->name_width > width - lay->number_width - 6 - lay->graph_width)
-		lay->name_width = width - lay->number_width - 6 -
-				  lay->graph_width;
-	else
-		lay->graph_width = width - lay->number_width - 6 -
-				   lay->name_width;
-}
-
-/* " name |": cut to the name width with "..." and a whole last part. */
-static void show_stat_name(const char *name, int width)
-{
-	const char *prefix = "";
-	int len = strlen(name), room = width;
-
-	if (width < len) {
-		const char *slash;
-
-		prefix = "...";
-		room = width - 3 < 0 ? 0 : width - 3;
-		name += len - room;
-		slash = strchr(name, '/');
-		if (slash)
-			name = slash;
-		len = strlen(name);
-	}
-	printf(" %s%s%*s |", prefix, name, room - len > 0 ? room - len : 0,
-	       "");
-}
-
-static void show_stat_line(const struct change *ch, const char *name,
-			   const struct stat_layout *lay)
-{
-	unsigned long add = ch->added, del = ch->deleted, total;
-
-	show_stat_name(name, lay->name_width);
-	if (ch->binary) {
-		printf(" %*s", lay->number_width, "Bin");
-		if (add || del)
-			printf(" %lu -> %lu bytes", del, add);
-		putchar('\n');
-		return;
-	}
-	if (lay->graph_width <= (long)lay->max_change) {
-		total = scale(add + del, lay->graph_width, lay->max_change);
-		if (total < 2 && add && del)
-			total = 2;
-		if (add < del) {
-			add = scale(add, lay->graph_width, lay->max_change);
-			del = total - add;
-		} else {
-			del = scale(del, lay->graph_width, lay->max_change);
-			add = total - del;
-		}
-	}
-	printf(" %*lu%s", lay->number_width, ch->added + ch->deleted,
-	       ch->added + ch->deleted ? " " : "");
-	show_bar(COLOR_NEW, '+', add);
-	show_bar(COLOR_OLD, '-', del);
-	putchar('\n');
-}
-
-static void print_stat(struct change_list *l)
-{
-	struct stat_layout lay;
-	unsigned long ins = 0, del = 0;
-	char **names = xcalloc(l->nr, sizeof(*names));
-	struct mbuf q;
-	size_t i;
-
-	mbuf_init(&q);
-	for (i = 0; i < l->nr; i++) {
-		count_change(&l->items[i]);
-		mbuf_reset(&q);
-		if (add_quoted_path(&q, "", l->items[i].path,
-				    strlen(l->items[i].path)) < 0)
-			die("out of memory");
-		names[i] = xstrdup(mbuf_str(&q));
-	}
-	stat_layout(&lay, l, names);
-	for (i = 0; i < l->nr; i++) {
-		show_stat_line(&l->items[i], names[i], &lay);
-		if (!l->items[i].binary) {
-			ins += l->items[i].added;
-			del += l->items[i].deleted;
-		}
-		free(names[i]);
-	}
-	printf(" %zu file%s changed", l->nr, l->nr == 1 ? "" : "s");
-	if (ins || !del)
-		printf(", %lu insertion%s(+)", ins, ins == 1 ? "" : "s");
-	if (del || !ins)
-		printf(", %lu deletion%s(-)", del, del == 1 ? "" : "s");
-	putchar('\n');
-	free(names);
-	mbuf_release(&q);
-}
-
-/* ---- colour for patches ---- */
-
-static void color_line(FILE *out, const char *color, const char *p,
-		       size_t len)
-{
-	int nl = len && p[len - 1] == '\n';
-
-	fputs(color, out);
-	fwrite(p, 1, len - nl, out);
-	fputs(COLOR_RESET, out);
-	if (nl)
-		putc('\n', out);
-}
-
-/* The "@@ -a,b +c,d @@" part in colour, then the function name, as git. */
-static void color_frag(FILE *out, const char *p, size_t len)
-{
-	int nl = len && p[len - 1] == '\n';
-	size_t head;
-
-	for (head = 2; head + 1 < len; head++)
-		if (p[head] == '@' && p[head + 1] == '@')
-			break;
-	head = head + 1 < len ? head + 2 : len;
-	color_line(out, COLOR_FRAG, p, head);
-	if (head + 1 < len - nl && p[head] == ' ') {
-		fputs(" " COLOR_RESET, out);
-		fwrite(p + head + 1, 1, len - nl - head - 1, out);
-		fputs(COLOR_RESET, out);
-	} else {
-		fwrite(p + head, 1, len - nl - head, out);
-	}
-	if (nl)
-		putc('\n', out);
-}
-
-/* A header line; a tab after a name ("--- a/x y\t") after the reset. */
-static void color_meta(FILE *out, const char *p, size_t len)
-{
-	int nl = len && p[len - 1] == '\n';
-	int tab = len - nl > 4 && p[len - nl - 1] == '\t' &&
-		  (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4));
-
-	color_line(out, COLOR_META, p, len - nl - tab);
-	if (tab)
-		putc('\t', out);
-	if (nl)
-		putc('\n', out);
-}
-
-/* An added line: the sign, the text, its trailing blanks marked. */
-static void color_added(FILE *out, const char *p, size_t len)
-{
-	int nl = len && p[len - 1] == '\n';
-	size_t text = len - nl, body = text;
-
-	while (body > 1 && (p[body - 1] == ' ' || p[body - 1] == '\t'))
-		body--;
-	fputs(COLOR_NEW "+" COLOR_RESET, out);
-	if (body > 1)
-		color_line(out, COLOR_NEW, p + 1, body - 1);
-	if (body < text)
-		color_line(out, COLOR_WS, p + body, text - body);
-	if (nl)
-		putc('\n', out);
-}
-
-/* A context line: as it is, then a reset, as git writes it. */
-static void color_context(FILE *out, const char *p, size_t len)
-{
-	int nl = len && p[len - 1] == '\n';
-
-	fwrite(p, 1, len - nl, out);
-	fputs(COLOR_RESET, out);
-	if (nl)
-		putc('\n', out);
-}
-
-enum patch_part { OUTSIDE, HEADER, HUNK };
-
-/*
- * Colour a patch's text as git does: headers bold, hunk headers cyan,
- * removed lines red, added lines green, anything else (a diffstat,
- * a line that is no patch's) as it is.  *part keeps the state from
- * one call to the next.
- */
-static void color_patch(FILE *out, const char *buf, size_t size,
-			enum patch_part *part)
-{
-	const char *end = buf + size, *p, *eol;
-
-	for (p = buf; p < end; p = eol) {
-		size_t len;
-
-		eol = line_end(p, end);
-		len = eol - p;
-		if (len > 11 && !strncmp(p, "diff --git ", 11))
-			*part = HEADER;
-		else if (*part == HUNK && !strchr(" +-\\@", *p))
-			*part = OUTSIDE;
-		if (*part != OUTSIDE && len >= 2 && !strncmp(p, "@@", 2)) {
-			*part = HUNK;
-			color_frag(out, p, len);
-		} else if (*part == HEADER) {
-			if (len > 13 && !strncmp(p, "Binary files ", 13))
-				fwrite(p, 1, len, out);
-			else
-				color_meta(out, p, len);
-		} else if (*part == HUNK && *p == '+') {
-			color_added(out, p, len);
-		} else if (*part == HUNK && *p == '-') {
-			color_line(out, COLOR_OLD, p, len);
-		} else if (*part == HUNK) {
-			color_context(out, p, len);
-		} else {
-			fwrite(p, 1, len, out);
-		}
-	}
-}
-
-static void show_pair_patch(const struct change *ch, unsigned int mode1,
+static void show_pair_patch(const struct file_change *ch, unsigned int mode1,
 			    unsigned int mode2)
 {
 	struct diff_side a, b;
 	char *text = NULL;
 	size_t size = 0;
 	FILE *mem;
-	enum patch_part part = OUTSIDE;
+	enum patch_part part = PATCH_OUTSIDE;
 
 	if (fill_blob_side(&a, ch->path, mode1, ch->sha1[0]) < 0 ||
 	    fill_blob_side(&b, ch->path, mode2, ch->sha1[1]) < 0)
@@ -707,7 +308,7 @@ static void show_pair_patch(const struct change *ch, unsigned int mode1,
  * One change's patch: a change of type as a deletion and an addition,
  * as git shows it (its diffstat is one line).
  */
-static void show_one_patch(const struct change *ch)
+static void show_one_patch(const struct file_change *ch)
 {
 	if (ch->mode[0] && ch->mode[1] &&
 	    (ch->mode[0] & S_IFMT) != (ch->mode[1] & S_IFMT)) {
@@ -720,29 +321,26 @@ static void show_one_patch(const struct change *ch)
 
 static void show_diff(const struct commit *c)
 {
-	struct change_list l = { NULL, 0, 0 };
+	struct file_changes l;
 	const unsigned char *old = NULL;
 	size_t i;
 
 	if (c->nr_parents)
 		old = c->parents[0]->tree;
-	if (diff_trees(old, c->tree, has_paths ? &pathspec : NULL,
-		       collect_change, &l) < 0)
+	if (collect_file_changes(&l, old, c->tree,
+				 has_paths ? &pathspec : NULL) < 0)
 		exit(128);
 	if (!l.nr)
 		return;
 	if (!oneline)
 		puts(show_stat && show_patch ? "---" : "");
-	if (show_stat)
-		print_stat(&l);
+	if (show_stat && print_diffstat(stdout, &l, stat_width, use_color) < 0)
+		exit(128);
 	if (show_stat && show_patch)
 		putchar('\n');
-	for (i = 0; i < l.nr; i++) {
-		if (show_patch)
-			show_one_patch(&l.items[i]);
-		free(l.items[i].path);
-	}
-	free(l.items);
+	for (i = 0; show_patch && i < l.nr; i++)
+		show_one_patch(&l.items[i]);
+	free_file_changes(&l);
 }
 
 static void show_commit(struct commit *c)
@@ -867,7 +465,7 @@ static int color_stdin(void)
 	char *line = NULL;
 	size_t alloc = 0;
 	ssize_t len;
-	enum patch_part part = OUTSIDE;
+	enum patch_part part = PATCH_OUTSIDE;
 
 	while ((len = getline(&line, &alloc, stdin)) > 0)
 		color_patch(stdout, line, len, &part);
