@@ -1,10 +1,13 @@
 # bench/ops/log.sh: dircache log against git log (issue 30) on a
 # history of LOG_COMMITS (default 1,000) small commits on top of the
-# old tree: each changes three of its .c files (a line added at the
-# end; a file may change again later), one second apart.  Built once a
-# run with git fast-import into $W/log.git, on a commit of the old
-# tree, then packed with the tree (`git repack -a -d`, untimed), so it
-# holds everything itself; both tools read that one store (GIT_DIR).
+# old kernel tree (QUICK=1: its $SUBDIR): each changes three of its .c
+# files (a line added at the end; a file may change again later; a
+# symbolic link among them becomes a file), one second apart.  Built
+# once per machine into $BENCH_DATA/log-<version>[-<subdir>]-<n>.git
+# (a temporary name first): the tree by git update-index, the commits
+# by git fast-import, then `git repack -a -d`; both tools read that
+# one store, read-only, through GIT_DIR.  A standalone operation: the
+# kernel trees are not set up for it.
 # Rows, ours and git alternately, stdout kept and compared byte for
 # byte with git's (a difference stops the bench):
 #   dircache log -n 1000 --stat / git log -n 1000 --stat (80 columns);
@@ -14,12 +17,11 @@
 
 LOG_COMMITS=${LOG_COMMITS:-1000}
 
-# The fast-import stream of the commits: each file's text kept in
-# $W/log-work as it grows.
+# log_stream BASE SRC LIST: the fast-import stream of the commits on
+# BASE, the files' texts from SRC (LIST: its files, NUL-separated),
+# each kept in $W/log-work as it grows.
 log_stream() {
-	base=$1
-	tr '\0' '\n' <"$W/old.list" | grep '\.c$' | sed 's|^\./||' \
-		>"$W/log-files"
+	tr '\0' '\n' <"$3" | grep '\.c$' | sed 's|^\./||' >"$W/log-files"
 	n=$(wc -l <"$W/log-files")
 	[ "$n" -ge 3 ] || { echo "bench: log: too few .c files" >&2; exit 1; }
 	lc=1
@@ -31,14 +33,14 @@ Three files changed, one line each."
 		printf 'committer bench <bench@example.com> %d +0000\n' \
 			$((1112911993 + lc))
 		printf 'data %d\n%s\n' "${#msg}" "$msg"
-		[ "$lc" -gt 1 ] || printf 'from %s\n' "$base"
+		[ "$lc" -gt 1 ] || printf 'from %s\n' "$1"
 		for k in 0 1 2; do
 			f=$(sed -n "$(( (lc * 7919 + k * 104729) % n + 1 ))p" \
 				"$W/log-files")
 			w=$W/log-work/$f
 			if [ ! -f "$w" ]; then
 				mkdir -p "${w%/*}"
-				cp "$W/old/$f" "$w"
+				cp "$2/$f" "$w"
 			fi
 			echo "/* log bench: commit $lc */" >>"$w"
 			printf 'M 100644 inline %s\ndata %d\n' "$f" \
@@ -51,19 +53,31 @@ Three files changed, one line each."
 	printf 'done\n'
 }
 
+# The store, built on first use; sets L.
 log_setup() {
-	L=$W/log.git
+	fetch_data
+	src=$OLD_SRC key=${OLD_SRC##*/src-}
+	if [ -n "$QUICK" ]; then
+		src=$OLD_SRC/$SUBDIR
+		key=$key-$(echo "$SUBDIR" | tr / _)
+	fi
+	L=$BENCH_DATA/log-$key-$LOG_COMMITS.git
 	[ -d "$L" ] && return 0
+	echo "bench: building $L" >&2
+	rm -rf "$L.tmp"
 	git init -q --bare "$L.tmp" && git --git-dir="$L.tmp" config gc.auto 0
-	echo "$W/old/.git/objects" >"$L.tmp/objects/info/alternates"
-	base=$(echo "the old tree" |
-		GIT_DIR=$L.tmp git commit-tree "$OLD_TREE") || exit 1
-	log_stream "$base" |
+	(cd "$src" && find . \( -type f -o -type l \) -print0 |
+		sort -z >"$W/log-list") || exit 1
+	(cd "$src" && GIT_DIR=$L.tmp GIT_INDEX_FILE=$W/log-index \
+		git update-index --add -z --stdin <"$W/log-list") || exit 1
+	tree=$(GIT_DIR=$L.tmp GIT_INDEX_FILE=$W/log-index git write-tree) &&
+	base=$(echo "the old tree" | GIT_DIR=$L.tmp git commit-tree "$tree") ||
+		exit 1
+	log_stream "$base" "$src" "$W/log-list" |
 		GIT_DIR=$L.tmp git fast-import --quiet --done || exit 1
 	GIT_DIR=$L.tmp git repack -a -d -q || exit 1
-	rm -f "$L.tmp/objects/info/alternates"
 	mv "$L.tmp" "$L"
-	discard "$W/log-work"
+	discard "$W/log-work" "$W/log-index"
 }
 
 op_log() {
@@ -93,3 +107,4 @@ rows_log() {
 }
 
 OPS="$OPS log"
+STANDALONE="$STANDALONE log"
