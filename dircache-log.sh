@@ -12,13 +12,13 @@
 # --no-color as git's; the front end (dircache) sets the colour and
 # the pager on a terminal.
 USAGE='log [-n <n>] [--oneline] [-p] [--stat] [--color[=<when>] | --no-color] [<commit>...] [[--] <path>...]'
+case $0 in */*) dc_here=${0%/*} ;; *) dc_here=. ;; esac
 # shellcheck source=dircache-lib.sh
-. "$(dirname "$0")/dircache-lib.sh"
+. "$dc_here/dircache-lib.sh"
 handle_help "$@"
 
 opts=
 revs=
-nrevs=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n|--max-count)
@@ -47,16 +47,11 @@ while [ $# -gt 0 ]; do
 		*) rev-parse "$1" >/dev/null 2>&1 || break ;;
 		esac
 		revs="$revs $(shell_quote "$1")"
-		nrevs=$((nrevs + 1))
 		;;
 	esac
 	shift
 done
 cd_to_top
 prefix_paths "$@"
-if [ "$nrevs" -eq 0 ]; then
-	[ -n "$(head_commit)" ] ||
-		die "your current branch '$(head_branch)' does not have any commits yet"
-fi
 # shellcheck disable=SC2086 # the options, one a word
-eval "exec log-tree $opts $revs -- $dc_paths"
+eval "exec log-tree --name='dircache log' $opts $revs -- $dc_paths"

@@ -37,7 +37,8 @@ show_object() {
 		[ -n "$first" ] || echo
 		first=
 		# shellcheck disable=SC2086 # the options, one a word
-		log-tree --max-count=1 $opts "$2" -- || exit 128
+		log-tree --name='dircache show' --max-count=1 $opts "$2" -- ||
+			exit 128
 		;;
 	tag) show_tag "$1" "$2" ;;
 	tree)

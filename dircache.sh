@@ -19,7 +19,11 @@ while [ -L "$dc_self" ]; do
 	*) dc_self=$(dirname "$dc_self")/$dc_link ;;
 	esac
 done
-dc_exec_path=$(cd "$(dirname "$dc_self")" && pwd -P) || exit 128
+case $dc_self in
+*/*) dc_exec_path=${dc_self%/*} ;;
+*) dc_exec_path=. ;;
+esac
+dc_exec_path=$(cd "${dc_exec_path:-/}" && pwd -P) || exit 128
 PATH=$dc_exec_path:$PATH
 export PATH
 
@@ -164,6 +168,20 @@ fi
 # log, show and diff: colour and a pager on a terminal (dircache-lib.sh).
 case $cmd in
 log|show|diff)
+	# Not a terminal: no pager; log and show take the colour options
+	# themselves, diff only through dc_run_viewer.
+	if [ ! -t 1 ]; then
+		dc_colour=
+		if [ "$cmd" = diff ]; then
+			for dc_a; do
+				case $dc_a in
+				--) break ;;
+				--color|--color=*|--no-color) dc_colour=1; break ;;
+				esac
+			done
+		fi
+		[ -n "$dc_colour" ] || exec "$dc_exec_path/dircache-$cmd" "$@"
+	fi
 	# shellcheck source=dircache-lib.sh
 	. "$dc_exec_path/dircache-lib.sh"
 	dc_run_viewer "$cmd" "$@"

@@ -20,7 +20,8 @@
  * colours as git does on a terminal: commit lines, patch headers,
  * hunks, added and removed lines, the diffstat's bars.
  * --color-patch colours a patch read from standard input the same
- * way, for the porcelain's diff.
+ * way, for the porcelain's diff.  --name=<name>, first, puts <name>
+ * before the messages instead of "log-tree" (the porcelain's name).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,8 @@
 
 static const char log_tree_usage[] =
 	"log-tree [-n <n> | -<n> | --max-count=<n>] [--oneline] [-p] [--stat] "
-	"[--color[=<when>] | --no-color] [<commit>...] [-- <path>...] "
-	"| log-tree --color-patch";
+	"[--color[=<when>] | --no-color] [--name=<name>] [<commit>...] "
+	"[-- <path>...] | log-tree --color-patch";
 
 /* Flags of our own on struct object (history.h has the low ones). */
 #define LOG_SIMPLIFIED	(1u << 24)	/* simplify_commit looked at it */
@@ -438,6 +439,20 @@ static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 		prune_parents = 0;
 }
 
+/* HEAD, or git's words for a branch with no commit yet. */
+static void add_head(struct rev_info *revs)
+{
+	unsigned char sha1[20];
+	char *ref = NULL;
+
+	if (resolve_ref("HEAD", sha1, &ref) < 0 && ref &&
+	    !strncmp(ref, "refs/heads/", 11))
+		die("your current branch '%s' does not have any commits yet",
+		    ref + 11);
+	free(ref);
+	add_arg(revs, "HEAD", 0);
+}
+
 /* A revision argument: <commit>, ^<commit>, <a>..<b>. */
 static void add_rev_arg(struct rev_info *revs, const char *arg)
 {
@@ -511,6 +526,13 @@ int main(int argc, char **argv)
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, log_tree_usage);
+	/* --name=<name> first: messages in the porcelain's name */
+	if (argc > 1 && !strncmp(argv[1], "--name=", 7)) {
+		set_progname(argv[1] + 7);
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--color-patch")) {
 		use_color = 1;
 		return color_stdin();
@@ -539,7 +561,7 @@ int main(int argc, char **argv)
 		nr_revs++;
 	}
 	if (!nr_revs)
-		add_arg(&revs, "HEAD", 0);
+		add_head(&revs);
 	if (dashdash + 1 < argc) {
 		if (parse_pathspec(&pathspec, argv + dashdash + 1,
 				   argc - dashdash - 1) < 0)

@@ -173,6 +173,14 @@ test_expect_success 'log-tree --color-patch colours a patch as git diff' '
 	test_cmp expect out
 '
 
+test_expect_success 'a branch with no commit yet: git words, the porcelain name' '
+	mkdir empty && (cd empty && dircache init 2>/dev/null &&
+	 test_expect_code 128 dircache log 2>../err) &&
+	test_grep "^dircache log: your current branch .master. does not have any commits yet" err &&
+	(cd r && test_expect_code 128 dircache log master..nosuch 2>../err) &&
+	test_grep "^dircache log: " err
+'
+
 test_expect_success 'bad arguments: usage or a bad revision' '
 	(cd r && test_expect_code 129 log-tree --bogus &&
 	 test_expect_code 129 log-tree -n x &&
