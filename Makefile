@@ -62,6 +62,7 @@ LIB_OBJS += pack-delta.o
 LIB_OBJS += promisor.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
+LIB_OBJS += tree-diff.o
 # The index, and what the work tree holds beside it (globs, excludes).
 LIB_OBJS += cache-tree.o
 LIB_OBJS += read-cache.o index-ondisk.o index-parse.o index-split.o index-read.o \
@@ -74,6 +75,7 @@ LIB_OBJS += tree-ahead.o
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o
+LIB_OBJS += log-diff.o
 # Patches: parsed, placed, applied, written, counted.
 LIB_OBJS += patch-place.o patch-name.o patch-binary.o patch-parse.o \
 	patch-apply.o patch-stat.o patch-write.o patch-check.o
@@ -97,7 +99,9 @@ PROGRAMS += apply
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 PROGRAMS += wt-status add-files
+PROGRAMS += log-tree
 HDRS += mail.h commit-write.h am-state.h
+HDRS += log.h
 
 # What dircache --version says.
 DIRCACHE_VERSION = 0.30

@@ -51,6 +51,7 @@
  *   fsck.c        checking objects as git fsck does
  *   sha1_name.c   ids from the command line
  *   worktree.c    work-tree files in and out of the store
+ *   tree-diff.c   the files two trees hold differently, by pathspec
  * The index
  *   cache-tree.c  the index's cache tree (TREE): trees of directories
  *   read-cache.c  the index's entries in memory, their stat data
@@ -87,6 +88,9 @@
  *                 commits (commit-write.c), resetting to a tree (reset.c)
  *   am-state.h    the state files of an applymbox run (am-state.c), the
  *                 paths changed since its checkpoint (am-touched.c)
+ *   log.h         what log-tree shows of a commit's changes: the files
+ *                 changed, git's diffstat, patches in git's colours
+ *                 (log-diff.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
@@ -1579,6 +1583,30 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+
+/* ---- tree-diff.c: the files two trees hold differently ---- */
+
+/*
+ * Called for each file (blob, symlink or gitlink) whose mode or id
+ * differs between the trees, in git's tree order, with its full path
+ * (len bytes, NUL-terminated; valid during the call only) and its
+ * entry on each side (NULL where the side has none).  A change of
+ * type comes as one call with both.  Non-zero stops the walk.
+ */
+typedef int (*tree_change_fn)(const char *path, size_t len,
+			      const struct name_entry *one,
+			      const struct name_entry *two, void *data);
+/*
+ * Walk trees old and new (NULL: the empty tree) recursively, only
+ * where ps (NULL: everything) selects, calling fn for each change.
+ * fn's first non-zero return is returned; -1 after error() when a
+ * tree is missing, malformed or nested too deep.
+ */
+int diff_trees(const unsigned char *old, const unsigned char *new,
+	       const struct pathspec *ps, tree_change_fn fn, void *data);
+/* 1 when the trees differ where ps selects, 0 when not; -1 after error(). */
+int trees_differ(const unsigned char *old, const unsigned char *new,
+		 const struct pathspec *ps);
 
 /* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
 

@@ -860,4 +860,122 @@ set_upstream() {
 	} >"$dc_lock" || die "cannot write $dc_lock"
 	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
 	dc_lock=
+
+# ---- the pager and colour of log, show and diff (the front end's) ----
+
+# The pager for output to a terminal, as git picks it: DIRCACHE_PAGER,
+# else PAGER, else less; nothing when the pager is empty or "cat".  The
+# caller checks that stdout is a terminal (not in a $(...)).
+dc_pager() {
+	if [ -n "${DIRCACHE_PAGER+set}" ]; then
+		dc_pg=$DIRCACHE_PAGER
+	elif [ -n "${PAGER+set}" ]; then
+		dc_pg=$PAGER
+	else
+		dc_pg=less
+	fi
+	case $dc_pg in ''|cat) return 0 ;; esac
+	printf '%s\n' "$dc_pg"
+}
+
+# Colour by default: on a terminal only, and never with NO_COLOR set
+# (to anything).
+dc_color_default() {
+	[ -t 1 ] && [ -z "${NO_COLOR+set}" ]
+}
+
+# The terminal's width into COLUMNS (unless set), for what the pager
+# gets: the diffstat is as wide as the terminal, as git's.
+dc_export_columns() {
+	[ -z "${COLUMNS:-}" ] || return 0
+	exec 7>&1
+	dc_w=$(stty size 2>/dev/null <&7 | cut -d' ' -f2)
+	exec 7>&-
+	case $dc_w in ''|*[!0-9]*|0) return 0 ;; esac
+	COLUMNS=$dc_w
+	export COLUMNS
+}
+
+# run_paged PAGER CMD...: CMD's output through "sh -c PAGER" (its
+# errors too when they go to the terminal), with LESS=FRX and LV=-c
+# unless set, as git runs its pager; returns CMD's status (a pipe
+# closed by the reader who quit counts as success).
+run_paged() {
+	dc_pg=$1
+	shift
+	: "${LESS=FRX}" "${LV=-c}"
+	export LESS LV
+	dc_export_columns
+	exec 3>&1
+	dc_rc=$( ( (if [ -t 2 ]; then "$@" 2>&1; else "$@"; fi
+		   echo $? >&4) | sh -c "$dc_pg" >&3 3>&- 4>&-) 4>&1)
+	exec 3>&-
+	case $dc_rc in 141) dc_rc=0 ;; esac
+	return "${dc_rc:-1}"
+}
+
+# dc_run_viewer CMD ARGS...: log, show and diff as the front end runs
+# them: --color[=always|never|auto] and --no-color decide the colour
+# (the last one given; auto: a terminal without NO_COLOR), then the
+# pager as dc_pager picks it unless dc_no_pager is set.  diff is
+# coloured by log-tree --color-patch; log and show colour themselves.
+dc_run_viewer() {
+	dc_v=$1
+	shift
+	: "${dc_exec_path:=$(dirname "$0")}"
+	dc_color=auto
+	dc_n=$#
+	dc_dd=
+	while [ "$dc_n" -gt 0 ]; do
+		dc_a=$1
+		shift
+		dc_n=$((dc_n - 1))
+		case $dc_dd$dc_a in
+		--) dc_dd=1 ;;
+		--color|--color=always) dc_color=always; continue ;;
+		--color=never|--no-color) dc_color=never; continue ;;
+		--color=auto) dc_color=auto; continue ;;
+		--color=*)
+			printf "dircache %s: bad --color value '%s'\n" "$dc_v" \
+				"${dc_a#--color=}" >&2
+			return 129
+			;;
+		esac
+		set -- "$@" "$dc_a"
+	done
+	if [ "$dc_color" = auto ]; then
+		dc_color=never
+		dc_color_default && dc_color=always
+	fi
+	dc_pg=
+	[ -n "${dc_no_pager:-}" ] || ! [ -t 1 ] || dc_pg=$(dc_pager)
+	if [ "$dc_v" = diff ]; then
+		set -- dc_diff_colored "$dc_color" "$@"
+	elif [ "$dc_color" = always ]; then
+		set -- "$dc_exec_path/dircache-$dc_v" --color "$@"
+	else
+		set -- "$dc_exec_path/dircache-$dc_v" "$@"
+	fi
+	if [ -n "$dc_pg" ]; then
+		run_paged "$dc_pg" "$@"
+	elif [ "$dc_v" = diff ]; then
+		"$@"
+	else
+		exec "$@"
+	fi
+}
+
+# dc_diff_colored always|never ARGS...: dircache diff, coloured or not.
+dc_diff_colored() {
+	if [ "$1" != always ]; then
+		shift
+		"$dc_exec_path/dircache-diff" "$@"
+		return
+	fi
+	shift
+	exec 5>&1
+	dc_drc=$( ( ("$dc_exec_path/dircache-diff" "$@"; echo $? >&6) |
+		log-tree --color-patch >&5 5>&- 6>&-) 6>&1)
+	exec 5>&-
+	return "${dc_drc:-1}"
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # dircache show: an object as git show shows it: a commit as "log -1
-# -p" (log's options pass through: --stat, --oneline; no diff for a
-# merge; a commit named twice is shown once), an annotated tag as its "tag", "Tagger:", "Date:" lines and
-# message, then the object it tags, a tree as "tree <name>" and its
-# entries (a directory with a trailing "/"), a blob as its content.
-USAGE='show [--oneline] [--stat] [-p] [<object>...]'
+# -p" (log-tree; log's options pass through: --stat, --oneline,
+# --color; no diff for a merge; a commit named twice is shown once), an
+# annotated tag as its "tag", "Tagger:", "Date:" lines and message,
+# then the object it tags, a tree as "tree <name>" and its entries (a
+# directory with a trailing "/"), a blob as its content.
+USAGE='show [--oneline] [--stat] [-p] [--color[=<when>] | --no-color] [<object>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -13,7 +14,8 @@ opts=
 names=
 for a; do
 	case $a in
-	--oneline|--stat|-p|-u|--patch) opts="$opts $a" ;;
+	--oneline|--stat|-p|-u|--patch|--color|--no-color|--color=always|\
+	--color=never|--color=auto) opts="$opts $a" ;;
 	-*) usage ;;
 	*) names="$names $(shell_quote "$a")" ;;
 	esac
@@ -35,7 +37,8 @@ show_object() {
 		[ -n "$first" ] || echo
 		first=
 		# shellcheck disable=SC2086 # the options, one a word
-		dircache-log -n 1 $opts "$2"
+		log-tree --name='dircache show' --max-count=1 $opts "$2" -- ||
+			exit 128
 		;;
 	tag) show_tag "$1" "$2" ;;
 	tree)

@@ -8,7 +8,7 @@
 # you mean" list: the commands nearest by git's weighted edit
 # distance (a swap free, an insertion 1, a substitution 2, a deletion
 # 3; a command the typo starts is nearest of all).
-USAGE='[--version] [--help] <command> [<args>]'
+USAGE='[--version] [--help] [-P | --no-pager | -p | --paginate] <command> [<args>]'
 DIRCACHE_VERSION='@@DIRCACHE_VERSION@@'
 
 dc_self=$0
@@ -19,7 +19,11 @@ while [ -L "$dc_self" ]; do
 	*) dc_self=$(dirname "$dc_self")/$dc_link ;;
 	esac
 done
-dc_exec_path=$(cd "$(dirname "$dc_self")" && pwd -P) || exit 128
+case $dc_self in
+*/*) dc_exec_path=${dc_self%/*} ;;
+*) dc_exec_path=. ;;
+esac
+dc_exec_path=$(cd "${dc_exec_path:-/}" && pwd -P) || exit 128
 PATH=$dc_exec_path:$PATH
 export PATH
 
@@ -154,6 +158,18 @@ suggest() {
 	}' >&2
 }
 
+# --no-pager (-P): never a pager; -p (--paginate): one for any command.
+dc_no_pager=
+dc_paginate=
+while :; do
+	case ${1:-} in
+	--no-pager|-P) dc_no_pager=1 ;;
+	-p|--paginate) dc_paginate=1 ;;
+	*) break ;;
+	esac
+	shift
+done
+
 case ${1:-} in
 ''|-h|--help)
 	printf 'usage: dircache %s\n\n' "$USAGE"
@@ -186,5 +202,38 @@ if [ ! -x "$dc_exec_path/dircache-$cmd" ]; then
 		"$cmd" >&2
 	suggest "$cmd"
 	exit 129
+fi
+# log, show and diff: colour and a pager on a terminal (dircache-lib.sh).
+case $cmd in
+log|show|diff)
+	# Not a terminal: no pager; log and show take the colour options
+	# themselves, diff only through dc_run_viewer.
+	if [ ! -t 1 ]; then
+		dc_colour=
+		if [ "$cmd" = diff ]; then
+			for dc_a; do
+				case $dc_a in
+				--) break ;;
+				--color|--color=*|--no-color) dc_colour=1; break ;;
+				esac
+			done
+		fi
+		[ -n "$dc_colour" ] || exec "$dc_exec_path/dircache-$cmd" "$@"
+	fi
+	# shellcheck source=dircache-lib.sh
+	. "$dc_exec_path/dircache-lib.sh"
+	dc_run_viewer "$cmd" "$@"
+	exit
+	;;
+esac
+if [ -n "$dc_paginate" ] && [ -z "$dc_no_pager" ]; then
+	# shellcheck source=dircache-lib.sh
+	. "$dc_exec_path/dircache-lib.sh"
+	dc_pg=
+	[ ! -t 1 ] || dc_pg=$(dc_pager)
+	if [ -n "$dc_pg" ]; then
+		run_paged "$dc_pg" "$dc_exec_path/dircache-$cmd" "$@"
+		exit
+	fi
 fi
 exec "$dc_exec_path/dircache-$cmd" "$@"

@@ -1,0 +1,443 @@
+/*
+ * log-diff.c: what log-tree shows of a commit's changes beside its
+ * patch: the changed files collected from two trees, git's diffstat
+ * of them (names and bars fitted into the width as git's show_stats
+ * does, binary files as "Bin <old> -> <new> bytes"), and patches
+ * coloured as git colours them on a terminal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "diff.h"
+#include "log.h"
+
+static const char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', end - p);
+
+	return nl ? nl + 1 : end;
+}
+
+static void add_change(struct file_changes *l, const char *path,
+		       const struct name_entry *one,
+		       const struct name_entry *two)
+{
+	struct file_change *ch;
+
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	ch = &l->items[l->nr++];
+	memset(ch, 0, sizeof(*ch));
+	ch->path = xstrdup(path);
+	if (one) {
+		ch->mode[0] = one->mode;
+		memcpy(ch->sha1[0], one->sha1, 20);
+	}
+	if (two) {
+		ch->mode[1] = two->mode;
+		memcpy(ch->sha1[1], two->sha1, 20);
+	}
+}
+
+static int collect_change(const char *path, size_t len,
+			  const struct name_entry *one,
+			  const struct name_entry *two, void *data)
+{
+	(void)len;
+	add_change(data, path, one, two);
+	return 0;
+}
+
+int collect_file_changes(struct file_changes *l, const unsigned char *old,
+			 const unsigned char *new, const struct pathspec *ps)
+{
+	memset(l, 0, sizeof(*l));
+	if (diff_trees(old, new, ps, collect_change, l) < 0) {
+		free_file_changes(l);
+		return -1;
+	}
+	return 0;
+}
+
+void free_file_changes(struct file_changes *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->items[i].path);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+/* A side's text; a gitlink's is "Subproject commit <id>", as git's. */
+static int read_side(struct diff_side *s, const struct file_change *ch,
+		     int i)
+{
+	struct mbuf gitlink;
+
+	if (fill_blob_side(s, ch->path, ch->mode[i], ch->sha1[i]) < 0)
+		return -1;
+	if (S_ISGITLINK(ch->mode[i])) {
+		mbuf_init(&gitlink);
+		if (mbuf_addf(&gitlink, "Subproject commit %s\n",
+			      sha1_to_hex(ch->sha1[i])) < 0)
+			return error("out of memory");
+		s->data = mbuf_detach(&gitlink, &s->size);
+	}
+	return 0;
+}
+
+static unsigned long count_lines(const struct diff_edit *e, size_t nr,
+				 int added)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		n += added ? e[i].new_count : e[i].old_count;
+	return n;
+}
+
+/* The counts of one change for the diffstat, as git counts them. */
+static int count_change(struct file_change *ch)
+{
+	struct diff_side s[2];
+	struct diff_line *a, *b;
+	struct diff_edit *e;
+	size_t na, nb, ne;
+
+	if (read_side(&s[0], ch, 0) < 0)
+		return -1;
+	if (read_side(&s[1], ch, 1) < 0) {
+		free((void *)s[0].data);
+		return -1;
+	}
+	if ((s[0].data && buffer_is_binary(s[0].data, s[0].size)) ||
+	    (s[1].data && buffer_is_binary(s[1].data, s[1].size))) {
+		ch->binary = 1;
+		if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
+			ch->deleted = s[0].size;
+			ch->added = s[1].size;
+		}
+	} else if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
+		a = split_lines(s[0].data ? s[0].data : "", s[0].size, &na);
+		b = split_lines(s[1].data ? s[1].data : "", s[1].size, &nb);
+		e = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &ne);
+		ch->added = count_lines(e, ne, 1);
+		ch->deleted = count_lines(e, ne, 0);
+		free(e);
+		free(a);
+		free(b);
+	}
+	free((void *)s[0].data);
+	free((void *)s[1].data);
+	return 0;
+}
+
+static int decimal_width(unsigned long n)
+{
+	int w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
+static unsigned long scale(unsigned long it, int width, unsigned long max)
+{
+	return it ? 1 + it * (width - 1) / max : 0;
+}
+
+static void show_bar(FILE *out, int color, const char *set, int c,
+		     unsigned long n)
+{
+	if (!n)
+		return;
+	if (color)
+		fputs(set, out);
+	while (n--)
+		putc(c, out);
+	if (color)
+		fputs(COLOR_RESET, out);
+}
+
+struct stat_layout {
+	int name_width, number_width, graph_width;
+	unsigned long max_change;
+};
+
+/* git's show_stats widths: names and bars fitted into width. */
+static void stat_layout(struct stat_layout *lay, const struct file_changes *l,
+			char **names, int width)
+{
+	int max_len = 0, bin_width = 0;
+	size_t i;
+
+	lay->max_change = 0;
+	lay->number_width = 0;
+	for (i = 0; i < l->nr; i++) {
+		const struct file_change *ch = &l->items[i];
+		int len = strlen(names[i]);
+
+		if (len > max_len)
+			max_len = len;
+		if (ch->binary) {
+			int w = 14 + decimal_width(ch->added) +
+				decimal_width(ch->deleted);
+
+			if (w > bin_width)
+				bin_width = w;
+			lay->number_width = 3;
+			continue;
+		}
+		if (ch->added + ch->deleted > lay->max_change)
+			lay->max_change = ch->added + ch->deleted;
+	}
+	if (decimal_width(lay->max_change) > lay->number_width)
+		lay->number_width = decimal_width(lay->max_change);
+	if (width < 16 + 6 + lay->number_width)
+		width = 16 + 6 + lay->number_width;
+	lay->graph_width = (long)lay->max_change + 4 > bin_width ?
+			   (int)lay->max_change : bin_width - 4;
+	lay->name_width = max_len;
+	if (lay->name_width + lay->number_width + 6 + lay->graph_width <= width)
+		return;
+	if (lay->graph_width > width * 3 / 8 - lay->number_width - 6) {
+		lay->graph_width = width * 3 / 8 - lay->number_width - 6;
+		if (lay->graph_width < 6)
+			lay->graph_width = 6;
+	}
+	if (lay->name_width > width - lay->number_width - 6 - lay->graph_width)
+		lay->name_width = width - lay->number_width - 6 -
+				  lay->graph_width;
+	else
+		lay->graph_width = width - lay->number_width - 6 -
+				   lay->name_width;
+}
+
+/* " name |": cut to the name width with "..." and a whole last part. */
+static void show_stat_name(FILE *out, const char *name, int width)
+{
+	const char *prefix = "";
+	int len = strlen(name), room = width;
+
+	if (width < len) {
+		const char *slash;
+
+		prefix = "...";
+		room = width - 3 < 0 ? 0 : width - 3;
+		name += len - room;
+		slash = strchr(name, '/');
+		if (slash)
+			name = slash;
+		len = strlen(name);
+	}
+	fprintf(out, " %s%s%*s |", prefix, name,
+		room - len > 0 ? room - len : 0, "");
+}
+
+static void show_stat_line(FILE *out, int color, const struct file_change *ch,
+			   const char *name, const struct stat_layout *lay)
+{
+	unsigned long add = ch->added, del = ch->deleted, total;
+
+	show_stat_name(out, name, lay->name_width);
+	if (ch->binary) {
+		fprintf(out, " %*s", lay->number_width, "Bin");
+		if (add || del)
+			fprintf(out, " %lu -> %lu bytes", del, add);
+		putc('\n', out);
+		return;
+	}
+	if (lay->graph_width <= (long)lay->max_change) {
+		total = scale(add + del, lay->graph_width, lay->max_change);
+		if (total < 2 && add && del)
+			total = 2;
+		if (add < del) {
+			add = scale(add, lay->graph_width, lay->max_change);
+			del = total - add;
+		} else {
+			del = scale(del, lay->graph_width, lay->max_change);
+			add = total - del;
+		}
+	}
+	fprintf(out, " %*lu%s", lay->number_width, ch->added + ch->deleted,
+		ch->added + ch->deleted ? " " : "");
+	show_bar(out, color, COLOR_NEW, '+', add);
+	show_bar(out, color, COLOR_OLD, '-', del);
+	putc('\n', out);
+}
+
+/* The names as the diffstat shows them (quoted), in names (caller frees). */
+static int stat_names(const struct file_changes *l, char **names)
+{
+	struct mbuf q;
+	size_t i;
+
+	mbuf_init(&q);
+	for (i = 0; i < l->nr; i++) {
+		mbuf_reset(&q);
+		if (add_quoted_path(&q, "", l->items[i].path,
+				    strlen(l->items[i].path)) < 0) {
+			mbuf_release(&q);
+			return error("out of memory");
+		}
+		names[i] = xstrdup(mbuf_str(&q));
+	}
+	mbuf_release(&q);
+	return 0;
+}
+
+int print_diffstat(FILE *out, struct file_changes *l, int width, int color)
+{
+	struct stat_layout lay;
+	unsigned long ins = 0, del = 0;
+	char **names = xcalloc(l->nr, sizeof(*names));
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < l->nr; i++)
+		if (count_change(&l->items[i]) < 0)
+			goto out;
+	if (stat_names(l, names) < 0)
+		goto out;
+	stat_layout(&lay, l, names, width);
+	for (i = 0; i < l->nr; i++) {
+		show_stat_line(out, color, &l->items[i], names[i], &lay);
+		if (!l->items[i].binary) {
+			ins += l->items[i].added;
+			del += l->items[i].deleted;
+		}
+	}
+	fprintf(out, " %zu file%s changed", l->nr, l->nr == 1 ? "" : "s");
+	if (ins || !del)
+		fprintf(out, ", %lu insertion%s(+)", ins, ins == 1 ? "" : "s");
+	if (del || !ins)
+		fprintf(out, ", %lu deletion%s(-)", del, del == 1 ? "" : "s");
+	putc('\n', out);
+	ret = ferror(out) ? -1 : 0;
+out:
+	for (i = 0; i < l->nr; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+static void color_line(FILE *out, const char *color, const char *p,
+		       size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+
+	fputs(color, out);
+	fwrite(p, 1, len - nl, out);
+	fputs(COLOR_RESET, out);
+	if (nl)
+		putc('\n', out);
+}
+
+/* The "@@ -a,b +c,d @@" part in colour, then the function name, as git. */
+static void color_frag(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+	size_t head;
+
+	for (head = 2; head + 1 < len; head++)
+		if (p[head] == '@' && p[head + 1] == '@')
+			break;
+	head = head + 1 < len ? head + 2 : len;
+	color_line(out, COLOR_FRAG, p, head);
+	if (head + 1 < len - nl && p[head] == ' ') {
+		fputs(" " COLOR_RESET, out);
+		fwrite(p + head + 1, 1, len - nl - head - 1, out);
+		fputs(COLOR_RESET, out);
+	} else {
+		fwrite(p + head, 1, len - nl - head, out);
+	}
+	if (nl)
+		putc('\n', out);
+}
+
+/* A header line; a tab after a name ("--- a/x y\t") after the reset. */
+static void color_meta(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+	int tab = len - nl > 4 && p[len - nl - 1] == '\t' &&
+		  (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4));
+
+	color_line(out, COLOR_META, p, len - nl - tab);
+	if (tab)
+		putc('\t', out);
+	if (nl)
+		putc('\n', out);
+}
+
+/* An added line: the sign, the text, its trailing blanks marked. */
+static void color_added(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+	size_t text = len - nl, body = text;
+
+	while (body > 1 && (p[body - 1] == ' ' || p[body - 1] == '\t'))
+		body--;
+	fputs(COLOR_NEW "+" COLOR_RESET, out);
+	if (body > 1)
+		color_line(out, COLOR_NEW, p + 1, body - 1);
+	if (body < text)
+		color_line(out, COLOR_WS, p + body, text - body);
+	if (nl)
+		putc('\n', out);
+}
+
+/* A context line: as it is, then a reset, as git writes it. */
+static void color_context(FILE *out, const char *p, size_t len)
+{
+	int nl = len && p[len - 1] == '\n';
+
+	fwrite(p, 1, len - nl, out);
+	fputs(COLOR_RESET, out);
+	if (nl)
+		putc('\n', out);
+}
+
+/*
+ * Colour a patch's text as git does: headers bold, hunk headers cyan,
+ * removed lines red, added lines green, anything else (a diffstat,
+ * a line that is no patch's) as it is.  *part keeps the state from
+ * one call to the next.
+ */
+void color_patch(FILE *out, const char *buf, size_t size,
+		 enum patch_part *part)
+{
+	const char *end = buf + size, *p, *eol;
+
+	for (p = buf; p < end; p = eol) {
+		size_t len;
+
+		eol = line_end(p, end);
+		len = eol - p;
+		if (len > 11 && !strncmp(p, "diff --git ", 11))
+			*part = PATCH_HEADER;
+		else if (*part == PATCH_HUNK && !strchr(" +-\\@", *p))
+			*part = PATCH_OUTSIDE;
+		if (*part != PATCH_OUTSIDE && len >= 2 && !strncmp(p, "@@", 2)) {
+			*part = PATCH_HUNK;
+			color_frag(out, p, len);
+		} else if (*part == PATCH_HEADER) {
+			if (len > 13 && !strncmp(p, "Binary files ", 13))
+				fwrite(p, 1, len, out);
+			else
+				color_meta(out, p, len);
+		} else if (*part == PATCH_HUNK && *p == '+') {
+			color_added(out, p, len);
+		} else if (*part == PATCH_HUNK && *p == '-') {
+			color_line(out, COLOR_OLD, p, len);
+		} else if (*part == PATCH_HUNK) {
+			color_context(out, p, len);
+		} else {
+			fwrite(p, 1, len, out);
+		}
+	}
+}

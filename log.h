@@ -1,0 +1,64 @@
+/*
+ * log.h: what log-tree shows of a commit's changes beside its patch
+ * (log-diff.c): the files two trees hold differently, git's diffstat
+ * of them, and git's colours for patches.
+ */
+#ifndef LOG_H
+#define LOG_H
+
+#include <stdio.h>
+
+#include "cache.h"
+
+/* git's default colours (color.diff.*, color.diff.commit). */
+#define COLOR_COMMIT	"\033[33m"
+#define COLOR_META	"\033[1m"
+#define COLOR_FRAG	"\033[36m"
+#define COLOR_OLD	"\033[31m"
+#define COLOR_NEW	"\033[32m"
+#define COLOR_WS	"\033[41m"	/* trailing blanks of an added line */
+#define COLOR_RESET	"\033[m"
+
+/* One changed file: a side with mode 0 does not exist. */
+struct file_change {
+	char *path;
+	unsigned int mode[2];
+	unsigned char sha1[2][20];
+	unsigned long added, deleted;	/* lines; bytes when binary */
+	int binary;
+};
+
+struct file_changes {
+	struct file_change *items;
+	size_t nr, alloc;
+};
+
+/*
+ * The files trees old and new (NULL: the empty tree) hold differently
+ * where ps (NULL: everywhere) selects, in git's order, into l (free it
+ * with free_file_changes); a change of type is one entry.  -1 after
+ * error() when a tree cannot be read.
+ */
+int collect_file_changes(struct file_changes *l, const unsigned char *old,
+			 const unsigned char *new, const struct pathspec *ps);
+void free_file_changes(struct file_changes *l);
+/*
+ * git's diffstat of l to out, width columns wide, the bars coloured
+ * when color: the blobs are read and diffed for the counts (stored in
+ * l).  -1 after error() when a blob cannot be read or out fails.
+ */
+int print_diffstat(FILE *out, struct file_changes *l, int width, int color);
+
+/* Where a patch's text is, line by line, for color_patch. */
+enum patch_part { PATCH_OUTSIDE, PATCH_HEADER, PATCH_HUNK };
+/*
+ * Write size bytes of patch text (whole lines) to out in git's
+ * colours: headers bold, hunk headers cyan, removed lines red, added
+ * ones green with their trailing blanks marked, anything else (a
+ * diffstat, a commit) as it is.  *part carries the state from one call
+ * to the next: start at PATCH_OUTSIDE.
+ */
+void color_patch(FILE *out, const char *buf, size_t size,
+		 enum patch_part *part);
+
+#endif
