@@ -860,6 +860,7 @@ set_upstream() {
 	} >"$dc_lock" || die "cannot write $dc_lock"
 	mv -f "$dc_lock" "$dc_cfg" || die "cannot write $dc_cfg"
 	dc_lock=
+}
 
 # ---- the pager and colour of log, show and diff (the front end's) ----
 
