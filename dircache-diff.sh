@@ -20,6 +20,15 @@ names=
 a=
 b=
 dashdash=
+# An unknown option is a usage error before anything else, in a
+# repository or not.
+for arg; do
+	case $arg in
+	--) break ;;
+	--cached|--staged|--name-only|--name-status) ;;
+	-*) usage ;;
+	esac
+done
 # Options in any order; before "--", a word that names a revision is
 # one, a word that names a file starts the paths (as git decides).
 cd_to_top

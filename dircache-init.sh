@@ -26,8 +26,8 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$dir" ]; then
 	# As git init <directory>: made when missing, then the store in it.
-	mkdir -p -- "$dir" && cd -- "$dir" ||
-		die "cannot make or enter '$dir'"
+	mkdir -p -- "$dir" || die "cannot make '$dir'"
+	cd -- "$dir" || die "cannot enter '$dir'"
 fi
 [ -n "$shared" ] || exec init-db $quiet
 config=$(git_dir)/config

@@ -12,7 +12,9 @@ handle_help "$@"
 case ${1:-} in
 -c|--create)
 	shift
-	[ $# -ge 1 ] && [ $# -le 2 ] || usage
+	if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+		usage
+	fi
 	case $1 in -*) usage ;; esac
 	exec dircache-checkout -b "$@"
 	;;

@@ -40,6 +40,7 @@ tag        name a commit (-a -m: an annotated tag; -d: delete)
 branch     list branches, or create one (-d, -D: delete)
 show       show a commit (as log -1 -p), a tag, a tree or a blob
 checkout   switch to a branch, keeping local changes; -- <path>: put files back
+switch     switch to a branch (-c: a new one), never touching a file by name
 reset      move the branch back (--soft, --mixed, --hard); unstage paths
 restore    put files back from the index (--staged: the index from HEAD)
 merge      merge a commit; --abort undoes a conflicted merge
