@@ -716,31 +716,6 @@ int walk_objects(struct rev_info *revs, show_object_fn fn, void *data)
 
 #define PROMISED	(1u << 20)	/* a promisor pack has or names it */
 
-static int note_promisor(const char *key, const char *value, void *data)
-{
-	int *found = data;
-	size_t len = strlen(key);
-
-	if (!strcmp(key, "extensions.partialclone") && value)
-		*found = 1;
-	if (!strncmp(key, "remote.", 7) && len > 16 &&
-	    !strcmp(key + len - 9, ".promisor") &&
-	    (!value || !strcasecmp(value, "true") ||
-	     !strcasecmp(value, "yes") || !strcasecmp(value, "on") ||
-	     !strcmp(value, "1")))
-		*found = 1;
-	return 0;
-}
-
-/* git's test: a remote with promisor=true, or extensions.partialClone. */
-static int has_promisor_remote(void)
-{
-	int found = 0;
-
-	for_each_config(note_promisor, &found);
-	return found;
-}
-
 static void mark_promised(const unsigned char *sha1, enum object_type type)
 {
 	struct object *obj = lookup_object(sha1, type);
@@ -782,25 +757,16 @@ static void promise_named(const unsigned char *sha1, enum object_type type)
 	free(buf);
 }
 
-/* Does p have a ".promisor" file beside it (a promisor pack)? */
+/* is_promisor_pack_file, remembered for the pack asked last. */
 static int is_promisor_pack(const struct packed_git *p)
 {
 	static const struct packed_git *last;
 	static int last_answer;
-	size_t len = strlen(p->pack_name);
-	struct stat st;
-	char *path;
 
-	if (p == last)
-		return last_answer;
-	if (len < 5 || strcmp(p->pack_name + len - 5, ".pack"))
-		return 0;
-	path = xmalloc(len + 5);
-	memcpy(path, p->pack_name, len - 5);
-	strcpy(path + len - 5, ".promisor");
-	last = p;
-	last_answer = !stat(path, &st);
-	free(path);
+	if (p != last) {
+		last = p;
+		last_answer = is_promisor_pack_file(p);
+	}
 	return last_answer;
 }
 
@@ -826,7 +792,7 @@ int is_promisor_object(const unsigned char *sha1)
 
 	if (!prepared) {
 		prepared = 1;
-		if (has_promisor_remote())
+		if (promisor_remote_configured())
 			for_each_packed_object(promise_packed, NULL);
 	}
 	obj = lookup_object(sha1, OBJ_NONE);
