@@ -1774,6 +1774,13 @@ struct cache_tree *index_cache_tree(void);
 /* The same, a new empty one made first when the index has none. */
 struct cache_tree *index_cache_tree_or_new(void);
 /*
+ * Called before the read by a tool that changes no entry's path, mode,
+ * id or stage (stat data at most): the cache tree stays valid without
+ * the copy of every entry kept to find what changed (6 MB on a kernel
+ * index).
+ */
+void index_entries_kept(void);
+/*
  * The cache tree was just brought up to date with the index as it is
  * now (write_index_tree): only later changes invalidate it.
  */

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 		exit(128);
 	if (update_index && hold_index_lock() < 0)
 		die("cannot lock the index");
+	index_entries_kept();	/* files out, stat data in: nothing else */
 	if (read_cache() < 0)
 		die("cannot read the index");
 	make_prefix_dirs();

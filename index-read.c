@@ -41,12 +41,22 @@ static void forget_snapshot(void)
 	snap_nr = 0;
 }
 
+/* The tool changes stat data only (index_entries_kept): no snapshot. */
+static int entries_kept;
+
+void index_entries_kept(void)
+{
+	entries_kept = 1;
+}
+
 static void take_snapshot(void)
 {
 	size_t names = 0, off = 0;
 	unsigned int i;
 
 	forget_snapshot();
+	if (entries_kept)
+		return;
 	for (i = 0; i < active_nr; i++)
 		names += active_cache[i]->ce_namelen;
 	snap = xcalloc(active_nr + 1, sizeof(*snap));
@@ -81,6 +91,9 @@ static int snap_cmp(const struct entry_snap *s, const struct cache_entry *ce)
 void invalidate_changed(void)
 {
 	unsigned int i = 0, j = 0;
+
+	if (entries_kept)
+		return;	/* nothing the cache tree depends on changed */
 
 	while (i < snap_nr || j < active_nr) {
 		const struct entry_snap *s = i < snap_nr ? &snap[i] : NULL;

@@ -63,4 +63,22 @@ test_expect_success 'write-tree after it: the tree, nothing hashed, git agrees' 
 	test_cmp ../expect ../actual
 '
 
+test_expect_success 'checkout-cache -a -u keeps the cache tree, as git checkout-index' '
+	cd r && rm -rf ../co && mkdir ../co &&
+	read-tree $(cat ../t1) &&
+	cp .git/index ../base &&
+	GIT_WORK_TREE=../co git checkout-index -a -u &&
+	cp .git/index ../gits &&
+	cp ../base .git/index &&
+	rm -rf ../co && mkdir ../co && cp .git/index ../co.index &&
+	(GIT_INDEX_FILE=$PWD/../co.index && export GIT_INDEX_FILE &&
+	 cd ../co && GIT_DIR=../r/.git checkout-cache -a -u) &&
+	GIT_INDEX_FILE=../co.index git ls-files -s >ours &&
+	git ls-files -s >theirs &&
+	test_cmp theirs ours &&
+	od -An -tx1 -v ../gits | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{40\}/\1/" >tree.git &&
+	od -An -tx1 -v ../co.index | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{40\}/\1/" >tree.ours &&
+	test -s tree.git && test_cmp tree.git tree.ours
+'
+
 test_done
