@@ -477,12 +477,8 @@ static void write_index_and_tree(void)
 	unsigned char sha1[20];
 	int was_valid = cache_tree_fully_valid(index_cache_tree());
 
-	take_out_intent_to_add();
-	index_cache_tree_or_new();
-	if (write_index_tree(sha1, 0) < 0)
+	if (write_index_as_trees(sha1) < 0)
 		exit(128);
-	if (flush_to_disk(-1) < 0)
-		die("unable to make the trees durable");
 	if (put_back_intent_to_add() < 0)
 		die("cannot put the intent-to-add entries back");
 	if (!index_dirty && was_valid)

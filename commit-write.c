@@ -670,3 +670,14 @@ int write_commit_object(const unsigned char *tree,
 	free(buf);
 	return ret;
 }
+
+int write_index_as_trees(unsigned char *sha1)
+{
+	take_out_intent_to_add();
+	index_cache_tree_or_new();
+	if (write_index_tree(sha1, 0) < 0)
+		return -1;
+	if (flush_to_disk(-1) < 0)
+		return error("unable to make the trees durable");
+	return 0;
+}

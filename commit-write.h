@@ -31,6 +31,13 @@ int write_index_tree(unsigned char *sha1, int dry_run);
  */
 void take_out_intent_to_add(void);
 int put_back_intent_to_add(void);
+/*
+ * The index stored as trees, as write-tree and commit store it: the -N
+ * entries taken out (put them back with put_back_intent_to_add), the
+ * cache tree made or brought up to date, the trees synced to disk.
+ * The root tree's id in sha1: 0, or -1 after error().
+ */
+int write_index_as_trees(unsigned char *sha1);
 
 /*
  * Keep each directory's tree id in memory across write_index_tree

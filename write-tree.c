@@ -56,12 +56,8 @@ int main(int argc, char **argv)
 	if (read_cache() < 0)
 		die("unable to read the index");
 	was_valid = cache_tree_fully_valid(index_cache_tree());
-	take_out_intent_to_add();
-	index_cache_tree_or_new();
-	if (write_index_tree(sha1, 0) < 0)
+	if (write_index_as_trees(sha1) < 0)
 		exit(128);
-	if (flush_to_disk(-1) < 0)
-		die("unable to make the trees durable");
 	write_back_index(was_valid);
 	printf("%s\n", sha1_to_hex(sha1));
 	finish_stdout();
