@@ -90,7 +90,11 @@ static const struct dv {
  * of an attack on any DV in dvs, bit p of W[i] XOR bit q of W[j] is c,
  * W being the block's expanded message.  They are facts of the paper's
  * analysis (each DV's differential path over steps 20-79 forces them),
- * one line per distinct relation; they read W[35] to W[64].
+ * one line per distinct relation; they read W[35] to W[64].  Each one
+ * follows from the DV's local collisions: t/ubc-derive.py derives them
+ * (t1432).  It derives more than these; the paper keeps the ones every
+ * attack path of high probability satisfies, and SHA-mbles breaks two
+ * of the extra ones, so more would miss attacks.
  */
 #define UBC_LAST_WORD 64
 #define SHA1_UBCS \
