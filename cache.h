@@ -10,6 +10,7 @@
  * The base
  *   usage.c       messages, exits, memory, plain I/O, the fault model
  *   sha1dc.c      SHA-1, with collision detection
+ *   hash.c        the repository's hash: SHA-1 or SHA-256, its sizes
  *   mbuf.c        the one growing string buffer
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
@@ -266,6 +267,39 @@ int sha1_collision_error(const char *what);
  * every hash, "id:<hex>" on ids starting with <hex>, "data:<bytes>" on
  * hashes fed <bytes> within one sha1_update call.  Never set it else.
  */
+
+/* ---- hash.c: the repository's hash, SHA-1 or SHA-256 ---- */
+
+#define HASH_MAX_RAWSZ 32
+#define HASH_MAX_HEXSZ 64
+
+/* An object-naming algorithm and its sizes. */
+struct hash_algo {
+	const char *name;		/* as extensions.objectformat says it */
+	uint32_t format_id;		/* "sha1" or "s256", big-endian */
+	unsigned int rawsz, hexsz;	/* an id's bytes, its hex digits */
+	const unsigned char *empty_tree;
+};
+extern const struct hash_algo hash_sha1, hash_sha256;
+/* The repository's algorithm: SHA-1 until setup reads another. */
+extern const struct hash_algo *the_hash;
+
+/* The algorithm extensions.objectformat calls name, or NULL. */
+const struct hash_algo *hash_algo_by_name(const char *name);
+
+struct hash_ctx {
+	const struct hash_algo *algo;
+	union {
+		struct sha1_ctx sha1;
+		SHA256_CTX sha256;
+	} u;
+};
+/* Start a hash with algo. */
+void hash_init(struct hash_ctx *c, const struct hash_algo *algo);
+/* Hash len more bytes. */
+void hash_update(struct hash_ctx *c, const void *p, size_t len);
+/* The id (algo->rawsz bytes) into md; -1 on a SHA-1 collision attack. */
+int hash_final(unsigned char *md, struct hash_ctx *c);
 
 /* ---- mbuf.c: the one growing string buffer ---- */
 

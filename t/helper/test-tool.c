@@ -611,6 +611,48 @@ static int cmd_sha1_batch(void)
 	return ret ? 1 : 0;
 }
 
+/* hash ALGO FILE...: each file's id under ALGO, through hash.c. */
+static int cmd_hash(int argc, char **argv)
+{
+	const struct hash_algo *algo;
+	unsigned char md[HASH_MAX_RAWSZ], buf[65536];
+	struct hash_ctx c;
+	int i, ret = 0;
+
+	if (argc < 1 || !(algo = hash_algo_by_name(argv[0])))
+		die("usage: test-tool hash (sha1 | sha256) (--info | <file>...)");
+	if (argc == 2 && !strcmp(argv[1], "--info")) {
+		printf("%s %08x %u %u ", algo->name, (unsigned)algo->format_id,
+		       algo->rawsz, algo->hexsz);
+		for (i = 0; i < (int)algo->rawsz; i++)
+			printf("%02x", algo->empty_tree[i]);
+		putchar('\n');
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		int fd = open(argv[i], O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			die_errno("open '%s'", argv[i]);
+		hash_init(&c, algo);
+		while ((n = read_in_full(fd, buf, sizeof(buf))) > 0)
+			hash_update(&c, buf, n);
+		if (n < 0)
+			die_errno("read '%s'", argv[i]);
+		close(fd);
+		if (hash_final(md, &c) < 0) {
+			error("'%s': SHA-1 collision attack detected", argv[i]);
+			ret = 1;
+			continue;
+		}
+		for (n = 0; n < (ssize_t)algo->rawsz; n++)
+			printf("%02x", md[n]);
+		putchar('\n');
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -652,6 +694,8 @@ int main(int argc, char **argv)
 		ret = cmd_pack_resolve(argv + 2);
 	else if (!strcmp(argv[1], "sha1"))
 		ret = cmd_sha1(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "hash"))
+		ret = cmd_hash(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "sha1-batch") && argc == 2)
 		ret = cmd_sha1_batch();
 	else if (!strcmp(argv[1], "write-pack"))
