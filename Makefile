@@ -100,6 +100,7 @@ HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 PROGRAMS += wt-status add-files
 PROGRAMS += log-tree
+PROGRAMS += diff-stat
 HDRS += mail.h commit-write.h am-state.h
 HDRS += log.h
 

@@ -48,6 +48,17 @@ void free_file_changes(struct file_changes *l);
  * l).  -1 after error() when a blob cannot be read or out fails.
  */
 int print_diffstat(FILE *out, struct file_changes *l, int width, int color);
+/*
+ * The counts of every change in l (print_diffstat makes them): a side
+ * with a mode and the null id is the work-tree file at the path (the
+ * raw diff's way of naming it).  -1 after error() when a side cannot
+ * be read.
+ */
+int count_file_changes(struct file_changes *l);
+/* git's --shortstat of l (nothing when l is empty); -1 as above. */
+int print_shortstat(FILE *out, struct file_changes *l);
+/* git's --numstat of l; -1 as above. */
+int print_numstat(FILE *out, struct file_changes *l);
 
 /* Where a patch's text is, line by line, for color_patch. */
 enum patch_part { PATCH_OUTSIDE, PATCH_HEADER, PATCH_HUNK };
