@@ -1525,9 +1525,10 @@ int fsck_object_links(struct fsck_object *o, struct object_stream *st,
  * refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and
  * refs/remotes/x/HEAD, in that order; git's warning when ambiguous),
  * or a unique abbreviation of at least four digits ("@" is HEAD);
- * then git's suffixes ^{type}, ^{}, ^<n>, ~<n>, and ":<path>" (the
- * object at path in the tree).  Prints an error and returns -1
- * when it names nothing or more than one object.
+ * then git's suffixes ^{type}, ^{}, ^{/<text>}, ^<n>, ~<n>, and
+ * ":<path>" (the object at path in the tree); or ":/<text>", the
+ * youngest commit whose message matches.  Prints an error and returns
+ * -1 when it names nothing or more than one object.
  */
 int get_sha1(const char *name, unsigned char *sha1);
 /*
