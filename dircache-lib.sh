@@ -9,8 +9,13 @@ dc_cmd=${0##*/}
 dc_cmd=${dc_cmd#dircache-}
 NULL_ID=0000000000000000000000000000000000000000
 
+# A closed stderr becomes /dev/null, as git's sanitize_stdfds makes it,
+# and say ignores a message it cannot write: a command that did its
+# work does not fail for its last words (git exits 0 so too).
+true >&2 || exec 2>/dev/null
+
 say() {
-	printf '%s\n' "$*" >&2
+	printf '%s\n' "$*" >&2 || :
 }
 
 die() {
