@@ -90,7 +90,7 @@
  *                 paths changed since its checkpoint (am-touched.c)
  *   log.h         what log-tree shows of a commit's changes: the files
  *                 changed, git's diffstat, patches in git's colours
- *                 (log-diff.c)
+ *                 (log-diff.c); the ref names after an id (decorate.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a

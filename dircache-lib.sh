@@ -905,12 +905,15 @@ dc_export_columns() {
 # run_paged PAGER CMD...: CMD's output through "sh -c PAGER" (its
 # errors too when they go to the terminal), with LESS=FRX and LV=-c
 # unless set, as git runs its pager; returns CMD's status (a pipe
-# closed by the reader who quit counts as success).
+# closed by the reader who quit counts as success).  CMD gets
+# DIRCACHE_PAGER_IN_USE=1 (git's GIT_PAGER_IN_USE): its output goes to
+# a terminal after all (log decorates so).
 run_paged() {
 	dc_pg=$1
 	shift
 	: "${LESS=FRX}" "${LV=-c}"
-	export LESS LV
+	DIRCACHE_PAGER_IN_USE=1
+	export LESS LV DIRCACHE_PAGER_IN_USE
 	dc_export_columns
 	exec 3>&1
 	dc_rc=$( ( (if [ -t 2 ]; then "$@" 2>&1; else "$@"; fi

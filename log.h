@@ -72,4 +72,20 @@ enum patch_part { PATCH_OUTSIDE, PATCH_HEADER, PATCH_HUNK };
 void color_patch(FILE *out, const char *buf, size_t size,
 		 enum patch_part *part);
 
+/* ---- decorate.c: the ref names after a commit's id ---- */
+
+#define DECORATE_SHORT	1	/* main, tag: v1, origin/main */
+#define DECORATE_FULL	2	/* refs/heads/main, tag: refs/tags/v1 */
+/*
+ * Load the names git log decorates commits with by default: refs/heads/,
+ * refs/remotes/, refs/tags/ (tags peeled), refs/stash and HEAD, in
+ * style.  0, or -1 after error() when the refs cannot be read.
+ */
+int load_decorations(int style);
+/*
+ * " (HEAD -> main, tag: v1, origin/main)" for the object sha1 to out,
+ * git's order and colours (when color); nothing when no name is its.
+ */
+void show_decorations(FILE *out, const unsigned char *sha1, int color);
+
 #endif
