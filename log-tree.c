@@ -285,7 +285,12 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 			show_author(p + 7, line_end(p, msg) - 1 - (p + 7));
 			break;
 		}
-	putchar('\n');
+	/* git trims the blank line of an empty message too */
+	for (p = msg; p < end; p = line_end(p, end))
+		if (trimmed_len(p, line_end(p, end))) {
+			putchar('\n');
+			break;
+		}
 	show_message(msg, end);
 }
 
