@@ -11,7 +11,8 @@
  * file.  A work-tree file whose content and mode are the other side's
  * (a file only touched) is no change, as in git diff.  The counts, the
  * widths and the words are log-tree's diffstat (log-diff.c): as wide as
- * $COLUMNS, else the terminal on standard output, else 80 columns.
+ * $COLUMNS, else the terminal on standard output, else 80 columns;
+ * --color colours its bars as git does on a terminal.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 #include "log.h"
 
 static const char diff_stat_usage[] =
-	"diff-stat [--stat | --shortstat | --numstat] < <changes>";
+	"diff-stat [--stat | --shortstat | --numstat] [--color] < <changes>";
 
 enum stat_form { FORM_STAT, FORM_SHORTSTAT, FORM_NUMSTAT };
 
@@ -218,7 +219,7 @@ int main(int argc, char **argv)
 	enum stat_form form = FORM_STAT;
 	struct file_changes l;
 	struct mbuf in;
-	int i, ret;
+	int i, ret, color = 0;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, diff_stat_usage);
@@ -229,6 +230,8 @@ int main(int argc, char **argv)
 			form = FORM_SHORTSTAT;
 		else if (!strcmp(argv[i], "--numstat"))
 			form = FORM_NUMSTAT;
+		else if (!strcmp(argv[i], "--color"))
+			color = 1;
 		else
 			usage(diff_stat_usage);
 	}
@@ -247,7 +250,7 @@ int main(int argc, char **argv)
 	else if (form == FORM_NUMSTAT)
 		ret = print_numstat(stdout, &l);
 	else
-		ret = print_diffstat(stdout, &l, term_columns(), 0);
+		ret = print_diffstat(stdout, &l, term_columns(), color);
 	if (ret < 0)
 		exit(128);
 	free_file_changes(&l);

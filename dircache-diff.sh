@@ -10,14 +10,17 @@
 # Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
 # --name-only and --name-status print the paths (with their status)
 # instead of a patch; --stat, --shortstat and --numstat git's diffstat
-# (diff-stat on the raw lines).  The last of these five wins.
-USAGE='diff [--cached] [--name-only | --name-status | --stat | --shortstat | --numstat] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
+# (diff-stat on the raw lines).  The last of these five wins.  --color
+# colours the bars of --stat (the front end, dircache, passes it when
+# it colours the patch on a terminal).
+USAGE='diff [--cached] [--name-only | --name-status | --stat | --shortstat | --numstat] [--color] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 cached=
 names=
+color=
 a=
 b=
 dashdash=
@@ -27,7 +30,7 @@ for arg; do
 	case $arg in
 	--) break ;;
 	--cached|--staged|--name-only|--name-status) ;;
-	--stat|--shortstat|--numstat) ;;
+	--stat|--shortstat|--numstat|--color) ;;
 	-*) usage ;;
 	esac
 done
@@ -45,6 +48,7 @@ for arg; do
 	--name-only) names=only ;;
 	--name-status) names=status ;;
 	--stat|--shortstat|--numstat) names=${arg#--} ;;
+	--color) color=--color ;;
 	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
@@ -100,7 +104,7 @@ stat|shortstat|numstat)
 	[ "$cmd" = show-diff ] || set -- -z "$@"
 	make_tmp
 	"$cmd" "$@" >"$dc_tmp/raw" || exit 128
-	diff-stat "--$names" <"$dc_tmp/raw"
+	diff-stat "--$names" $color <"$dc_tmp/raw"
 	exit
 	;;
 esac

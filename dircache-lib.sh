@@ -983,7 +983,7 @@ dc_diff_colored() {
 	fi
 	shift
 	exec 5>&1
-	dc_drc=$( ( ("$dc_exec_path/dircache-diff" "$@"; echo $? >&6) |
+	dc_drc=$( ( ("$dc_exec_path/dircache-diff" --color "$@"; echo $? >&6) |
 		log-tree --color-patch >&5 5>&- 6>&-) 6>&1)
 	exec 5>&-
 	return "${dc_drc:-1}"

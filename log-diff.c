@@ -279,7 +279,10 @@ static void show_stat_line(FILE *out, int color, const struct file_change *ch,
 	show_stat_name(out, name, lay->name_width);
 	if (ch->binary) {
 		fprintf(out, " %*s", lay->number_width, "Bin");
-		if (add || del)
+		if ((add || del) && color)
+			fprintf(out, " %s%lu%s -> %s%lu%s bytes", COLOR_OLD, del,
+				COLOR_RESET, COLOR_NEW, add, COLOR_RESET);
+		else if (add || del)
 			fprintf(out, " %lu -> %lu bytes", del, add);
 		putc('\n', out);
 		return;

@@ -57,6 +57,17 @@ test_expect_success 'the width follows COLUMNS' '
 	cd r && COLUMNS=40 compare HEAD && COLUMNS=200 compare HEAD
 '
 
+test_expect_success 'in colour: the bars and a binary file'"'"'s sizes, as git' '
+	cd r && for f in --stat --shortstat --numstat ""; do
+		gdiff $f --color=always HEAD >expect &&
+		dircache diff $f --color HEAD >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	git -c diff.renames=false log --stat --color=always >expect &&
+	dircache log --stat --color >actual && test_cmp expect actual &&
+	grep "Bin .*bytes" actual
+'
+
 test_expect_success 'the last format option wins; unknown ones are usage' '
 	cd r && git diff --stat >expect &&
 	dircache diff --name-only --stat >actual && test_cmp expect actual &&
