@@ -12,9 +12,11 @@ gstatus() {
 # every form.
 color_same() {
 	for f in "" -s -sb "-s -z" "-sb -z"; do
-		(cd "$1" && gstatus $f) >../expect &&
-		(cd "$1" && dircache status --color $f) >../actual &&
-		test_cmp ../expect ../actual || return 1
+		(cd "$1" && gstatus $f) >"$TRASH_DIRECTORY/expect" &&
+		(cd "$1" && dircache status --color $f) \
+			>"$TRASH_DIRECTORY/actual" &&
+		test_cmp "$TRASH_DIRECTORY/expect" "$TRASH_DIRECTORY/actual" ||
+		return 1
 	done
 }
 
