@@ -76,6 +76,7 @@ LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o
 LIB_OBJS += log-diff.o
+LIB_OBJS += decorate.o
 # Patches: parsed, placed, applied, written, counted.
 LIB_OBJS += patch-place.o patch-name.o patch-binary.o patch-parse.o \
 	patch-apply.o patch-stat.o patch-write.o patch-check.o
@@ -100,6 +101,7 @@ HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox
 PROGRAMS += wt-status add-files
 PROGRAMS += log-tree
+PROGRAMS += diff-stat
 HDRS += mail.h commit-write.h am-state.h
 HDRS += log.h
 

@@ -91,7 +91,7 @@
  *                 paths changed since its checkpoint (am-touched.c)
  *   log.h         what log-tree shows of a commit's changes: the files
  *                 changed, git's diffstat, patches in git's colours
- *                 (log-diff.c)
+ *                 (log-diff.c); the ref names after an id (decorate.c)
  *
  * Conventions: functions that can fail return a negative value or NULL
  * after printing one "tool: what: why" line with error(), or fill a
@@ -1559,9 +1559,10 @@ int fsck_object_links(struct fsck_object *o, struct object_stream *st,
  * refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and
  * refs/remotes/x/HEAD, in that order; git's warning when ambiguous),
  * or a unique abbreviation of at least four digits ("@" is HEAD);
- * then git's suffixes ^{type}, ^{}, ^<n>, ~<n>, and ":<path>" (the
- * object at path in the tree).  Prints an error and returns -1
- * when it names nothing or more than one object.
+ * then git's suffixes ^{type}, ^{}, ^{/<text>}, ^<n>, ~<n>, and
+ * ":<path>" (the object at path in the tree); or ":/<text>", the
+ * youngest commit whose message matches.  Prints an error and returns
+ * -1 when it names nothing or more than one object.
  */
 int get_sha1(const char *name, unsigned char *sha1);
 /*

@@ -9,14 +9,18 @@
 # that names no revision but a file starts the paths, as in git.
 # Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
 # --name-only and --name-status print the paths (with their status)
-# instead of a patch.
-USAGE='diff [--cached] [--name-only | --name-status] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
+# instead of a patch; --stat, --shortstat and --numstat git's diffstat
+# (diff-stat on the raw lines).  The last of these five wins.  --color
+# colours the bars of --stat (the front end, dircache, passes it when
+# it colours the patch on a terminal).
+USAGE='diff [--cached] [--name-only | --name-status | --stat | --shortstat | --numstat] [--color] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 cached=
 names=
+color=
 a=
 b=
 dashdash=
@@ -26,6 +30,7 @@ for arg; do
 	case $arg in
 	--) break ;;
 	--cached|--staged|--name-only|--name-status) ;;
+	--stat|--shortstat|--numstat|--color) ;;
 	-*) usage ;;
 	esac
 done
@@ -42,6 +47,8 @@ for arg; do
 	--cached|--staged) cached=1 ;;
 	--name-only) names=only ;;
 	--name-status) names=status ;;
+	--stat|--shortstat|--numstat) names=${arg#--} ;;
+	--color) color=--color ;;
 	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
@@ -68,7 +75,10 @@ eval "set -- $dc_paths"
 
 if [ -z "$a$cached" ]; then
 	[ -n "$names" ] || exec show-diff -- "$@"
-	set -- show-diff -s -- "$@"
+	case $names in
+	only|status) set -- show-diff -s -- "$@" ;;
+	*) set -- show-diff -z -- "$@" ;;
+	esac
 else
 	if [ -z "$a" ]; then
 		a=$(head_commit)
@@ -85,6 +95,19 @@ else
 		exec "$cmd" -p "$@"
 	fi
 fi
+
+# --stat, --shortstat, --numstat: diff-stat counts the raw lines.
+case $names in
+stat|shortstat|numstat)
+	cmd=$1
+	shift
+	[ "$cmd" = show-diff ] || set -- -z "$@"
+	make_tmp
+	"$cmd" "$@" >"$dc_tmp/raw" || exit 128
+	diff-stat "--$names" $color <"$dc_tmp/raw"
+	exit
+	;;
+esac
 
 # --name-only, --name-status: from the raw lines (show-diff -s gives
 # the status lines itself), as git prints them.

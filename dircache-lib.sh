@@ -9,8 +9,13 @@ dc_cmd=${0##*/}
 dc_cmd=${dc_cmd#dircache-}
 NULL_ID=0000000000000000000000000000000000000000
 
+# A closed stderr becomes /dev/null, as git's sanitize_stdfds makes it,
+# and say ignores a message it cannot write: a command that did its
+# work does not fail for its last words (git exits 0 so too).
+true >&2 || exec 2>/dev/null
+
 say() {
-	printf '%s\n' "$*" >&2
+	printf '%s\n' "$*" >&2 || :
 }
 
 die() {
@@ -900,12 +905,15 @@ dc_export_columns() {
 # run_paged PAGER CMD...: CMD's output through "sh -c PAGER" (its
 # errors too when they go to the terminal), with LESS=FRX and LV=-c
 # unless set, as git runs its pager; returns CMD's status (a pipe
-# closed by the reader who quit counts as success).
+# closed by the reader who quit counts as success).  CMD gets
+# DIRCACHE_PAGER_IN_USE=1 (git's GIT_PAGER_IN_USE): its output goes to
+# a terminal after all (log decorates so).
 run_paged() {
 	dc_pg=$1
 	shift
 	: "${LESS=FRX}" "${LV=-c}"
-	export LESS LV
+	DIRCACHE_PAGER_IN_USE=1
+	export LESS LV DIRCACHE_PAGER_IN_USE
 	dc_export_columns
 	exec 3>&1
 	dc_rc=$( ( (if [ -t 2 ]; then "$@" 2>&1; else "$@"; fi
@@ -975,7 +983,7 @@ dc_diff_colored() {
 	fi
 	shift
 	exec 5>&1
-	dc_drc=$( ( ("$dc_exec_path/dircache-diff" "$@"; echo $? >&6) |
+	dc_drc=$( ( ("$dc_exec_path/dircache-diff" --color "$@"; echo $? >&6) |
 		log-tree --color-patch >&5 5>&- 6>&-) 6>&1)
 	exec 5>&-
 	return "${dc_drc:-1}"

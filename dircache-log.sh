@@ -10,8 +10,9 @@
 # default simplification does, and the patches to those paths.
 # Renames are not detected (git log --no-renames).  --color and
 # --no-color as git's; the front end (dircache) sets the colour and
-# the pager on a terminal.
-USAGE='log [-n <n>] [--oneline] [-p] [--stat] [--color[=<when>] | --no-color] [<commit>...] [[--] <path>...]'
+# the pager on a terminal.  Branch and tag names follow the ids on a
+# terminal (git's log.decorate=auto; --decorate, --no-decorate).
+USAGE='log [-n <n>] [--oneline] [-p] [--stat] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<commit>...] [[--] <path>...]'
 case $0 in */*) dc_here=${0%/*} ;; *) dc_here=. ;; esac
 # shellcheck source=dircache-lib.sh
 . "$dc_here/dircache-lib.sh"
@@ -37,7 +38,8 @@ while [ $# -gt 0 ]; do
 		opts="$opts --max-count=$v"
 		;;
 	-p|-u|--patch|--stat|--oneline|--no-color|--color|--color=always|\
-	--color=never|--color=auto)
+	--color=never|--color=auto|--decorate|--decorate=short|\
+	--decorate=full|--decorate=auto|--decorate=no|--no-decorate)
 		opts="$opts $1" ;;
 	--) shift; break ;;
 	-*) usage ;;

@@ -5,7 +5,7 @@
 # annotated tag as its "tag", "Tagger:", "Date:" lines and message,
 # then the object it tags, a tree as "tree <name>" and its entries (a
 # directory with a trailing "/"), a blob as its content.
-USAGE='show [--oneline] [--stat] [-p] [--color[=<when>] | --no-color] [<object>...]'
+USAGE='show [--oneline] [--stat] [-p] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<object>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -15,7 +15,9 @@ names=
 for a; do
 	case $a in
 	--oneline|--stat|-p|-u|--patch|--color|--no-color|--color=always|\
-	--color=never|--color=auto) opts="$opts $a" ;;
+	--color=never|--color=auto|--decorate|--decorate=short|\
+	--decorate=full|--decorate=auto|--decorate=no|--no-decorate)
+		opts="$opts $a" ;;
 	-*) usage ;;
 	*) names="$names $(shell_quote "$a")" ;;
 	esac

@@ -10,14 +10,17 @@
 # status -s's lines (-s relative to the current directory, -b the
 # branch first, -z NUL-terminated); the long form is git's, hints in
 # our words.  Renames are shown as a deletion and an addition: there
-# is no rename detection here.
-USAGE='status [-s | --short | --porcelain] [-b] [-z]'
+# is no rename detection here.  On a terminal, and unless NO_COLOR is
+# set, the paths are in git's colours (color.status, color.ui,
+# --color[=<when>] and --no-color as git takes them).
+USAGE='status [-s | --short | --porcelain] [-b] [-z] [--color[=<when>] | --no-color]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 for arg; do
 	case $arg in
 	-s|--short|--porcelain|-b|--branch|-sb|-bs|-z) ;;
+	--color|--color=always|--color=never|--color=auto|--no-color) ;;
 	*) usage ;;
 	esac
 done

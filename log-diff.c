@@ -70,12 +70,37 @@ void free_file_changes(struct file_changes *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static int is_null_id(const unsigned char *sha1)
+{
+	static const unsigned char null_id[20];
+
+	return !memcmp(sha1, null_id, 20);
+}
+
+/* The work-tree file at path, the side a raw line gives the null id. */
+static int read_work_side(struct diff_side *s, const char *path)
+{
+	struct stat st;
+
+	if (lstat_work_path(path, &st) < 0)
+		return error_errno("lstat '%s'", path);
+	s->data = read_work_file(path, &st, &s->size);
+	return s->data ? 0 : -1;
+}
+
 /* A side's text; a gitlink's is "Subproject commit <id>", as git's. */
 static int read_side(struct diff_side *s, const struct file_change *ch,
 		     int i)
 {
 	struct mbuf gitlink;
 
+	if (ch->mode[i] && !S_ISGITLINK(ch->mode[i]) &&
+	    is_null_id(ch->sha1[i])) {
+		memset(s, 0, sizeof(*s));
+		s->path = ch->path;
+		s->mode = ch->mode[i];
+		return read_work_side(s, ch->path);
+	}
 	if (fill_blob_side(s, ch->path, ch->mode[i], ch->sha1[i]) < 0)
 		return -1;
 	if (S_ISGITLINK(ch->mode[i])) {
@@ -99,6 +124,13 @@ static unsigned long count_lines(const struct diff_edit *e, size_t nr,
 	return n;
 }
 
+/* Are both sides the same blob (a work-tree side never is)? */
+static int same_blob(const struct file_change *ch)
+{
+	return !memcmp(ch->sha1[0], ch->sha1[1], 20) &&
+	       !is_null_id(ch->sha1[1]);
+}
+
 /* The counts of one change for the diffstat, as git counts them. */
 static int count_change(struct file_change *ch)
 {
@@ -116,11 +148,11 @@ static int count_change(struct file_change *ch)
 	if ((s[0].data && buffer_is_binary(s[0].data, s[0].size)) ||
 	    (s[1].data && buffer_is_binary(s[1].data, s[1].size))) {
 		ch->binary = 1;
-		if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
+		if (!same_blob(ch)) {
 			ch->deleted = s[0].size;
 			ch->added = s[1].size;
 		}
-	} else if (memcmp(ch->sha1[0], ch->sha1[1], 20)) {
+	} else if (!same_blob(ch)) {
 		a = split_lines(s[0].data ? s[0].data : "", s[0].size, &na);
 		b = split_lines(s[1].data ? s[1].data : "", s[1].size, &nb);
 		e = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &ne);
@@ -247,7 +279,10 @@ static void show_stat_line(FILE *out, int color, const struct file_change *ch,
 	show_stat_name(out, name, lay->name_width);
 	if (ch->binary) {
 		fprintf(out, " %*s", lay->number_width, "Bin");
-		if (add || del)
+		if ((add || del) && color)
+			fprintf(out, " %s%lu%s -> %s%lu%s bytes", COLOR_OLD, del,
+				COLOR_RESET, COLOR_NEW, add, COLOR_RESET);
+		else if (add || del)
 			fprintf(out, " %lu -> %lu bytes", del, add);
 		putc('\n', out);
 		return;
@@ -291,22 +326,23 @@ static int stat_names(const struct file_changes *l, char **names)
 	return 0;
 }
 
-int print_diffstat(FILE *out, struct file_changes *l, int width, int color)
+int count_file_changes(struct file_changes *l)
 {
-	struct stat_layout lay;
-	unsigned long ins = 0, del = 0;
-	char **names = xcalloc(l->nr, sizeof(*names));
 	size_t i;
-	int ret = -1;
 
 	for (i = 0; i < l->nr; i++)
 		if (count_change(&l->items[i]) < 0)
-			goto out;
-	if (stat_names(l, names) < 0)
-		goto out;
-	stat_layout(&lay, l, names, width);
+			return -1;
+	return 0;
+}
+
+/* " N files changed, I insertions(+), D deletions(-)", as git. */
+static void show_summary(FILE *out, const struct file_changes *l)
+{
+	unsigned long ins = 0, del = 0;
+	size_t i;
+
 	for (i = 0; i < l->nr; i++) {
-		show_stat_line(out, color, &l->items[i], names[i], &lay);
 		if (!l->items[i].binary) {
 			ins += l->items[i].added;
 			del += l->items[i].deleted;
@@ -318,6 +354,50 @@ int print_diffstat(FILE *out, struct file_changes *l, int width, int color)
 	if (del || !ins)
 		fprintf(out, ", %lu deletion%s(-)", del, del == 1 ? "" : "s");
 	putc('\n', out);
+}
+
+int print_shortstat(FILE *out, struct file_changes *l)
+{
+	if (count_file_changes(l) < 0)
+		return -1;
+	if (l->nr)
+		show_summary(out, l);
+	return ferror(out) ? -1 : 0;
+}
+
+int print_numstat(FILE *out, struct file_changes *l)
+{
+	size_t i;
+
+	if (count_file_changes(l) < 0)
+		return -1;
+	for (i = 0; i < l->nr; i++) {
+		const struct file_change *ch = &l->items[i];
+
+		if (ch->binary)
+			fputs("-\t-", out);
+		else
+			fprintf(out, "%lu\t%lu", ch->added, ch->deleted);
+		write_name_field(out, ch->path, strlen(ch->path), 0);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+int print_diffstat(FILE *out, struct file_changes *l, int width, int color)
+{
+	struct stat_layout lay;
+	char **names = xcalloc(l->nr, sizeof(*names));
+	size_t i;
+	int ret = -1;
+
+	if (count_file_changes(l) < 0)
+		goto out;
+	if (stat_names(l, names) < 0)
+		goto out;
+	stat_layout(&lay, l, names, width);
+	for (i = 0; i < l->nr; i++)
+		show_stat_line(out, color, &l->items[i], names[i], &lay);
+	show_summary(out, l);
 	ret = ferror(out) ? -1 : 0;
 out:
 	for (i = 0; i < l->nr; i++)

@@ -20,7 +20,9 @@
  * colours as git does on a terminal: commit lines, patch headers,
  * hunks, added and removed lines, the diffstat's bars.
  * --color-patch colours a patch read from standard input the same
- * way, for the porcelain's diff.  --name=<name>, first, puts <name>
+ * way, for the porcelain's diff.  --decorate writes the ref names
+ * after each id as git does (decorate.c), by default on a terminal
+ * or into the porcelain's pager only (git's log.decorate=auto).  --name=<name>, first, puts <name>
  * before the messages instead of "log-tree" (the porcelain's name).
  */
 #include <stdio.h>
@@ -37,7 +39,8 @@
 
 static const char log_tree_usage[] =
 	"log-tree [-n <n> | -<n> | --max-count=<n>] [--oneline] [-p] [--stat] "
-	"[--color[=<when>] | --no-color] [--name=<name>] [<commit>...] "
+	"[--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] "
+	"[--name=<name>] [<commit>...] "
 	"[-- <path>...] | log-tree --color-patch";
 
 /* Flags of our own on struct object (history.h has the low ones). */
@@ -56,6 +59,7 @@ static int prune_parents;	/* the walk is not limited: follow one parent */
 static struct diff_options patch_opts;
 static int stat_width;
 static int shown_one;
+static int decorate = -1;	/* DECORATE_*, 0 none, -1 auto */
 
 /* ---- the walk ---- */
 
@@ -255,15 +259,21 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 			break;
 		}
 	if (oneline) {
-		printf("%s%s%s ", use_color ? COLOR_COMMIT : "",
+		printf("%s%s%s", use_color ? COLOR_COMMIT : "",
 		       short_id(c->object.sha1), use_color ? COLOR_RESET : "");
+		if (decorate)
+			show_decorations(stdout, c->object.sha1, use_color);
+		putchar(' ');
 		show_subject(msg, end);
 		return;
 	}
 	if (shown_one)
 		putchar('\n');
-	printf("%scommit %s%s\n", use_color ? COLOR_COMMIT : "",
+	printf("%scommit %s%s", use_color ? COLOR_COMMIT : "",
 	       sha1_to_hex(c->object.sha1), use_color ? COLOR_RESET : "");
+	if (decorate)
+		show_decorations(stdout, c->object.sha1, use_color);
+	putchar('\n');
 	if (c->nr_parents > 1) {
 		fputs("Merge:", stdout);
 		for (i = 0; i < c->nr_parents; i++)
@@ -275,7 +285,12 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 			show_author(p + 7, line_end(p, msg) - 1 - (p + 7));
 			break;
 		}
-	putchar('\n');
+	/* git trims the blank line of an empty message too */
+	for (p = msg; p < end; p = line_end(p, end))
+		if (trimmed_len(p, line_end(p, end))) {
+			putchar('\n');
+			break;
+		}
 	show_message(msg, end);
 }
 
@@ -395,6 +410,54 @@ static int parse_color(const char *when)
 	usage(log_tree_usage);
 }
 
+/*
+ * git's log.decorate values: short, full, auto (-1: on a terminal, or
+ * into the porcelain's pager), no; a boolean as short or no.  -2 when
+ * none of these.
+ */
+static int decorate_value(const char *v)
+{
+	int b;
+
+	if (!v || !strcmp(v, "short"))
+		return DECORATE_SHORT;
+	if (!strcmp(v, "full"))
+		return DECORATE_FULL;
+	if (!strcmp(v, "auto"))
+		return -1;
+	if (!strcmp(v, "no"))
+		return 0;
+	b = config_bool(v);
+	return b < 0 ? -2 : b ? DECORATE_SHORT : 0;
+}
+
+static int parse_decorate(const char *v)
+{
+	int d = decorate_value(v);
+
+	if (d == -2)
+		usage(log_tree_usage);
+	return d;
+}
+
+/* Decorate or not: the option, else log.decorate, else auto. */
+static void decide_decorate(void)
+{
+	char *v = NULL;
+
+	if (decorate < 0 && config_get("log.decorate", &v) > 0) {
+		decorate = decorate_value(v);
+		if (decorate == -2)
+			decorate = -1;
+	}
+	free(v);
+	if (decorate < 0)
+		decorate = isatty(1) || getenv("DIRCACHE_PAGER_IN_USE") ?
+			   DECORATE_SHORT : 0;
+	if (decorate && load_decorations(decorate) < 0)
+		exit(128);
+}
+
 /* One option at argv[*i] (the next one taken too for "-n <n>"). */
 static int parse_option(int argc, char **argv, int *i)
 {
@@ -423,6 +486,12 @@ static int parse_option(int argc, char **argv, int *i)
 		use_color = parse_color(arg + 8);
 	} else if (!strcmp(arg, "--no-color")) {
 		use_color = 0;
+	} else if (!strcmp(arg, "--decorate")) {
+		decorate = DECORATE_SHORT;
+	} else if (!strncmp(arg, "--decorate=", 11)) {
+		decorate = parse_decorate(arg + 11);
+	} else if (!strcmp(arg, "--no-decorate")) {
+		decorate = 0;
 	} else {
 		return -1;
 	}
@@ -572,6 +641,7 @@ int main(int argc, char **argv)
 		revs.max_count = max_count;
 	if (show_stat)
 		stat_width = term_columns();
+	decide_decorate();
 	walk(&revs);
 	release_revisions(&revs);
 	clear_pathspec(&pathspec);

@@ -48,6 +48,17 @@ void free_file_changes(struct file_changes *l);
  * l).  -1 after error() when a blob cannot be read or out fails.
  */
 int print_diffstat(FILE *out, struct file_changes *l, int width, int color);
+/*
+ * The counts of every change in l (print_diffstat makes them): a side
+ * with a mode and the null id is the work-tree file at the path (the
+ * raw diff's way of naming it).  -1 after error() when a side cannot
+ * be read.
+ */
+int count_file_changes(struct file_changes *l);
+/* git's --shortstat of l (nothing when l is empty); -1 as above. */
+int print_shortstat(FILE *out, struct file_changes *l);
+/* git's --numstat of l; -1 as above. */
+int print_numstat(FILE *out, struct file_changes *l);
 
 /* Where a patch's text is, line by line, for color_patch. */
 enum patch_part { PATCH_OUTSIDE, PATCH_HEADER, PATCH_HUNK };
@@ -60,5 +71,21 @@ enum patch_part { PATCH_OUTSIDE, PATCH_HEADER, PATCH_HUNK };
  */
 void color_patch(FILE *out, const char *buf, size_t size,
 		 enum patch_part *part);
+
+/* ---- decorate.c: the ref names after a commit's id ---- */
+
+#define DECORATE_SHORT	1	/* main, tag: v1, origin/main */
+#define DECORATE_FULL	2	/* refs/heads/main, tag: refs/tags/v1 */
+/*
+ * Load the names git log decorates commits with by default: refs/heads/,
+ * refs/remotes/, refs/tags/ (tags peeled), refs/stash and HEAD, in
+ * style.  0, or -1 after error() when the refs cannot be read.
+ */
+int load_decorations(int style);
+/*
+ * " (HEAD -> main, tag: v1, origin/main)" for the object sha1 to out,
+ * git's order and colours (when color); nothing when no name is its.
+ */
+void show_decorations(FILE *out, const unsigned char *sha1, int color);
 
 #endif

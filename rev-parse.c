@@ -3,7 +3,7 @@
  * a ref name or a unique abbreviation, with git's suffixes (^, ~,
  * ^{type}, <rev>:<path>) (sha1_name.c's rules), and git's index forms
  * ":<path>" and ":<n>:<path>", the id of the path's entry at stage n
- * (0 unless given) in the index.
+ * (0 unless given) in the index (":/<text>" is a commit's message).
  * Nothing is printed unless every name resolves, so a script reading
  * the output never takes a partial list for a whole one.  --short
  * prints git's abbreviation instead (core.abbrev, or git's automatic
@@ -52,8 +52,6 @@ static int index_name(const char *name, unsigned char *sha1)
 		stage = p[0] - '0';
 		p += 2;
 	}
-	if (*p == '/')
-		return error("'%s': :/<text> is not supported", name);
 	path = name_path_from_top(p);
 	if (!path)
 		return error("'%s' is outside the repository", p);
@@ -111,7 +109,8 @@ int main(int argc, char **argv)
 		exit(128);
 	ids = xcalloc(argc, 20);
 	for (i = first; i < argc; i++)
-		if (argv[i][0] == ':' ? index_name(argv[i], ids[i]) < 0 :
+		if (argv[i][0] == ':' && argv[i][1] != '/' ?
+		    index_name(argv[i], ids[i]) < 0 :
 		    get_sha1(argv[i], ids[i]) < 0)
 			exit(128);
 	for (i = first; i < argc; i++) {

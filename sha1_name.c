@@ -7,7 +7,11 @@
  * warning when a name could be read two ways; "@" is HEAD.  Then any
  * of git's suffixes: ^{type}, ^{}, ^<n>, ~<n>; and "<rev>:<path>",
  * the blob or tree at path in rev's tree ("<rev>:" the tree itself).
+ * ":/<text>" is the youngest commit reachable from a ref or HEAD whose
+ * message matches the extended regular expression text, and
+ * "<rev>^{/<text>}" the youngest reachable from rev, as in git.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +203,263 @@ static int peel_to(unsigned char *sha1, const char *type, size_t len)
 	return 0;
 }
 
+/* ---- ":/<text>": commits by their message ---- */
+
+struct dated {
+	unsigned long date;
+	unsigned char sha1[20];
+};
+
+/*
+ * The walk of ":/<text>": commits queued by committer date (the end of
+ * queue the youngest, a later one of equal date after those queued
+ * first, as git's list), the ids seen in an open-addressed table.
+ */
+struct message_walk {
+	struct dated *queue;
+	size_t nr, alloc;
+	unsigned char (*seen)[20];
+	size_t seen_nr, seen_size;	/* size: a power of two */
+};
+
+static int is_null_id(const unsigned char *sha1)
+{
+	static const unsigned char null_id[20];
+
+	return !memcmp(sha1, null_id, 20);
+}
+
+static size_t seen_slot(const struct message_walk *w, const unsigned char *sha1)
+{
+	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
+		   (w->seen_size - 1);
+
+	while (!is_null_id(w->seen[i]) && memcmp(w->seen[i], sha1, 20))
+		i = (i + 1) & (w->seen_size - 1);
+	return i;
+}
+
+/* Mark sha1 seen: 1 when it was new. */
+static int mark_seen(struct message_walk *w, const unsigned char *sha1)
+{
+	size_t i, old_size = w->seen_size;
+	unsigned char (*old)[20] = w->seen;
+
+	if (is_null_id(sha1))
+		return 0;
+	if (2 * (w->seen_nr + 1) > w->seen_size) {
+		w->seen_size = old_size ? 2 * old_size : 256;
+		w->seen = xcalloc(w->seen_size, 20);
+		for (i = 0; i < old_size; i++)
+			if (!is_null_id(old[i]))
+				memcpy(w->seen[seen_slot(w, old[i])], old[i], 20);
+		free(old);
+	}
+	i = seen_slot(w, sha1);
+	if (!is_null_id(w->seen[i]))
+		return 0;
+	memcpy(w->seen[i], sha1, 20);
+	w->seen_nr++;
+	return 1;
+}
+
+/* The committer date of a commit's text, or 0. */
+static unsigned long committer_date(const char *buf, const char *end)
+{
+	const char *line = buf, *nl, *gt;
+
+	for (; line < end && *line != '\n'; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			return 0;
+		if (nl - line < 10 || memcmp(line, "committer ", 10))
+			continue;
+		for (gt = nl; gt > line && *gt != '>'; gt--)
+			;
+		return *gt == '>' ? strtoul(gt + 1, NULL, 10) : 0;
+	}
+	return 0;
+}
+
+/* Queue commit sha1 (of that date) after those of its date queued. */
+static void queue_commit(struct message_walk *w, const unsigned char *sha1,
+			 unsigned long date)
+{
+	size_t lo = 0, hi = w->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->queue[mid].date < date)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	ALLOC_GROW(w->queue, w->nr + 1, w->alloc);
+	memmove(w->queue + lo + 1, w->queue + lo,
+		(w->nr - lo) * sizeof(*w->queue));
+	w->queue[lo].date = date;
+	memcpy(w->queue[lo].sha1, sha1, 20);
+	w->nr++;
+}
+
+/* Queue what sha1 peels to when it is a commit; 0, or -1 if unreadable. */
+static int queue_start(struct message_walk *w, const unsigned char *sha1)
+{
+	unsigned char commit[20];
+	enum object_type type;
+	size_t size;
+	void *buf;
+
+	memcpy(commit, sha1, 20);
+	if (peel_to(commit, "", 0) < 0 ||
+	    sha1_object_info(commit, &type, &size) < 0)
+		return -1;
+	if (type != OBJ_COMMIT)
+		return 0;
+	buf = read_object_of_type(commit, OBJ_COMMIT, &size);
+	if (!buf)
+		return -1;
+	mark_seen(w, commit);
+	queue_commit(w, commit, committer_date(buf, (char *)buf + size));
+	free(buf);
+	return 0;
+}
+
+static int queue_ref(const char *name, const unsigned char *sha1, void *data)
+{
+	(void)name;
+	return queue_start(data, sha1) < 0 ? -1 : 0;
+}
+
+/* Queue the parents of the commit in buf not seen yet. */
+static int queue_parents(struct message_walk *w, const void *buf,
+			 size_t size)
+{
+	struct commit_info ci;
+	size_t i, psize;
+
+	if (parse_commit_buffer(buf, size, &ci) < 0)
+		return error("bad commit");
+	for (i = 0; i < ci.nr_parents; i++) {
+		void *pbuf;
+
+		if (!mark_seen(w, ci.parents[i]))
+			continue;
+		pbuf = read_object_of_type(ci.parents[i], OBJ_COMMIT, &psize);
+		if (!pbuf) {
+			free_commit_info(&ci);
+			return -1;
+		}
+		queue_commit(w, ci.parents[i],
+			     committer_date(pbuf, (char *)pbuf + psize));
+		free(pbuf);
+	}
+	free_commit_info(&ci);
+	return 0;
+}
+
+/*
+ * Pop the youngest commit until one's message matches re (or, when
+ * negative, does not): 1 with its id in sha1, 0 when none does, -1.
+ */
+static int walk_messages(struct message_walk *w, const regex_t *re,
+			 int negative, unsigned char *sha1)
+{
+	while (w->nr) {
+		struct dated c = w->queue[--w->nr];
+		size_t size;
+		char *buf = read_object_of_type(c.sha1, OBJ_COMMIT, &size);
+		char *msg;
+		int match;
+
+		if (!buf)
+			return -1;
+		msg = strstr(buf, "\n\n");
+		match = msg && !regexec(re, msg + 2, 0, NULL, 0);
+		if (match != negative) {
+			free(buf);
+			memcpy(sha1, c.sha1, 20);
+			return 1;
+		}
+		if (!is_shallow_commit(c.sha1) &&
+		    queue_parents(w, buf, size) < 0) {
+			free(buf);
+			return -1;
+		}
+		free(buf);
+	}
+	return 0;
+}
+
+/*
+ * The youngest commit reachable from start (NULL: every ref and HEAD)
+ * whose message matches text (len bytes; "!-" negates it, "!!" is a
+ * literal "!"), into sha1: 0, or -1 after error().
+ */
+static int get_sha1_by_message(const char *text, size_t len,
+			       const unsigned char *start,
+			       unsigned char *sha1)
+{
+	struct message_walk w;
+	unsigned char head[20];
+	char *pattern;
+	int negative = 0, found = -1, code;
+	regex_t re;
+
+	if (len && text[0] == '!') {
+		if (len > 1 && text[1] == '-')
+			negative = 1;
+		else if (len < 2 || text[1] != '!')
+			return error("':/!%.*s': unknown :/! modifier",
+				     (int)(len - 1), text + 1);
+		text += 1 + negative;	/* "!!x" is "!x" */
+		len -= 1 + negative;
+	}
+	pattern = xmalloc(len + 1);
+	memcpy(pattern, text, len);
+	pattern[len] = '\0';
+	code = regcomp(&re, pattern, REG_EXTENDED);
+	free(pattern);
+	if (code)
+		return error("'%.*s': not a regular expression", (int)len,
+			     text);
+	memset(&w, 0, sizeof(w));
+	if (start) {
+		found = queue_start(&w, start);
+	} else {
+		found = !resolve_ref("HEAD", head, NULL) ?
+			queue_start(&w, head) : 0;
+		if (!found)
+			found = for_each_ref(queue_ref, &w);
+	}
+	if (!found)
+		found = walk_messages(&w, &re, negative, sha1);
+	regfree(&re);
+	free(w.queue);
+	free(w.seen);
+	if (found < 0)
+		return -1;
+	return found ? 0 : -2;
+}
+
+/* "<rev>^{/<text>}" (text at i + 1): the search from rev's commit. */
+static int message_suffix(const char *name, size_t len, size_t i,
+			  unsigned char *sha1)
+{
+	unsigned char start[20];
+	int ret;
+
+	memcpy(start, sha1, 20);
+	if (peel_to(start, "commit", 6) < 0)
+		return error("'%.*s' is not a commit", (int)(i - 2), name);
+	ret = get_sha1_by_message(name + i + 1, len - i - 2, start, sha1);
+	if (ret == -2)
+		return error("not a valid object name: '%.*s'", (int)len,
+			     name);
+	return ret;
+}
+
 /*
  * name's first len bytes, with git's suffixes taken from the end:
  * "^{type}", "^<n>" (the nth parent, "^" the first, "^0" the commit
@@ -218,6 +479,8 @@ static int get_sha1_1(const char *name, size_t len, unsigned char *sha1)
 			return get_sha1_basic(name, len, sha1);
 		if (get_sha1_1(name, i - 2, sha1) < 0)
 			return -1;
+		if (i < len - 1 && name[i] == '/')
+			return message_suffix(name, len, i, sha1);
 		if (peel_to(sha1, name + i, len - 1 - i) < 0)
 			return error("'%.*s' cannot be peeled so", (int)len, name);
 		return 0;
@@ -373,6 +636,13 @@ int get_sha1(const char *name, unsigned char *sha1)
 	char *path;
 	int ret = 0;
 
+	if (name[0] == ':' && name[1] == '/') {
+		ret = get_sha1_by_message(name + 2, strlen(name + 2), NULL,
+					  sha1);
+		if (ret == -2)
+			return error("not a valid object name: '%s'", name);
+		return ret;
+	}
 	if (colon && colon == name)
 		return error("not a valid object name: '%s' (the index "
 			     "form :<path> is not read here)", name);

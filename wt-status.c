@@ -6,7 +6,10 @@
  * prints them: the long form with git's headings and hints (in the
  * porcelain's words), -s (paths relative to --prefix, the directory the
  * command was run from), --porcelain (relative to the top), -b the
- * branch line, -z NUL-terminated and unquoted.
+ * branch line, -z NUL-terminated and unquoted.  On a terminal (without
+ * NO_COLOR) the paths are in git's default colours, as color.status
+ * (else color.ui) or --color[=<when>] / --no-color decide; never in
+ * --porcelain.
  *
  * Each step does the least it can.  A directory whose cache tree
  * (TREE) is valid and equal to HEAD's tree is not read at all; every
@@ -32,12 +35,19 @@
 #include "am-state.h"
 
 static const char wt_status_usage[] =
-	"wt-status [-s | --short | --porcelain] [-b] [-z] [--prefix=<dir>/]";
+	"wt-status [-s | --short | --porcelain] [-b] [-z] "
+	"[--color[=<when>] | --no-color] [--prefix=<dir>/]";
 
 enum format { LONG, SHORT, PORCELAIN };
 
 static enum format format = LONG;
 static int show_branch, nul_term;
+static int use_color = -1;	/* -1: as config and the terminal say */
+
+/* git's default colours of color.status.*. */
+#define COLOR_STAGED	"\033[32m"	/* added, updated; the branch */
+#define COLOR_CHANGED	"\033[31m"	/* changed, untracked, unmerged */
+#define COLOR_RESET	"\033[m"
 static const char *prefix = "";
 
 /* One path to show: XY as git status -s, or "??" untracked. */
@@ -527,28 +537,65 @@ static void put_path(const char *path, int relative, int quote_sp)
 static char *branch;		/* HEAD's branch (no refs/heads/), or NULL */
 static int merging;		/* MERGE_HEAD: a merge to conclude */
 
+/* text, in color when colouring (and color is not ""). */
+static void put_colored(const char *color, const char *text)
+{
+	if (use_color && *color)
+		printf("%s%s%s", color, text, COLOR_RESET);
+	else
+		fputs(text, stdout);
+}
+
+static int is_unmerged(const struct change *c);
+
+/* "XY ", coloured as git: X green, Y red, an unmerged pair red. */
+static void put_xy(const struct change *c)
+{
+	char xy[3] = { c->x, c->y, '\0' };
+
+	if (is_unmerged(c)) {
+		put_colored(COLOR_CHANGED, xy);
+	} else {
+		xy[1] = '\0';
+		if (c->x == ' ')
+			putchar(' ');
+		else
+			put_colored(COLOR_STAGED, xy);
+		xy[0] = c->y;
+		if (c->y == ' ')
+			putchar(' ');
+		else
+			put_colored(COLOR_CHANGED, xy);
+	}
+	putchar(' ');
+}
+
 static void print_short(void)
 {
-	int relative = format == SHORT;
+	/* -s paths are relative, with -z (as git) from the top */
+	int relative = format == SHORT && !nul_term;
 	size_t i;
 
 	if (show_branch) {
+		fputs("## ", stdout);
 		if (!branch)
-			printf("## HEAD (no branch)");
+			put_colored(COLOR_CHANGED, "HEAD (no branch)");
 		else if (is_initial)
-			printf("## No commits yet on %s", branch);
-		else
-			printf("## %s", branch);
+			fputs("No commits yet on ", stdout);
+		if (branch)
+			put_colored(COLOR_STAGED, branch);
 		putchar(nul_term ? '\0' : '\n');
 	}
 	for (i = 0; i < nr_changes; i++) {
-		printf("%c%c ", changes[i].x, changes[i].y);
+		put_xy(&changes[i]);
 		put_path(changes[i].path, relative, 1);
 		if (!nul_term)
 			putchar('\n');
 	}
 	for (i = 0; i < nr_untracked; i++) {
-		printf("?? ");
+		/* git leaves "??" plain in -z */
+		put_colored(nul_term ? "" : COLOR_CHANGED, "??");
+		putchar(' ');
 		put_path(untracked[i], relative, 1);
 		if (!nul_term)
 			putchar('\n');
@@ -618,11 +665,12 @@ static void summarize(struct summary *s)
 	}
 }
 
-static void print_entry(const char *label, const char *path)
+static void print_entry(const char *color, const char *label,
+			const char *path)
 {
-	printf("\t%s", label);
+	printf("\t%s%s", use_color ? color : "", label);
 	put_path(path, 1, 0);
-	putchar('\n');
+	printf("%s\n", use_color ? COLOR_RESET : "");
 }
 
 static void print_staged(void)
@@ -638,7 +686,7 @@ static void print_staged(void)
 		printf("  (use \"dircache restore --staged <file>...\" to unstage)\n");
 	for (i = 0; i < nr_changes; i++)
 		if (!is_unmerged(&changes[i]) && changes[i].x != ' ')
-			print_entry(change_label(changes[i].x),
+			print_entry(COLOR_STAGED, change_label(changes[i].x),
 				    changes[i].path);
 	putchar('\n');
 }
@@ -662,7 +710,7 @@ static void print_unmerged(const struct summary *s)
 		printf("  (use \"dircache add <file>...\" to mark resolution)\n");
 	for (i = 0; i < nr_changes; i++)
 		if (is_unmerged(&changes[i]))
-			print_entry(unmerged_label(&changes[i]),
+			print_entry(COLOR_CHANGED, unmerged_label(&changes[i]),
 				    changes[i].path);
 	putchar('\n');
 }
@@ -677,7 +725,7 @@ static void print_changed(const struct summary *s)
 	printf("  (use \"dircache restore <file>...\" to discard changes in working directory)\n");
 	for (i = 0; i < nr_changes; i++)
 		if (!is_unmerged(&changes[i]) && changes[i].y != ' ')
-			print_entry(change_label(changes[i].y),
+			print_entry(COLOR_CHANGED, change_label(changes[i].y),
 				    changes[i].path);
 	putchar('\n');
 }
@@ -689,7 +737,7 @@ static void print_untracked(void)
 	printf("Untracked files:\n");
 	printf("  (use \"dircache add <file>...\" to include in what will be committed)\n");
 	for (i = 0; i < nr_untracked; i++)
-		print_entry("", untracked[i]);
+		print_entry(COLOR_CHANGED, "", untracked[i]);
 	putchar('\n');
 }
 
@@ -735,7 +783,9 @@ static void print_long(void)
 	if (branch)
 		printf("On branch %s\n", branch);
 	else
-		printf("Not currently on any branch.\n");
+		put_colored(COLOR_CHANGED, "Not currently on any branch.");
+	if (!branch)
+		putchar('\n');
 	print_state(&s);
 	if (is_initial)
 		printf("\nNo commits yet\n\n");
@@ -790,6 +840,18 @@ static void update_index_if_able(const struct stat *read_st)
 
 /* ---- main ---- */
 
+/* Colour when always, none when never, auto: on a terminal. */
+static int parse_color(const char *when)
+{
+	if (!strcmp(when, "always"))
+		return 1;
+	if (!strcmp(when, "never"))
+		return 0;
+	if (!strcmp(when, "auto"))
+		return -1;
+	usage(wt_status_usage);
+}
+
 static void parse_options(int argc, char **argv)
 {
 	int i;
@@ -809,11 +871,48 @@ static void parse_options(int argc, char **argv)
 			nul_term = 1;
 		else if (!strncmp(arg, "--prefix=", 9))
 			prefix = arg + 9;
+		else if (!strcmp(arg, "--color"))
+			use_color = 1;
+		else if (!strncmp(arg, "--color=", 8))
+			use_color = parse_color(arg + 8);
+		else if (!strcmp(arg, "--no-color"))
+			use_color = 0;
 		else
 			usage(wt_status_usage);
 	}
 	if (nul_term && format == LONG)
 		format = PORCELAIN;
+}
+
+/*
+ * Colour or not, as git decides: the option, else color.status, else
+ * color.ui ("always", "never", "auto" or a boolean, true meaning
+ * auto), else auto: on a terminal without NO_COLOR.  Never in
+ * --porcelain.
+ */
+static void decide_color(void)
+{
+	char *value = NULL;
+	int b;
+
+	if (format == PORCELAIN) {
+		use_color = 0;
+		return;
+	}
+	if (use_color < 0 && (config_get("color.status", &value) > 0 ||
+			      config_get("color.ui", &value) > 0)) {
+		if (!value || !strcmp(value, "auto"))
+			use_color = -1;
+		else if (!strcmp(value, "always"))
+			use_color = 1;
+		else if (!strcmp(value, "never"))
+			use_color = 0;
+		else if ((b = config_bool(value)) >= 0)
+			use_color = b ? -1 : 0;
+		free(value);
+	}
+	if (use_color < 0)
+		use_color = isatty(1) && !getenv("NO_COLOR");
 }
 
 /* A sparse index is not written back (expanded, it would stop being one). */
@@ -869,6 +968,7 @@ int main(int argc, char **argv)
 	gather_changes(y);
 	if ((index_changed || cache_tree_filled) && index_st.st_size && !sparse)
 		update_index_if_able(&index_st);
+	decide_color();
 	if (format == LONG)
 		print_long();
 	else
