@@ -24,7 +24,6 @@
  */
 static uint64_t *snap;
 static unsigned int snap_nr;
-static uint64_t snap_key;
 
 static void forget_snapshot(void)
 {
@@ -49,47 +48,85 @@ static uint64_t mix_word(uint64_t h, uint64_t w)
 	return h << 31 | h >> 33;
 }
 
-static uint64_t get_word(const unsigned char *p, size_t n)
+/* Two words into one: the halves of their 128-bit product folded. */
+static uint64_t mum(uint64_t a, uint64_t b)
 {
-	uint64_t w = 0;
+	__extension__ unsigned __int128 r = (unsigned __int128)a * b;
 
-	memcpy(&w, p, n);
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
 	return w;
 }
+
+static uint64_t load32(const unsigned char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return w;
+}
+
+/* The last n (< 16) bytes at p, in two words, read within them. */
+static void load_tail(const unsigned char *p, size_t n, uint64_t *a,
+		      uint64_t *b)
+{
+	if (n >= 8) {
+		*a = load64(p);
+		*b = load64(p + n - 8);
+	} else if (n >= 4) {
+		*a = load32(p);
+		*b = load32(p + n - 4);
+	} else {
+		*a = n ? (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 |
+			 p[n - 1] : 0;
+		*b = 0;
+	}
+}
+
+/* The per-process keys: snap_key[0] nonzero once chosen. */
+static uint64_t snap_key[4];
 
 static uint64_t entry_digest(const struct cache_entry *ce)
 {
 	const unsigned char *name = (const unsigned char *)ce->name;
-	uint64_t h = snap_key, meta;
-	size_t i, len = ce->ce_namelen;
+	size_t len = ce->ce_namelen, i;
+	uint64_t h, meta, a, b;
 
 	meta = (uint64_t)ce->ce_mode << 32 | (ce->ce_flags & CE_STAGEMASK) |
 	       (ce->ce_ext_flags & CE_INTENT_TO_ADD);
-	h = mix_word(h, meta);
-	h = mix_word(h, len);
-	for (i = 0; i + 8 <= len; i += 8)
-		h = mix_word(h, get_word(name + i, 8));
-	if (i < len)
-		h = mix_word(h, get_word(name + i, len - i));
-	h = mix_word(h, get_word(ce->sha1, 8));
-	h = mix_word(h, get_word(ce->sha1 + 8, 8));
-	h = mix_word(h, get_word(ce->sha1 + 16, 4));
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ h >> 32;
+	h = mum(meta ^ snap_key[0], load64(ce->sha1) ^ snap_key[1]);
+	h = mum(h ^ load64(ce->sha1 + 8),
+		(load32(ce->sha1 + 16) | (uint64_t)len << 32) ^ snap_key[2]);
+	for (i = 0; i + 16 <= len; i += 16)
+		h = mum(h ^ load64(name + i) ^ snap_key[1],
+			load64(name + i + 8) ^ snap_key[3]);
+	load_tail(name + i, len - i, &a, &b);
+	h = mum(h ^ a ^ snap_key[2], b ^ snap_key[3]);
+	return mum(h ^ snap_key[0], h ^ snap_key[1] ^ len);
 }
 
-/* A key no one knows beforehand: the clock, the pid, where we live. */
+/* Keys no one knows beforehand: the clock, the pid, where we live. */
 static void choose_key(void)
 {
 	struct timespec ts;
+	uint64_t h;
+	int i;
 
-	if (snap_key)
+	if (snap_key[0])
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snap_key = mix_word((uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec,
-			    (uint64_t)getpid() << 40 ^ (uintptr_t)&snap_key);
-	snap_key = mix_word(snap_key, (uintptr_t)&ts) | 1;
+	h = mix_word((uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec,
+		     (uint64_t)getpid() << 40 ^ (uintptr_t)&ts);
+	for (i = 3; i >= 0; i--) {
+		h = mix_word(h, (uintptr_t)snap_key + i);
+		snap_key[i] = h | 1;
+	}
 }
 
 static void take_snapshot(void)
