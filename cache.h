@@ -1811,10 +1811,15 @@ struct cache_tree *index_cache_tree_or_new(void);
 /*
  * Called before the read by a tool that changes no entry's path, mode,
  * id or stage (stat data at most): the cache tree stays valid without
- * the copy of every entry kept to find what changed (6 MB on a kernel
- * index).
+ * the digest of every entry kept to find what changed (8 bytes an
+ * entry).
  */
 void index_entries_kept(void);
+/*
+ * ce leaves the index (remove_cache_entry_at): its directories' trees
+ * in the cache tree are no longer valid.
+ */
+void index_entry_removed(const struct cache_entry *ce);
 /*
  * The cache tree was just brought up to date with the index as it is
  * now (write_index_tree): only later changes invalidate it.

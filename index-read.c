@@ -6,38 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "index-internal.h"
 
 /*
- * What the index held when read, for the cache tree: the paths that
- * differ when it is written are the ones whose trees changed.  Kept
- * only when there is a cache tree to keep true.
+ * What the index held when read, for the cache tree: an entry whose
+ * path, stage, mode, id or intent-to-add flag is not as it was makes
+ * its directories' trees invalid when the index is written.  Kept as
+ * an 8-byte digest of each entry (not the entries: 0.6 MB rather than
+ * 6 MB for a kernel's index), keyed afresh in each process so that no
+ * one can choose two entries that collide.  An entry gone from the
+ * index leaves no digest to find it by: remove_cache_entry_at and
+ * replace_cache_entries invalidate its path as it goes, as git does.
+ * Kept only when there is a cache tree to keep true.
  */
-struct entry_snap {
-	size_t name;		/* offset in snap_names */
-	uint32_t namelen;
-	uint32_t mode;
-	uint16_t flags;		/* stage, intent-to-add */
-	unsigned char sha1[20];
-};
-
-static struct entry_snap *snap;
-static char *snap_names;
+static uint64_t *snap;
 static unsigned int snap_nr;
-
-static uint16_t snap_flags(const struct cache_entry *ce)
-{
-	return (ce->ce_flags & CE_STAGEMASK) |
-	       (ce->ce_ext_flags & CE_INTENT_TO_ADD);
-}
 
 static void forget_snapshot(void)
 {
 	free(snap);
-	free(snap_names);
 	snap = NULL;
-	snap_names = NULL;
 	snap_nr = 0;
 }
 
@@ -49,70 +40,186 @@ void index_entries_kept(void)
 	entries_kept = 1;
 }
 
+#define MIX_K 0x9e3779b97f4a7c15ULL
+
+static uint64_t mix_word(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * MIX_K;
+	return h << 31 | h >> 33;
+}
+
+/* Two words into one: the halves of their 128-bit product folded. */
+static uint64_t mum(uint64_t a, uint64_t b)
+{
+	__extension__ unsigned __int128 r = (unsigned __int128)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+static uint64_t load32(const unsigned char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return w;
+}
+
+/* The last n (< 16) bytes at p, in two words, read within them. */
+static void load_tail(const unsigned char *p, size_t n, uint64_t *a,
+		      uint64_t *b)
+{
+	if (n >= 8) {
+		*a = load64(p);
+		*b = load64(p + n - 8);
+	} else if (n >= 4) {
+		*a = load32(p);
+		*b = load32(p + n - 4);
+	} else {
+		*a = n ? (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 |
+			 p[n - 1] : 0;
+		*b = 0;
+	}
+}
+
+/* The per-process keys: snap_key[0] nonzero once chosen. */
+static uint64_t snap_key[4];
+
+static uint64_t entry_digest(const struct cache_entry *ce)
+{
+	const unsigned char *name = (const unsigned char *)ce->name;
+	size_t len = ce->ce_namelen, i;
+	uint64_t h, meta, a, b;
+
+	meta = (uint64_t)ce->ce_mode << 32 | (ce->ce_flags & CE_STAGEMASK) |
+	       (ce->ce_ext_flags & CE_INTENT_TO_ADD);
+	h = mum(meta ^ snap_key[0], load64(ce->sha1) ^ snap_key[1]);
+	h = mum(h ^ load64(ce->sha1 + 8),
+		(load32(ce->sha1 + 16) | (uint64_t)len << 32) ^ snap_key[2]);
+	for (i = 0; i + 16 <= len; i += 16)
+		h = mum(h ^ load64(name + i) ^ snap_key[1],
+			load64(name + i + 8) ^ snap_key[3]);
+	load_tail(name + i, len - i, &a, &b);
+	h = mum(h ^ a ^ snap_key[2], b ^ snap_key[3]);
+	return mum(h ^ snap_key[0], h ^ snap_key[1] ^ len);
+}
+
+/* Keys no one knows beforehand: the clock, the pid, where we live. */
+static void choose_key(void)
+{
+	struct timespec ts;
+	uint64_t h;
+	int i;
+
+	if (snap_key[0])
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	h = mix_word((uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec,
+		     (uint64_t)getpid() << 40 ^ (uintptr_t)&ts);
+	for (i = 3; i >= 0; i--) {
+		h = mix_word(h, (uintptr_t)snap_key + i);
+		snap_key[i] = h | 1;
+	}
+}
+
 static void take_snapshot(void)
 {
-	size_t names = 0, off = 0;
 	unsigned int i;
 
 	forget_snapshot();
 	if (entries_kept)
 		return;
+	choose_key();
+	snap = xmalloc((active_nr + 1) * sizeof(*snap));
 	for (i = 0; i < active_nr; i++)
-		names += active_cache[i]->ce_namelen;
-	snap = xcalloc(active_nr + 1, sizeof(*snap));
-	snap_names = xmalloc(names + 1);
-	for (i = 0; i < active_nr; i++) {
-		const struct cache_entry *ce = active_cache[i];
-
-		snap[i].name = off;
-		snap[i].namelen = ce->ce_namelen;
-		snap[i].mode = ce->ce_mode;
-		snap[i].flags = snap_flags(ce);
-		memcpy(snap[i].sha1, ce->sha1, 20);
-		memcpy(snap_names + off, ce->name, ce->ce_namelen);
-		off += ce->ce_namelen;
-	}
+		snap[i] = entry_digest(active_cache[i]);
 	snap_nr = active_nr;
 }
 
-static int snap_cmp(const struct entry_snap *s, const struct cache_entry *ce)
-{
-	size_t n = s->namelen < ce->ce_namelen ? s->namelen : ce->ce_namelen;
-	int cmp = memcmp(snap_names + s->name, ce->name, n);
+/*
+ * Where the snapshot holds digest d, for the entries the walk below
+ * does not meet in their old place: a table of positions, made once.
+ */
+struct snap_table {
+	uint32_t *slot;
+	size_t mask;
+};
 
-	if (cmp)
-		return cmp;
-	if (s->namelen != ce->ce_namelen)
-		return s->namelen < ce->ce_namelen ? -1 : 1;
-	return (int)(s->flags & CE_STAGEMASK) -
-	       (int)(ce->ce_flags & CE_STAGEMASK);
+static void fill_table(struct snap_table *t)
+{
+	size_t size = 16, i;
+
+	while (size < 2 * (size_t)snap_nr)
+		size <<= 1;
+	t->mask = size - 1;
+	t->slot = xmalloc(size * sizeof(*t->slot));
+	memset(t->slot, 0xff, size * sizeof(*t->slot));
+	for (i = 0; i < snap_nr; i++) {
+		size_t k = snap[i] & t->mask;
+
+		while (t->slot[k] != UINT32_MAX)
+			k = (k + 1) & t->mask;
+		t->slot[k] = i;
+	}
 }
 
+/* The position of d in the snapshot, or -1. */
+static long find_digest(struct snap_table *t, uint64_t d)
+{
+	size_t k;
+
+	if (!t->slot)
+		fill_table(t);
+	for (k = d & t->mask; t->slot[k] != UINT32_MAX; k = (k + 1) & t->mask)
+		if (snap[t->slot[k]] == d)
+			return t->slot[k];
+	return -1;
+}
+
+/*
+ * Each entry not in the snapshot invalidates its path.  The entries
+ * are met in order, so an unchanged one is most often where the last
+ * one found was followed: the table is made only when one is not.
+ */
 void invalidate_changed(void)
 {
-	unsigned int i = 0, j = 0;
+	struct snap_table t = { NULL, 0 };
+	unsigned int i = 0, j;
 
 	if (entries_kept)
 		return;	/* nothing the cache tree depends on changed */
 
-	while (i < snap_nr || j < active_nr) {
-		const struct entry_snap *s = i < snap_nr ? &snap[i] : NULL;
-		const struct cache_entry *ce = j < active_nr ?
-			active_cache[j] : NULL;
-		int cmp = !s ? 1 : !ce ? -1 : snap_cmp(s, ce);
+	for (j = 0; j < active_nr; j++) {
+		const struct cache_entry *ce = active_cache[j];
+		uint64_t d = entry_digest(ce);
+		long pos;
 
-		if (cmp < 0)
-			cache_tree_invalidate_path(active_cache_tree,
-						   snap_names + s->name,
-						   s->namelen);
-		else if (cmp > 0 || s->mode != ce->ce_mode ||
-			 s->flags != snap_flags(ce) ||
-			 memcmp(s->sha1, ce->sha1, 20))
+		if (i < snap_nr && snap[i] == d) {
+			i++;
+			continue;
+		}
+		pos = snap_nr ? find_digest(&t, d) : -1;
+		if (pos >= 0)
+			i = pos + 1;
+		else
 			cache_tree_invalidate_path(active_cache_tree, ce->name,
 						   ce->ce_namelen);
-		i += cmp <= 0;
-		j += cmp >= 0;
 	}
+	free(t.slot);
+}
+
+void index_entry_removed(const struct cache_entry *ce)
+{
+	if (active_cache_tree)
+		cache_tree_invalidate_path(active_cache_tree, ce->name,
+					   ce->ce_namelen);
 }
 
 struct cache_tree *index_cache_tree(void)
@@ -272,11 +379,43 @@ int finish_index_check(void)
 	return finish_deferred_check();
 }
 
+/* Index order: the names' bytes, then their lengths, then stages. */
+static int entry_cmp(const struct cache_entry *a, const struct cache_entry *b)
+{
+	size_t n = a->ce_namelen < b->ce_namelen ? a->ce_namelen :
+		   b->ce_namelen;
+	int cmp = memcmp(a->name, b->name, n);
+
+	if (cmp)
+		return cmp;
+	if (a->ce_namelen != b->ce_namelen)
+		return a->ce_namelen < b->ce_namelen ? -1 : 1;
+	return (int)ce_stage(a) - (int)ce_stage(b);
+}
+
+/* The entries of the index that ces (sorted) has not: gone from it. */
+static void invalidate_leaving(struct cache_entry **ces, unsigned int nr)
+{
+	unsigned int i = 0, j = 0;
+
+	if (!active_cache_tree)
+		return;
+	while (i < active_nr) {
+		int cmp = j < nr ? entry_cmp(active_cache[i], ces[j]) : -1;
+
+		if (cmp < 0)
+			index_entry_removed(active_cache[i]);
+		i += cmp <= 0;
+		j += cmp >= 0;
+	}
+}
+
 void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
 			   size_t alloc)
 {
 	unsigned int i;
 
+	invalidate_leaving(ces, nr);
 	for (i = 0; i < active_nr; i++)
 		free_cache_entry(active_cache[i]);
 	forget_entry_array();

@@ -56,6 +56,7 @@ int cache_name_pos(const char *name, size_t len)
 
 void remove_cache_entry_at(unsigned int pos)
 {
+	index_entry_removed(active_cache[pos]);
 	free_cache_entry(active_cache[pos]);
 	active_nr--;
 	memmove(active_cache + pos, active_cache + pos + 1,

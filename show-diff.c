@@ -485,6 +485,8 @@ int main(int argc, char **argv)
 		exit(128);
 	if (setup_repository() < 0)
 		exit(128);
+	/* it writes no index: no digest of the entries for the cache tree */
+	index_entries_kept();
 	/* the index checksum is computed while the paths are lstat'ed */
 	if (read_cache_overlapped() < 0)
 		die("cannot read the index");

@@ -260,4 +260,16 @@ test_expect_success 'index v3 (intent-to-add) is read and kept' '
 	test_cmp expect actual
 '
 
+# 8-byte names: 80 bytes in memory for 64 on disk, the most there is.
+test_expect_success 'entries that take the most memory over their size on disk' '
+	rm -rf g8 && mkdir g8 && cd g8 && git init -q &&
+	for i in $(seq 1000 1599)
+	do
+		echo $i >f000$i || return 1
+	done &&
+	git add . && ! grep -q TREE .git/index &&
+	GIT_DIR=.git ls-files >actual && git ls-files >expect &&
+	test_cmp expect actual && test $(wc -l <actual) = 600
+'
+
 test_done

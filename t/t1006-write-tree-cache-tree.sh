@@ -140,6 +140,21 @@ test_expect_success 'read-tree -m keeps the cache tree where nothing changed' '
 	tree_ext | grep -q $d && both_write_tree
 '
 
+test_expect_success 'read-tree -m: the directories it takes paths from are rehashed' '
+	cd r &&
+	one=$(write-tree) &&
+	cp .git/index ../keep &&
+	GIT_INDEX_FILE=../two git read-tree $one &&
+	GIT_INDEX_FILE=../two git update-index --force-remove d/e/u a/y &&
+	GIT_INDEX_FILE=../two git write-tree >../expect &&
+	read-tree $one && checkout-cache -f -a && old_files $(git ls-files) &&
+	update-cache --refresh && test -n "$(tree_ext)" &&
+	read-tree -m $one $(cat ../expect) &&
+	write-tree >../actual &&
+	test_cmp ../expect ../actual &&
+	cp ../keep .git/index
+'
+
 test_expect_success 'a held index.lock makes write-tree fail, as git' '
 	cd r &&
 	>.git/index.lock &&
