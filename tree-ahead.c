@@ -66,11 +66,16 @@ struct tree_starts {
 	unsigned char bits[];		/* bit o set: an entry starts at o */
 };
 
-/* The last trees read, to STARTS_BYTES; the oldest go first. */
+/*
+ * The last trees read, in a ring of STARTS_BYTES: each is put at head
+ * (back at the start when it does not fit before the end), over the
+ * oldest ones, which are the ones there.
+ */
 struct starts_map {
 	struct tree_starts **buckets;
+	unsigned char *ring;
+	size_t head;
 	struct tree_starts *oldest, *newest;
-	size_t bytes;
 };
 
 /* The trees the thread met: open addressing on the id's first bytes. */
@@ -177,8 +182,15 @@ static void drop_oldest_starts(struct starts_map *m)
 	m->oldest = s->newer;
 	if (!m->oldest)
 		m->newest = NULL;
-	m->bytes -= s->size / 8 + 1;
-	free(s);
+}
+
+/* Drop the oldest while they lie in the ring from head to head + room. */
+static void make_room(struct starts_map *m, size_t room)
+{
+	while (m->oldest &&
+	       (unsigned char *)m->oldest >= m->ring + m->head &&
+	       (unsigned char *)m->oldest < m->ring + m->head + room)
+		drop_oldest_starts(m);
 }
 
 /* A map of a tree of size bytes, all clear, kept as the newest. */
@@ -187,15 +199,22 @@ static struct tree_starts *add_starts(struct starts_map *m,
 				      const unsigned char *sha1, size_t size)
 {
 	size_t n = size / 8 + 1;
+	size_t room = (sizeof(struct tree_starts) + n + 7) & ~(size_t)7;
 	struct tree_starts *s, **bucket;
 
-	if (n > STARTS_BYTES / 4)
+	if (room > STARTS_BYTES / 4)
 		return NULL;
-	if (!m->buckets)
+	if (!m->ring) {
 		m->buckets = xcalloc(STARTS_BUCKETS, sizeof(*m->buckets));
-	while (m->oldest && m->bytes + n > STARTS_BYTES)
-		drop_oldest_starts(m);
-	s = xmalloc(sizeof(*s) + n);
+		m->ring = xmalloc(STARTS_BYTES);
+	}
+	if (m->head + room > STARTS_BYTES) {
+		make_room(m, STARTS_BYTES - m->head);
+		m->head = 0;
+	}
+	make_room(m, room);
+	s = (struct tree_starts *)(m->ring + m->head);
+	m->head += room;
 	memset(s->bits, 0, n);
 	s->pack = p;
 	s->offset = offset;
@@ -210,14 +229,12 @@ static struct tree_starts *add_starts(struct starts_map *m,
 	else
 		m->oldest = s;
 	m->newest = s;
-	m->bytes += n;
 	return s;
 }
 
 static void clear_starts(struct starts_map *m)
 {
-	while (m->oldest)
-		drop_oldest_starts(m);
+	free(m->ring);
 	free(m->buckets);
 }
 
@@ -397,11 +414,17 @@ static struct ahead_tree *read_ahead(struct tree_ahead *ra,
 		t->size = 0;
 		return t;
 	}
-	/* an entry takes 24 bytes at least: "1 a", NUL, the id */
+	/*
+	 * An entry takes 24 bytes at least: "1 a", NUL, the id.  The room
+	 * goes up in powers of two, so that the arrays reused fit the
+	 * trees that come more often.
+	 */
 	if (t->size / 24 + 1 > t->alloc_entries) {
 		free(t->entries);
 		free(t->copied);
-		t->alloc_entries = t->size / 24 + 1;
+		t->alloc_entries = 64;
+		while (t->alloc_entries < t->size / 24 + 1)
+			t->alloc_entries *= 2;
 		t->entries = xmalloc(t->alloc_entries * sizeof(*t->entries));
 		t->copied = xmalloc(t->alloc_entries);
 	}
