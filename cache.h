@@ -933,6 +933,18 @@ int get_delta_sizes(const void *delta, size_t len, size_t *base_size,
  */
 void *apply_delta(const void *base, size_t base_len, const void *delta,
 		  size_t delta_len, size_t *result_len, const char **why);
+/* A run of a delta's base copied into its result. */
+struct delta_copy {
+	size_t to, from, len;	/* in the result, in the base, its bytes */
+};
+/*
+ * The copies of delta (len bytes), in the order of the result, into
+ * *copies (grown as ALLOC_GROW does, *alloc its room; the caller
+ * frees it), *nr of them; -1 when the delta is malformed (*nr then
+ * means nothing).
+ */
+int delta_copies(const void *delta, size_t len, struct delta_copy **copies,
+		 size_t *nr, size_t *alloc);
 
 /* ---- base85.c: git's base-85, for binary patches ---- */
 

@@ -22,6 +22,7 @@
 #define SHOWN		(1u << 2)	/* handed out by get_revision */
 #define ADDED		(1u << 3)	/* its parents were queued */
 #define READ_OK		(1u << 4)	/* walk_objects read it: it exists */
+#define WALKED		(1u << 5)	/* a tree walk_objects walked whole */
 #define PARENT1		(1u << 16)	/* merge-base painting */
 #define PARENT2		(1u << 17)
 #define STALE		(1u << 18)
@@ -180,6 +181,13 @@ struct ahead_tree {
 	size_t nr, alloc_entries;
 	const char *bad;		/* check_tree's answer */
 	int checked;			/* bad is known */
+	/*
+	 * A tree stored as a delta of a tree read before it: copied[i]
+	 * says entries[i] is one of that base's entries, byte for byte.
+	 */
+	int has_base;
+	unsigned char base_sha1[20];
+	unsigned char *copied;		/* alloc_entries of them */
 };
 struct tree_ahead;
 

@@ -267,6 +267,17 @@ static int find_base(struct packed_git *p, uint64_t offset, struct chain *c,
 	}
 }
 
+/* The copies of the delta (len bytes) of the object dc is on, from base. */
+static void note_copies(struct delta_copies *dc, uint64_t base,
+			const unsigned char *delta, size_t len)
+{
+	if (delta_copies(delta, len, &dc->v, &dc->nr, &dc->alloc) < 0) {
+		dc->nr = 0;
+		return;
+	}
+	dc->base = base;
+}
+
 /*
  * The object of the delta at offset, resolved, into b (owned); -1 (f).
  * Each base the chain went through is left in the cache: handed over
@@ -274,7 +285,8 @@ static int find_base(struct packed_git *p, uint64_t offset, struct chain *c,
  */
 static int resolve_chain(struct packed_git *p, uint64_t offset,
 			 enum object_type *type, size_t *size,
-			 struct chain_base *b, struct fault *f)
+			 struct chain_base *b, struct delta_copies *dc,
+			 struct fault *f)
 {
 	struct chain c = { NULL, 0, 0 };
 	int ok = !find_base(p, offset, &c, type, size, b, f);
@@ -296,6 +308,8 @@ static int resolve_chain(struct packed_git *p, uint64_t offset,
 					  (unsigned long long)at, p->pack_name,
 					  why);
 		}
+		if (dc && result && !c.nr)
+			note_copies(dc, b->at, delta, e.size);
 		free(delta);
 		if (b->owned && result) {
 			give_cached_base(p, b->at, *type, b->owned, base_size);
@@ -338,7 +352,7 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 {
 	struct chain_base b = { NULL, NULL, NULL, 0 };
 
-	if (resolve_chain(p, offset, type, size, &b, f) < 0)
+	if (resolve_chain(p, offset, type, size, &b, NULL, f) < 0)
 		return NULL;
 	put_cached_base(p, offset, *type, b.owned, *size);
 	return b.owned;
@@ -600,10 +614,17 @@ static int read_ref_whole(struct packed_git *p, uint32_t n,
 	return r->buf ? 0 : -1;
 }
 
+struct ref_want {
+	struct packed_ref *r;
+	struct delta_copies *dc;	/* NULL: not wanted */
+};
+
 static int ref_in_pack(struct packed_git *p, uint32_t n, void *data,
 		       struct fault *f)
 {
-	struct packed_ref *r = data;
+	struct ref_want *want = data;
+	struct packed_ref *r = want->r;
+	struct delta_copies *dc = want->dc;
 	uint64_t offset = nth_packed_offset(p, n);
 	struct chain_base b = { NULL, NULL, NULL, 0 };
 	struct pack_entry_info e;
@@ -620,9 +641,15 @@ static int ref_in_pack(struct packed_git *p, uint32_t n, void *data,
 	unuse_pack(w);
 	if (hdr < 0)
 		return -1;
+	if (dc) {
+		dc->pack = p;
+		dc->offset = offset;
+		dc->base = 0;
+		dc->nr = 0;
+	}
 	if (e.type <= OBJ_TAG)
 		return read_ref_whole(p, n, r, f);
-	if (resolve_chain(p, offset, &r->type, &r->size, &b, f) < 0)
+	if (resolve_chain(p, offset, &r->type, &r->size, &b, dc, f) < 0)
 		return -1;
 	/* the result goes to the cache, and is read from there */
 	give_cached_base(p, offset, r->type, b.owned, r->size);
@@ -635,8 +662,22 @@ static int ref_in_pack(struct packed_git *p, uint32_t n, void *data,
 int read_packed_ref(const unsigned char *sha1, struct packed_ref *r,
 		    struct fault *f)
 {
+	struct ref_want want = { r, NULL };
+
 	memset(r, 0, sizeof(*r));
-	return in_packs(sha1, ref_in_pack, r, f);
+	return in_packs(sha1, ref_in_pack, &want, f);
+}
+
+int read_packed_copies(const unsigned char *sha1, struct packed_ref *r,
+		       struct delta_copies *dc, struct fault *f)
+{
+	struct ref_want want = { r, dc };
+
+	memset(r, 0, sizeof(*r));
+	dc->pack = NULL;
+	dc->base = 0;
+	dc->nr = 0;
+	return in_packs(sha1, ref_in_pack, &want, f);
 }
 
 int pack_entry_info(struct packed_git *p, uint32_t n,

@@ -209,6 +209,21 @@ struct packed_ref {
 };
 int read_packed_ref(const unsigned char *sha1, struct packed_ref *r,
 		    struct fault *f);
+/*
+ * Where read_packed_copies found an object, and what of its delta base
+ * it copies: the runs of the base's bytes that its delta copies, in
+ * the order of the result.  The caller keeps one and frees v.
+ */
+struct delta_copies {
+	struct packed_git *pack;	/* NULL: not read from a pack */
+	uint64_t offset;		/* of the object's entry */
+	uint64_t base;			/* of its delta base's entry; 0: none */
+	struct delta_copy *v;
+	size_t nr, alloc;
+};
+/* read_packed_ref, telling where the object is and what it copies. */
+int read_packed_copies(const unsigned char *sha1, struct packed_ref *r,
+		       struct delta_copies *dc, struct fault *f);
 void release_packed_ref(struct packed_ref *r);
 /* The same on the nth object of p. */
 int open_pack_entry(struct object_stream *st, struct packed_git *p,

@@ -143,3 +143,35 @@ void *apply_delta(const void *base, size_t base_len, const void *delta,
 	*result_len = size;
 	return result;
 }
+
+int delta_copies(const void *delta, size_t len, struct delta_copy **copies,
+		 size_t *nr, size_t *alloc)
+{
+	const unsigned char *p = delta, *end = p + len;
+	size_t base_size, size, off, n, out = 0;
+	int hdr = get_delta_sizes(delta, len, &base_size, &size);
+
+	*nr = 0;
+	if (hdr < 0)
+		return -1;
+	for (p += hdr; p < end; out += n) {
+		unsigned char cmd = *p++;
+
+		if (!(cmd & 0x80)) {
+			n = cmd;
+			if (!n || n > (size_t)(end - p))
+				return -1;
+			p += n;
+			continue;
+		}
+		if (parse_copy(cmd, &p, end, &off, &n) < 0 ||
+		    off > base_size || n > base_size - off ||
+		    n > size - out)
+			return -1;
+		ALLOC_GROW(*copies, *nr + 1, *alloc);
+		(*copies)[*nr].to = out;
+		(*copies)[*nr].from = off;
+		(*copies)[(*nr)++].len = n;
+	}
+	return out == size ? 0 : -1;
+}

@@ -623,6 +623,28 @@ static int walk_tree_entries(struct object_walk *w, struct object *tree,
 	return walk_entries(w, entries, nr);
 }
 
+/*
+ * Leave out of t's entries those its delta copies whole from entries
+ * of a base the walk walked whole before (from a tree read ahead, so
+ * checked against its id): each is seen or excluded already, and
+ * looking it up would find so.  How many are left.
+ */
+static size_t uncopied_entries(struct ahead_tree *t)
+{
+	struct object *base;
+	size_t i, nr = 0;
+
+	if (!t->has_base)
+		return t->nr;
+	base = lookup_object(t->base_sha1, OBJ_NONE);
+	if (!base || !(base->flags & WALKED))
+		return t->nr;
+	for (i = 0; i < t->nr; i++)
+		if (!t->copied[i])
+			t->entries[nr++] = t->entries[i];
+	return nr;
+}
+
 static int walk_tree(struct object_walk *w, struct object *tree)
 {
 	struct ahead_tree *t = NULL;
@@ -638,7 +660,10 @@ static int walk_tree(struct object_walk *w, struct object *tree)
 	if (w->ahead)
 		t = take_tree_ahead(w->ahead, tree->sha1);
 	if (t && t->buf) {
-		ret = walk_tree_entries(w, tree, t->bad, t->entries, t->nr);
+		nr = t->bad ? 0 : uncopied_entries(t);
+		ret = walk_tree_entries(w, tree, t->bad, t->entries, nr);
+		if (!ret && !t->bad)
+			tree->flags |= WALKED;
 		done_tree_ahead(w->ahead, t);
 		return ret;
 	}

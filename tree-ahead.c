@@ -22,6 +22,14 @@
  * that would skip trees the thread reads (excluded ones) must not use
  * it: the thread would wait for it forever, and the walk would read
  * everything itself.
+ *
+ * Most trees of a pack are deltas of other trees, and copy most of
+ * their entries from them.  The thread keeps, for the trees it read
+ * last, where their entries start; a tree stored as a delta of one of
+ * those is handed over with its base's id and, for each entry, whether
+ * the delta copies it whole from an entry of the base.  The walk took
+ * that base before this tree; when it walked it whole, every such
+ * entry is seen already, and the walk need not look it up.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -37,6 +45,38 @@
 /* How far ahead the thread may read, in bytes of trees not yet taken. */
 #define AHEAD_BYTES ((size_t)32 << 20)
 
+
+/* Bytes of the maps of entries kept for trees a delta may copy from. */
+#define STARTS_BYTES ((size_t)32 << 20)
+#define STARTS_BUCKETS 65536
+
+/*
+ * A tree the thread read from a pack, by its entry there: where its
+ * entries start.  A tree stored as a delta copies runs of its base;
+ * an entry of it copied whole from where an entry of the base starts
+ * is that entry of the base, byte for byte.
+ */
+struct tree_starts {
+	struct tree_starts *next;	/* in its bucket */
+	struct tree_starts *newer;	/* in the order read */
+	struct packed_git *pack;
+	uint64_t offset;
+	unsigned char sha1[20];
+	size_t size;
+	unsigned char bits[];		/* bit o set: an entry starts at o */
+};
+
+/*
+ * The last trees read, in a ring of STARTS_BYTES: each is put at head
+ * (back at the start when it does not fit before the end), over the
+ * oldest ones, which are the ones there.
+ */
+struct starts_map {
+	struct tree_starts **buckets;
+	unsigned char *ring;
+	size_t head;
+	struct tree_starts *oldest, *newest;
+};
 
 /* The trees the thread met: open addressing on the id's first bytes. */
 struct tree_set {
@@ -63,6 +103,8 @@ struct tree_ahead {
 	/* the thread's own */
 	size_t next_root;
 	struct tree_set seen;
+	struct starts_map starts;
+	struct delta_copies dc;		/* of the tree read last */
 };
 
 static size_t set_slot(const struct tree_set *s, const unsigned char *sha1)
@@ -107,6 +149,120 @@ static int set_insert(struct tree_set *s, const unsigned char *sha1)
 	return 1;
 }
 
+static struct tree_starts **starts_bucket(struct starts_map *m,
+					  struct packed_git *p,
+					  uint64_t offset)
+{
+	uintptr_t h = (uintptr_t)p / sizeof(void *) + offset * 2654435761u;
+
+	return &m->buckets[(h ^ (h >> 19)) % STARTS_BUCKETS];
+}
+
+static struct tree_starts *find_starts(struct starts_map *m,
+				       struct packed_git *p, uint64_t offset)
+{
+	struct tree_starts *s;
+
+	if (!m->buckets)
+		return NULL;
+	for (s = *starts_bucket(m, p, offset); s; s = s->next)
+		if (s->pack == p && s->offset == offset)
+			return s;
+	return NULL;
+}
+
+static void drop_oldest_starts(struct starts_map *m)
+{
+	struct tree_starts *s = m->oldest, **link;
+
+	link = starts_bucket(m, s->pack, s->offset);
+	while (*link != s)
+		link = &(*link)->next;
+	*link = s->next;
+	m->oldest = s->newer;
+	if (!m->oldest)
+		m->newest = NULL;
+}
+
+/* Drop the oldest while they lie in the ring from head to head + room. */
+static void make_room(struct starts_map *m, size_t room)
+{
+	while (m->oldest &&
+	       (unsigned char *)m->oldest >= m->ring + m->head &&
+	       (unsigned char *)m->oldest < m->ring + m->head + room)
+		drop_oldest_starts(m);
+}
+
+/* A map of a tree of size bytes, all clear, kept as the newest. */
+static struct tree_starts *add_starts(struct starts_map *m,
+				      struct packed_git *p, uint64_t offset,
+				      const unsigned char *sha1, size_t size)
+{
+	size_t n = size / 8 + 1;
+	size_t room = (sizeof(struct tree_starts) + n + 7) & ~(size_t)7;
+	struct tree_starts *s, **bucket;
+
+	if (room > STARTS_BYTES / 4)
+		return NULL;
+	if (!m->ring) {
+		m->buckets = xcalloc(STARTS_BUCKETS, sizeof(*m->buckets));
+		m->ring = xmalloc(STARTS_BYTES);
+	}
+	if (m->head + room > STARTS_BYTES) {
+		make_room(m, STARTS_BYTES - m->head);
+		m->head = 0;
+	}
+	make_room(m, room);
+	s = (struct tree_starts *)(m->ring + m->head);
+	m->head += room;
+	memset(s->bits, 0, n);
+	s->pack = p;
+	s->offset = offset;
+	memcpy(s->sha1, sha1, 20);
+	s->size = size;
+	bucket = starts_bucket(m, p, offset);
+	s->next = *bucket;
+	*bucket = s;
+	s->newer = NULL;
+	if (m->newest)
+		m->newest->newer = s;
+	else
+		m->oldest = s;
+	m->newest = s;
+	return s;
+}
+
+static void clear_starts(struct starts_map *m)
+{
+	free(m->ring);
+	free(m->buckets);
+}
+
+static int starts_at(const struct tree_starts *s, size_t o)
+{
+	return o < s->size && (s->bits[o / 8] >> (o % 8) & 1);
+}
+
+/*
+ * Is the entry of the tree at [start, end) copied whole from where an
+ * entry of the base starts?  *k: the copy to look at first (the
+ * entries come in order, and so do the copies).
+ */
+static int copied_entry(const struct delta_copies *dc, size_t *k,
+			const struct tree_starts *base, size_t start,
+			size_t end)
+{
+	const struct delta_copy *c;
+
+	while (*k < dc->nr && dc->v[*k].to + dc->v[*k].len <= start)
+		(*k)++;
+	if (*k == dc->nr)
+		return 0;
+	c = &dc->v[*k];
+	return c->to <= start && end <= c->to + c->len &&
+	       starts_at(base, c->from + (start - c->to));
+}
+
 static void release_tree_buf(struct ahead_tree *t)
 {
 	free(t->owned);
@@ -121,6 +277,7 @@ void free_ahead_tree(struct ahead_tree *t)
 		return;
 	release_tree_buf(t);
 	free(t->entries);
+	free(t->copied);
 	free(t);
 }
 
@@ -134,6 +291,7 @@ static struct ahead_tree *new_ahead_tree(struct tree_ahead *ra)
 {
 	struct ahead_tree *t;
 	struct name_entry *entries;
+	unsigned char *copied;
 	size_t alloc;
 
 	pthread_mutex_lock(&ra->lock);
@@ -146,9 +304,11 @@ static struct ahead_tree *new_ahead_tree(struct tree_ahead *ra)
 	if (!t)
 		return xcalloc(1, sizeof(*t));
 	entries = t->entries;
+	copied = t->copied;
 	alloc = t->alloc_entries;
 	memset(t, 0, sizeof(*t));
 	t->entries = entries;
+	t->copied = copied;
 	t->alloc_entries = alloc;
 	return t;
 }
@@ -169,18 +329,67 @@ void done_tree_ahead(struct tree_ahead *ra, struct ahead_tree *t)
 	free_ahead_tree(t);
 }
 
+/* The entries of t, gitlinks left out. */
+static void parse_ahead(struct ahead_tree *t)
+{
+	struct tree_desc desc;
+	struct name_entry e;
+
+	init_tree_desc(&desc, t->buf, t->size);
+	while (tree_entry_next(&desc, &e) > 0)
+		if (!S_ISGITLINK(e.mode))
+			t->entries[t->nr++] = e;
+}
+
+/*
+ * The same, for a tree read from a pack (ra->dc says where and what it
+ * copies): where its entries start is kept, and each entry is told
+ * copied whole from an entry of its base when the base was read before
+ * (so the walk, which takes trees in the order they were read, walked
+ * it before this tree, if it walked it whole).
+ */
+static void parse_ahead_copies(struct tree_ahead *ra, struct ahead_tree *t)
+{
+	const unsigned char *buf = t->buf;
+	struct tree_starts *base = NULL, *self;
+	struct tree_desc desc;
+	struct name_entry e;
+	size_t k = 0, start;
+
+	/* first: making room for this one may drop the base */
+	self = add_starts(&ra->starts, ra->dc.pack, ra->dc.offset, t->sha1,
+			  t->size);
+	if (ra->dc.base)
+		base = find_starts(&ra->starts, ra->dc.pack, ra->dc.base);
+	if (base) {
+		t->has_base = 1;
+		memcpy(t->base_sha1, base->sha1, 20);
+	}
+	init_tree_desc(&desc, buf, t->size);
+	for (;;) {
+		start = desc.buf - buf;
+		if (tree_entry_next(&desc, &e) <= 0)
+			break;
+		if (self)
+			self->bits[start / 8] |= 1u << (start % 8);
+		if (S_ISGITLINK(e.mode))
+			continue;
+		t->copied[t->nr] = base && copied_entry(&ra->dc, &k, base,
+				start, e.sha1 + 20 - buf);
+		t->entries[t->nr++] = e;
+	}
+}
+
 static struct ahead_tree *read_ahead(struct tree_ahead *ra,
 				     const unsigned char *sha1)
 {
 	struct ahead_tree *t = new_ahead_tree(ra);
 	struct object_stream st;
 	struct packed_ref r;
-	struct tree_desc desc;
-	struct name_entry e;
 	struct fault f;
 
 	memcpy(t->sha1, sha1, 20);
-	if (!read_packed_ref(sha1, &r, &f)) {
+	if (!read_packed_copies(sha1, &r, &ra->dc, &f)) {
 		if (r.type == OBJ_TREE) {
 			t->buf = r.buf;
 			t->size = r.size;
@@ -189,29 +398,40 @@ static struct ahead_tree *read_ahead(struct tree_ahead *ra,
 		} else {
 			release_packed_ref(&r);
 		}
-	} else if (f.code == FAULT_MISSING &&
-		   !open_object_unverified(&st, sha1, &f)) {
-		if (st.type == OBJ_TREE) {
-			t->owned = read_object_stream_whole(&st, &f);
-			t->buf = t->owned;
-			t->size = st.size;
+	} else {
+		ra->dc.pack = NULL;	/* not from a pack: nothing kept */
+		if (f.code == FAULT_MISSING &&
+		    !open_object_unverified(&st, sha1, &f)) {
+			if (st.type == OBJ_TREE) {
+				t->owned = read_object_stream_whole(&st, &f);
+				t->buf = t->owned;
+				t->size = st.size;
+			}
+			close_object_stream(&st);
 		}
-		close_object_stream(&st);
 	}
 	if (!t->buf) {
 		t->size = 0;
 		return t;
 	}
-	/* an entry takes 24 bytes at least: "1 a", NUL, the id */
+	/*
+	 * An entry takes 24 bytes at least: "1 a", NUL, the id.  The room
+	 * goes up in powers of two, so that the arrays reused fit the
+	 * trees that come more often.
+	 */
 	if (t->size / 24 + 1 > t->alloc_entries) {
 		free(t->entries);
-		t->alloc_entries = t->size / 24 + 1;
+		free(t->copied);
+		t->alloc_entries = 64;
+		while (t->alloc_entries < t->size / 24 + 1)
+			t->alloc_entries *= 2;
 		t->entries = xmalloc(t->alloc_entries * sizeof(*t->entries));
+		t->copied = xmalloc(t->alloc_entries);
 	}
-	init_tree_desc(&desc, t->buf, t->size);
-	while (tree_entry_next(&desc, &e) > 0)
-		if (!S_ISGITLINK(e.mode))
-			t->entries[t->nr++] = e;
+	if (ra->dc.pack)
+		parse_ahead_copies(ra, t);
+	else
+		parse_ahead(t);
 	return t;
 }
 
@@ -427,6 +647,8 @@ void stop_tree_ahead(struct tree_ahead *ra)
 	pthread_cond_destroy(&ra->cond);
 	free(ra->seen.ids);
 	free(ra->seen.used);
+	clear_starts(&ra->starts);
+	free(ra->dc.v);
 	free(ra->roots);
 	free(ra);
 }
