@@ -9,15 +9,16 @@
 # the files whose stat data changed.  -s and --porcelain print git
 # status -s's lines (-s relative to the current directory, -b the
 # branch first, -z NUL-terminated); the long form is git's, hints in
-# our words.  Renames are shown as a deletion and an addition: there
-# is no rename detection here.
-USAGE='status [-s | --short | --porcelain] [-b] [-z]'
+# our words.  Staged renames are found as git status finds them
+# (status.renames, diff.renames, --no-renames, --find-renames[=<n>]).
+USAGE='status [-s | --short | --porcelain] [-b] [-z] [--find-renames[=<n>] | --no-renames]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 for arg; do
 	case $arg in
 	-s|--short|--porcelain|-b|--branch|-sb|-bs|-z) ;;
+	--no-renames|--find-renames|--find-renames=*) ;;
 	*) usage ;;
 	esac
 done

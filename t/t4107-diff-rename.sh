@@ -206,4 +206,57 @@ test_expect_success 'show: a rename commit as git show' '
 	test_cmp expect out
 '
 
+# git status on r: its forms; the long one with hints in our words.
+# Outputs go to $T, outside r, not to be untracked files there.
+T=$TRASH_DIRECTORY
+status_same() {
+	git status -s >"$T/expect" && dircache status -s >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	git status --porcelain -z >"$T/expect" && dircache status --porcelain -z >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	git status -s >"$T/expect" && dircache status -s >"$T/out.s" &&
+	test_cmp "$T/expect" "$T/out.s" &&
+	git status | sed "s/\"git /\"dircache /g" >"$T/expect" &&
+	dircache status >"$T/out" &&
+	test_cmp "$T/expect" "$T/out"
+}
+
+test_expect_success 'status: staged renames as git status shows them' '
+	cd r &&
+	git mv deep/z zz && git mv r/same t-same && git mv c2 "c 3" &&
+	echo more >>"c 3" && git add "c 3" && echo again >>"c 3" &&
+	sed "s/line number 1[0-9]/EDIT/" swap2 >swap3 && git rm -q swap2 &&
+	git add swap3 && echo new >brand-new && git add brand-new &&
+	git rm -q --cached s/same && echo untracked >untracked &&
+	status_same &&
+	grep "^R  deep/z -> zz\$" "$T/out.s" &&
+	grep "renamed:    swap2 -> swap3\$" "$T/out"
+'
+
+test_expect_success 'status --no-renames, status.renames, --find-renames=<n>' '
+	cd r &&
+	git status -s --no-renames >"$T/expect" &&
+	dircache status -s --no-renames >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" && ! grep "^R" "$T/out" &&
+	git -c status.renames=false status -s >"$T/expect" &&
+	git config status.renames false &&
+	dircache status -s >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" && ! grep "^R" "$T/out" &&
+	git status -s --find-renames=95 >"$T/expect" &&
+	dircache status -s --find-renames=95 >"$T/out" &&
+	git config --unset status.renames &&
+	test_cmp "$T/expect" "$T/out" && grep "^R" "$T/out" &&
+	git config diff.renames false &&
+	git status -s >"$T/expect" && dircache status -s >"$T/out" &&
+	git config --unset diff.renames &&
+	test_cmp "$T/expect" "$T/out" && ! grep "^R" "$T/out"
+'
+
+test_expect_success 'status from a subdirectory: renames relative to it' '
+	cd r/deep &&
+	git status -s >"$T/expect" && dircache status -s >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	grep "^RM ../c2 -> \"../c 3\"\$" "$T/out"
+'
+
 test_done
