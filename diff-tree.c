@@ -34,7 +34,9 @@
  * renames as git's -M does (diff-rename.c; the paths limit the files
  * first): the changes are collected, then printed in git's order with
  * "R<score>" and both names, or a rename patch.  Without -M there is
- * no rename detection (--no-renames), as in git's plumbing.
+ * no rename detection (--no-renames), as in git's plumbing;
+ * --diff-renames detects them as git diff does, unless diff.renames is
+ * false (for the porcelain).
  *
  * Every tree read is checked with check_tree(), and a hostile or
  * missing one stops the command (exit 128) naming the tree.
@@ -57,7 +59,7 @@
 
 static const char diff_tree_usage[] =
 	"diff-tree [-r] [-z] [-p] [--binary] [--full-index] [--abbrev[=<n>]] "
-	"[-M[<n>] | --find-renames[=<n>] | --no-renames] "
+	"[-M[<n>] | --find-renames[=<n>] | --no-renames | --diff-renames] "
 	"[--] (<tree-ish> <tree-ish> | --stdin) [<path>...]";
 
 static int recursive;
@@ -567,6 +569,8 @@ static int parse_options(int argc, char **argv)
 			patch_opts.binary = show_patch = recursive = 1;
 		else if (!strcmp(argv[i], "--no-renames"))
 			detect_renames = 0;
+		else if (!strcmp(argv[i], "--diff-renames"))
+			detect_renames = -1;
 		else if (parse_rename_option(argv[i]))
 			detect_renames = 1;
 		else if (parse_diff_option(&patch_opts, argv[i]))
@@ -590,8 +594,12 @@ int main(int argc, char **argv)
 	if (setup_repository() < 0)
 		exit(128);
 	rename_opts.limit = RENAME_DEFAULT_LIMIT;
-	if (detect_renames && rename_config(NULL, NULL, &rename_opts.limit) < 0)
+	if (detect_renames &&
+	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
 		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;	/* git diff's default */
 	if (read_stdin) {
 		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
 			exit(128);

@@ -9,14 +9,16 @@
 # that names no revision but a file starts the paths, as in git.
 # Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
 # --name-only and --name-status print the paths (with their status)
-# instead of a patch.
-USAGE='diff [--cached] [--name-only | --name-status] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
+# instead of a patch.  Renames are found as git diff finds them
+# (diff.renames; -M[<n>], --find-renames[=<n>], --no-renames).
+USAGE='diff [--cached] [--name-only | --name-status] [-M[<n>] | --find-renames[=<n>] | --no-renames] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
 
 cached=
 names=
+renames=--diff-renames
 a=
 b=
 dashdash=
@@ -26,6 +28,7 @@ for arg; do
 	case $arg in
 	--) break ;;
 	--cached|--staged|--name-only|--name-status) ;;
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames) ;;
 	-*) usage ;;
 	esac
 done
@@ -42,6 +45,8 @@ for arg; do
 	--cached|--staged) cached=1 ;;
 	--name-only) names=only ;;
 	--name-status) names=status ;;
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames)
+		renames=$arg ;;
 	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
@@ -75,9 +80,9 @@ else
 		[ -n "$a" ] || die "HEAD has no commit yet"
 	fi
 	if [ -n "$b" ]; then
-		set -- diff-tree -r "$a" "$b" "$@"
+		set -- diff-tree -r "$renames" "$a" "$b" "$@"
 	else
-		set -- diff-cache ${cached:+--cached} -r "$a" "$@"
+		set -- diff-cache ${cached:+--cached} -r "$renames" "$a" "$@"
 	fi
 	if [ -z "$names" ]; then
 		cmd=$1
@@ -100,7 +105,8 @@ else
 	}' "$dc_tmp/raw" >"$dc_tmp/names"
 fi
 if [ "$names" = only ]; then
-	cut -f2- "$dc_tmp/names"
+	# a rename's new name only, as git
+	awk -F '\t' '{ print $NF }' "$dc_tmp/names"
 else
 	cat "$dc_tmp/names"
 fi

@@ -259,4 +259,37 @@ test_expect_success 'status from a subdirectory: renames relative to it' '
 	grep "^RM ../c2 -> \"../c 3\"\$" "$T/out"
 '
 
+test_expect_success 'diff-cache -M: the index and the work tree, as git diff-index' '
+	cd r &&
+	echo late >>zz &&
+	for o in "-M" "-M --cached" "-M -p" "-M -p --cached" "-M -z" \
+		"--cached -M90%" "--cached --find-renames=30 -p" "--no-renames"; do
+		git diff-index $o HEAD >"$T/expect" &&
+		diff-cache $o HEAD >"$T/out" &&
+		test_cmp "$T/expect" "$T/out" || return 1
+	done &&
+	! grep R "$T/out" &&
+	diff-cache -M HEAD >"$T/out" && ! grep "R.*0000000000000000000000000000000000000000" "$T/out" &&
+	grep "R0[0-9][0-9]	deep/z	zz\$" "$T/out"
+'
+
+test_expect_success 'dircache diff: renames as git diff finds them' '
+	cd r &&
+	for o in "--cached" "--cached --name-status" "--cached --name-only" \
+		"HEAD" "HEAD~3 HEAD" "--name-status HEAD~7 HEAD" \
+		"--name-only HEAD~7 HEAD" "--cached -M90%" "--cached --no-renames" \
+		"--find-renames=20 HEAD~6 HEAD~5"; do
+		git diff $o >"$T/expect" &&
+		dircache diff $o >"$T/out" &&
+		test_cmp "$T/expect" "$T/out" || return 1
+	done &&
+	dircache diff --cached --name-status >"$T/out" &&
+	grep "^R100	r/same	t-same\$" "$T/out" &&
+	git -c diff.renames=false diff --cached >"$T/expect" &&
+	git config diff.renames false &&
+	dircache diff --cached >"$T/out" &&
+	git config --unset diff.renames &&
+	test_cmp "$T/expect" "$T/out" && ! grep "^rename" "$T/out"
+'
+
 test_done
