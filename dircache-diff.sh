@@ -10,7 +10,8 @@
 # Revisions are git's (HEAD~1, HEAD:dir, @); options in any order;
 # --name-only and --name-status print the paths (with their status)
 # instead of a patch.  Renames are found as git diff finds them
-# (diff.renames; -M[<n>], --find-renames[=<n>], --no-renames).
+# (diff.renames; -M[<n>], --find-renames[=<n>], --no-renames): in
+# the work tree only to an intent-to-add file.
 USAGE='diff [--cached] [--name-only | --name-status] [-M[<n>] | --find-renames[=<n>] | --no-renames] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -72,8 +73,8 @@ prefix_paths "$@"
 eval "set -- $dc_paths"
 
 if [ -z "$a$cached" ]; then
-	[ -n "$names" ] || exec show-diff -- "$@"
-	set -- show-diff -s -- "$@"
+	[ -n "$names" ] || exec show-diff "$renames" -- "$@"
+	set -- show-diff -s "$renames" -- "$@"
 else
 	if [ -z "$a" ]; then
 		a=$(head_commit)

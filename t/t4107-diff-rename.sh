@@ -292,4 +292,30 @@ test_expect_success 'dircache diff: renames as git diff finds them' '
 	test_cmp "$T/expect" "$T/out" && ! grep "^rename" "$T/out"
 '
 
+test_expect_success 'show-diff -M: a rename to an intent-to-add file, as git' '
+	cd r &&
+	git commit -q -m "status state" &&
+	mv t-same t-same2 && git add -N t-same2 &&
+	mv swap3 swap4 && echo edit >>swap4 && git add -N swap4 &&
+	echo newer >newer && git add -N newer &&
+	git diff-files -M --name-status >"$T/expect" &&
+	show-diff -M -s >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	grep "^R100	t-same	t-same2\$" "$T/out" &&
+	git diff-files -M -p >"$T/expect" &&
+	show-diff -M >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	git diff-files -M -z --name-status >"$T/expect" &&
+	show-diff -M -z >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" &&
+	git diff-files --name-status >"$T/expect" &&
+	show-diff -s >"$T/out" &&
+	test_cmp "$T/expect" "$T/out" && ! grep "^R" "$T/out" &&
+	for o in "" "--name-status" "--name-only" "--no-renames" "-M90%"; do
+		git diff $o >"$T/expect" &&
+		dircache diff $o >"$T/out" &&
+		test_cmp "$T/expect" "$T/out" || return 1
+	done
+'
+
 test_done
