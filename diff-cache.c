@@ -162,7 +162,7 @@ static void patch_pair(const char *path, const struct side *one,
 struct queued {
 	char *path;
 	struct side one, two;
-	unsigned char sha1[2][20];	/* the sides' ids (one.sha1, two.sha1) */
+	unsigned char sha1[2][20];	/* one.sha1 and two.sha1 point here */
 	char *from;			/* a rename's old path, or NULL */
 	int score;
 	int gone;			/* the source of a rename */

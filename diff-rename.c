@@ -176,6 +176,8 @@ static int load_spans(const struct rename_options *opt,
 	size_t size;
 	void *data;
 
+	if (in->failed)
+		return -1;
 	if (in->spans || !in->size)
 		return 0;
 	data = read_file_data(opt, f, &size);
@@ -625,7 +627,8 @@ int rename_config(const char *section, int *detect, long *limit)
 
 void warn_rename_limit(const char *var, int needed)
 {
-	warning("exhaustive rename detection was skipped due to too many files.");
-	warning("you may want to set your %s variable to at least %d and retry the command.",
-		var, needed);
+	warning("exhaustive rename detection was skipped due to too many "
+		"files.");
+	warning("you may want to set your %s variable to at least %d and "
+		"retry the command.", var, needed);
 }

@@ -166,12 +166,12 @@ int merge_buffers(struct merge_result *out, const struct merge_input *in,
 struct rename_file {
 	const char *path;
 	unsigned int mode;
-	unsigned char sha1[20];	/* its blob id (the caller hashes work files) */
+	unsigned char sha1[20];	/* its id (the caller hashes work files) */
 };
 
 struct rename_options {
 	int min_score;		/* 0..RENAME_MAX_SCORE; 0: the default */
-	long limit;		/* no inexact search past limit^2 pairs; <= 0: none */
+	long limit;		/* no inexact search past limit^2 pairs */
 	/*
 	 * Where a file's content comes from (malloc'd, *size set; NULL
 	 * after error()); NULL: the blob sha1 from the store.
@@ -200,7 +200,8 @@ int parse_rename_score(const char *arg);
  * Rename detection as config says for a porcelain: section ("status",
  * or NULL) first, then "diff": its .renames (true, or "copies", which
  * we treat as true) into *detect (unless NULL) and .renameLimit into
- * *limit; left as they are when unset.  -1 after error() for a value git would refuse.
+ * *limit; left as they are when unset.  -1 after error() for a value
+ * git would refuse.
  */
 int rename_config(const char *section, int *detect, long *limit);
 /* git's warning when the inexact search was skipped (needed: its limit). */
