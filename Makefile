@@ -75,6 +75,7 @@ LIB_OBJS += tree-ahead.o
 LIB_OBJS += checkout.o tree-list.o tree-merge.o history.o revision.o
 # Diffs and merges of files, and quoted paths in them.
 LIB_OBJS += diff-slide.o diff-search.o diff.o quote.o diff-print.o merge.o
+LIB_OBJS += diff-rename.o
 LIB_OBJS += log-diff.o
 LIB_OBJS += decorate.o
 # Patches: parsed, placed, applied, written, counted.

@@ -78,7 +78,8 @@
  * Diffs, patches, mails
  *   diff.h        the diff engine (diff-slide.c, diff.c, diff-search.c;
  *                 diff-internal.h), path quoting (quote.c), git's
- *                 patches (diff-print.c), the three-way merge (merge.c)
+ *                 patches (diff-print.c), the three-way merge (merge.c),
+ *                 renames found as git finds them (diff-rename.c)
  *   patch.h       patches read and applied (patch-place.c,
  *                 patch-name.c, patch-binary.c, patch-parse.c,
  *                 patch-apply.c, patch-stat.c, patch-check.c,

@@ -9,6 +9,14 @@
  * whose stat data no longer matches the index has the all-zero id in
  * raw output, as in git (the content is not read), and a file gone
  * from the work tree is a deletion.  -z ends names with NULs, unquoted.
+ *
+ * -M[<n>] (--find-renames[=<n>]) pairs deleted and added files into
+ * renames as git diff-index -M does (diff-rename.c): the changes are
+ * collected first, an added work-tree file is hashed (its id then
+ * shows in raw output, as git's), and a rename is one "R<score>" line
+ * with both names, or a rename patch.  Without -M there is none;
+ * --diff-renames detects them as git diff does, unless diff.renames is
+ * false (for the porcelain).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,12 +28,14 @@
 
 static const char diff_cache_usage[] =
 	"diff-cache [-r] [-z] [-p] [--binary] [--cached] [--full-index] "
-	"[--abbrev[=<n>]] <tree-ish> [<path>...]";
+	"[--abbrev[=<n>]] [-M[<n>] | --find-renames[=<n>] | --no-renames] "
+	"<tree-ish> [<path>...]";
 
 static int cached, nul_terminate, show_patch;
 static struct diff_options patch_opts;
 static struct pathspec pathspec;
 static const unsigned char null_sha1[20];
+static int nr_queue_done;	/* -M: the queue is being shown */
 
 /* ---- the tree, flattened in index order ---- */
 
@@ -147,6 +157,194 @@ static void patch_pair(const char *path, const struct side *one,
 		die("cannot write the patch for '%s'", path);
 }
 
+/* ---- -M: the changes kept for rename detection ---- */
+
+struct queued {
+	char *path;
+	struct side one, two;
+	unsigned char sha1[2][20];	/* one.sha1 and two.sha1 point here */
+	char *from;			/* a rename's old path, or NULL */
+	int score;
+	int gone;			/* the source of a rename */
+};
+
+static int detect_renames;
+static struct rename_options rename_opts;
+static struct queued *queue;
+static size_t nr_queue, alloc_queue;
+
+static void queue_pair(const char *path, const struct side *one,
+		       const struct side *two)
+{
+	struct queued *q;
+
+	ALLOC_GROW(queue, nr_queue + 1, alloc_queue);
+	q = &queue[nr_queue++];
+	memset(q, 0, sizeof(*q));
+	q->path = xstrdup(path);
+	q->one = *one;
+	q->two = *two;
+	memcpy(q->sha1[0], one->sha1, 20);
+	memcpy(q->sha1[1], two->sha1, 20);
+	q->one.sha1 = q->sha1[0];
+	q->two.sha1 = q->sha1[1];
+}
+
+/* A work-tree file's id, as git hashes it for rename detection. */
+static void hash_queued_file(struct queued *q)
+{
+	struct stat st;
+	size_t size;
+	char *data;
+
+	if (lstat(q->path, &st) < 0)
+		die_errno("lstat '%s'", q->path);
+	data = read_work_file(q->path, &st, &size);
+	if (!data)
+		exit(128);
+	hash_sha1_file(data, size, OBJ_BLOB, q->sha1[1]);
+	free(data);
+}
+
+static const struct rename_file *work_files;
+static size_t nr_work_files;
+
+/* Content for diff-rename.c: a work-tree file, or the blob. */
+static void *read_rename_file(const struct rename_file *f, size_t *size,
+			      void *data)
+{
+	const int *is_work = data;
+	struct stat st;
+
+	if (f >= work_files && f < work_files + nr_work_files &&
+	    is_work[f - work_files]) {
+		if (lstat(f->path, &st) < 0)
+			return NULL;
+		return read_work_file(f->path, &st, size);
+	}
+	return read_object_of_type(f->sha1, OBJ_BLOB, size);
+}
+
+static struct rename_file *side_files(int side, size_t **index, size_t *nr)
+{
+	struct rename_file *f = xmalloc((nr_queue + 1) * sizeof(*f));
+	size_t i, n = 0;
+
+	*index = xmalloc((nr_queue + 1) * sizeof(**index));
+	for (i = 0; i < nr_queue; i++) {
+		const struct side *s = side ? &queue[i].two : &queue[i].one;
+		const struct side *o = side ? &queue[i].one : &queue[i].two;
+
+		if (!s->mode || o->mode)
+			continue;
+		f[n].path = queue[i].path;
+		f[n].mode = s->mode;
+		memcpy(f[n].sha1, queue[i].sha1[side], 20);
+		(*index)[n++] = i;
+	}
+	*nr = n;
+	return f;
+}
+
+/* Pair the queued deletions and additions that are renames. */
+static void find_queued_renames(void)
+{
+	size_t *si, *di, nr_s, nr_d, i;
+	struct rename_file *src = side_files(0, &si, &nr_s);
+	struct rename_file *dst = side_files(1, &di, &nr_d);
+	int *from = xmalloc((nr_d + 1) * sizeof(*from));
+	int *score = xmalloc((nr_d + 1) * sizeof(*score));
+	int *is_work = xcalloc(nr_d + 1, sizeof(*is_work));
+	int needed = 0;
+
+	for (i = 0; nr_s && i < nr_d; i++) {
+		struct queued *q = &queue[di[i]];
+
+		if (!q->two.work)
+			continue;
+		hash_queued_file(q);
+		memcpy(dst[i].sha1, q->sha1[1], 20);
+		is_work[i] = 1;
+	}
+	work_files = dst;
+	nr_work_files = nr_d;
+	rename_opts.read = read_rename_file;
+	rename_opts.read_data = is_work;
+	if (nr_s && nr_d)
+		needed = find_renames(src, nr_s, dst, nr_d, &rename_opts, from,
+				      score);
+	if (needed)
+		warn_rename_limit("diff.renameLimit", needed);
+	for (i = 0; nr_s && i < nr_d; i++) {
+		struct queued *d = &queue[di[i]], *s;
+
+		if (from[i] < 0)
+			continue;
+		s = &queue[si[from[i]]];
+		s->gone = 1;
+		d->from = s->path;
+		d->one = s->one;
+		memcpy(d->sha1[0], s->sha1[0], 20);
+		d->one.sha1 = d->sha1[0];
+		d->score = score[i];
+	}
+	free(src);
+	free(dst);
+	free(si);
+	free(di);
+	free(from);
+	free(score);
+	free(is_work);
+}
+
+static void show_pair(const char *path, const struct side *one,
+		      const struct side *two);
+
+static void show_rename(const struct queued *q)
+{
+	char a[41], b[41];
+	struct diff_side x, y;
+
+	if (show_patch) {
+		fill_side(&x, q->from, &q->one);
+		fill_side(&y, q->path, &q->two);
+		patch_opts.rename_score = q->score;
+		if (print_patch_free(stdout, &x, &y, &patch_opts) < 0)
+			die("cannot write the patch for '%s'", q->path);
+		return;
+	}
+	printf(":%06o %06o %s %s R%03d", q->one.mode, q->two.mode,
+	       raw_id(&q->one, a), raw_id(&q->two, b),
+	       RENAME_PERCENT(q->score));
+	if (nul_terminate) {
+		printf("%c%s%c%s%c", 0, q->from, 0, q->path, 0);
+		return;
+	}
+	putchar('\t');
+	write_quoted_path(stdout, "", q->from, strlen(q->from));
+	write_name_field(stdout, q->path, strlen(q->path), 0);
+}
+
+static void flush_queue(void)
+{
+	size_t i;
+
+	find_queued_renames();
+	for (i = 0; i < nr_queue; i++) {
+		struct queued *q = &queue[i];
+
+		if (q->gone)
+			continue;
+		if (q->from)
+			show_rename(q);
+		else
+			show_pair(q->path, &q->one, &q->two);
+	}
+	for (i = 0; i < nr_queue; i++)
+		free(queue[i].path);
+	free(queue);
+}
+
 static void show_pair(const char *path, const struct side *one,
 		      const struct side *two)
 {
@@ -158,6 +356,10 @@ static void show_pair(const char *path, const struct side *one,
 	if (status == 'M' && one->mode == two->mode &&
 	    !memcmp(one->sha1, two->sha1, 20))
 		return;
+	if (detect_renames && !nr_queue_done) {
+		queue_pair(path, one, two);
+		return;
+	}
 	if (!show_patch) {
 		print_raw(path, one, two, status);
 	} else if (status == 'T') {
@@ -288,6 +490,25 @@ static void diff_index(void)
 	}
 }
 
+/* -M[<n>], --find-renames[=<n>]: 1 when arg is one, else 0. */
+static int parse_rename_option(const char *arg)
+{
+	const char *n;
+
+	if (!strncmp(arg, "-M", 2))
+		n = arg + 2;
+	else if (!strcmp(arg, "--find-renames"))
+		n = "";
+	else if (!strncmp(arg, "--find-renames=", 15))
+		n = arg + 15;
+	else
+		return 0;
+	rename_opts.min_score = parse_rename_score(n);
+	if (rename_opts.min_score < 0)
+		die("invalid argument to -M: %s", n);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char sha1[20], tree[20];
@@ -313,6 +534,12 @@ int main(int argc, char **argv)
 		else if (parse_diff_option(&patch_opts, arg))
 			raw_abbrev = strncmp(arg, "--abbrev", 8) ?
 				     raw_abbrev : patch_opts.abbrev;
+		else if (!strcmp(arg, "--no-renames"))
+			detect_renames = 0;
+		else if (!strcmp(arg, "--diff-renames"))
+			detect_renames = -1;
+		else if (parse_rename_option(arg))
+			detect_renames = 1;
 		else
 			usage(diff_cache_usage);
 	}
@@ -322,6 +549,13 @@ int main(int argc, char **argv)
 		exit(128);
 	if (setup_repository() < 0)
 		exit(128);
+	rename_opts.limit = RENAME_DEFAULT_LIMIT;
+	if (detect_renames &&
+	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
+		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;	/* git diff's default */
 	if (get_sha1(argv[i], sha1) < 0)
 		exit(128);
 	buf = read_object_peeled(sha1, OBJ_TREE, &size, tree);
@@ -336,6 +570,10 @@ int main(int argc, char **argv)
 	if (!cached)
 		preload_index(pathspec.match_all ? NULL : entry_wanted);
 	diff_index();
+	if (detect_renames) {
+		nr_queue_done = 1;
+		flush_queue();
+	}
 	finish_stdout();
 	return 0;
 }

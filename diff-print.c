@@ -249,9 +249,28 @@ static void emit_index_id(FILE *out, const struct diff_side *s, int len)
 	fprintf(out, "%.*s", find_abbrev_len(sha1, len), sha1_to_hex(sha1));
 }
 
-/* abbrev: the digits of the ids on the "index" line (find_abbrev_len). */
+static int is_rename(const struct diff_side *one, const struct diff_side *two)
+{
+	return one->mode && two->mode && strcmp(one->path, two->path);
+}
+
+static void emit_rename(FILE *out, const struct diff_side *one,
+			const struct diff_side *two, int score)
+{
+	fprintf(out, "similarity index %d%%\n", RENAME_PERCENT(score));
+	fputs("rename from ", out);
+	write_quoted_path(out, "", one->path, strlen(one->path));
+	fputs("\nrename to ", out);
+	write_quoted_path(out, "", two->path, strlen(two->path));
+	putc('\n', out);
+}
+
+/*
+ * abbrev: the digits of the ids on the "index" line (find_abbrev_len);
+ * score: a rename's similarity.
+ */
 static void emit_header(FILE *out, const struct diff_side *one,
-			const struct diff_side *two, int abbrev)
+			const struct diff_side *two, int abbrev, int score)
 {
 
 	fputs("diff --git ", out);
@@ -266,6 +285,8 @@ static void emit_header(FILE *out, const struct diff_side *one,
 	else if (one->mode != two->mode)
 		fprintf(out, "old mode %06o\nnew mode %06o\n",
 			one->mode, two->mode);
+	if (is_rename(one, two))
+		emit_rename(out, one, two, score);
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		return;
 	fputs("index ", out);
@@ -448,7 +469,8 @@ int print_patch_f(FILE *out, const struct diff_side *one,
 	size_t s1, s2;
 	int binary, want_binary = opt && opt->binary, ret = 0, abbrev;
 
-	if (one->mode == two->mode && !memcmp(one->sha1, two->sha1, 20))
+	if (one->mode == two->mode && !memcmp(one->sha1, two->sha1, 20) &&
+	    !is_rename(one, two))
 		return 0;
 	d1 = side_data(one, &s1, buf1);
 	d2 = side_data(two, &s2, buf2);
@@ -456,7 +478,7 @@ int print_patch_f(FILE *out, const struct diff_side *one,
 	abbrev = !opt ? ABBREV_DEFAULT : opt->full_index ? 40 : opt->abbrev;
 	if (want_binary && binary)
 		abbrev = 40;	/* git apply needs the whole ids */
-	emit_header(out, one, two, abbrev);
+	emit_header(out, one, two, abbrev, opt ? opt->rename_score : 0);
 	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
 		; /* a mode change only */
 	else if (binary && want_binary)

@@ -93,7 +93,9 @@ static struct file_change *new_change(struct file_changes *l,
 
 static void drop_last(struct file_changes *l)
 {
-	free(l->items[--l->nr].path);
+	l->nr--;
+	free(l->items[l->nr].path);
+	free(l->items[l->nr].old_path);
 }
 
 /*
@@ -129,7 +131,7 @@ static void add_raw(struct file_changes *l, const char *head,
 {
 	unsigned int mode[2];
 	unsigned char sha1[2][20];
-	const char *s = head + 1, *path;
+	const char *s = head + 1, *path, *old = NULL;
 	struct file_change *ch;
 	char status;
 
@@ -143,6 +145,7 @@ static void add_raw(struct file_changes *l, const char *head,
 	if (!path)
 		die("raw line '%s' without a path", head);
 	if (status == 'R' || status == 'C') {
+		old = path;
 		path = next_field(p, end);	/* the new name */
 		if (!path)
 			die("raw line '%s' without its new path", head);
@@ -154,6 +157,11 @@ static void add_raw(struct file_changes *l, const char *head,
 	ch->mode[1] = mode[1];
 	memcpy(ch->sha1[0], sha1[0], 20);
 	memcpy(ch->sha1[1], sha1[1], 20);
+	if (old) {
+		/* "old => new", as git's --stat shows a rename */
+		ch->old_path = xstrdup(old);
+		ch->score = atoi(s + 83);
+	}
 	if (mode[1] && is_null_id(sha1[1]) && only_touched(ch))
 		drop_last(l);
 }

@@ -30,6 +30,14 @@
  * it is shown as a whole.  The "--" that ends the options
  * may also come after the two tree-ishes, where git puts it.
  *
+ * -M[<n>] (--find-renames[=<n>]) pairs deleted and added files into
+ * renames as git's -M does (diff-rename.c; the paths limit the files
+ * first): the changes are collected, then printed in git's order with
+ * "R<score>" and both names, or a rename patch.  Without -M there is
+ * no rename detection (--no-renames), as in git's plumbing;
+ * --diff-renames detects them as git diff does, unless diff.renames is
+ * false (for the porcelain).
+ *
  * Every tree read is checked with check_tree(), and a hostile or
  * missing one stops the command (exit 128) naming the tree.
  */
@@ -40,6 +48,7 @@
 
 #include "cache.h"
 #include "diff.h"
+#include "log.h"
 
 /*
  * Deeper trees are refused rather than recursed into: a hostile store
@@ -50,6 +59,7 @@
 
 static const char diff_tree_usage[] =
 	"diff-tree [-r] [-z] [-p] [--binary] [--full-index] [--abbrev[=<n>]] "
+	"[-M[<n>] | --find-renames[=<n>] | --no-renames | --diff-renames] "
 	"[--] (<tree-ish> <tree-ish> | --stdin) [<path>...]";
 
 static int recursive;
@@ -62,6 +72,12 @@ static int read_stdin;
 static const unsigned char *pending_commit;
 
 static struct pathspec pathspec;
+
+/* -M: the changes of one diff, kept for rename detection */
+static int detect_renames;
+static struct rename_options rename_opts;
+static struct file_changes queued;
+static int rename_limit_needed;
 
 /* The path of the tree being walked, with a trailing '/' unless root. */
 struct path_buf {
@@ -157,18 +173,46 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 	write_name_field(stdout, pb->buf, pb->len, nul_terminate);
 }
 
-static void patch_pair(const char *path, const struct name_entry *one,
-		       const struct name_entry *two)
+/* The two ids of a rename's raw line, each followed by a space. */
+static void print_raw_ids(const struct name_entry *one,
+			  const struct name_entry *two)
+{
+	char line[2 * 41 + 1], *p = line;
+
+	p = put_id(p, one->sha1);
+	p = put_id(p, two->sha1);
+	fwrite(line, 1, p - line, stdout);
+}
+
+/* A patch from path1 (side one) to path2 (side two). */
+static void patch_rename(const char *path1, const struct name_entry *one,
+			 const char *path2, const struct name_entry *two)
 {
 	struct diff_side a, b;
 
-	if (fill_blob_side(&a, path, one ? one->mode : 0,
+	if (fill_blob_side(&a, path1, one ? one->mode : 0,
 			   one ? one->sha1 : NULL) < 0 ||
-	    fill_blob_side(&b, path, two ? two->mode : 0,
+	    fill_blob_side(&b, path2, two ? two->mode : 0,
 			   two ? two->sha1 : NULL) < 0)
 		exit(128);
 	if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
-		die("cannot write the patch for '%s'", path);
+		die("cannot write the patch for '%s'", path2);
+}
+
+static void patch_pair(const char *path, const struct name_entry *one,
+		       const struct name_entry *two)
+{
+	patch_rename(path, one, path, two);
+}
+
+/* --stdin: the commit's id before its first change. */
+static void show_pending_commit(void)
+{
+	if (pending_commit) {
+		fputs(sha1_to_hex(pending_commit), stdout);
+		putchar(nul_terminate ? '\0' : '\n');
+		pending_commit = NULL;
+	}
 }
 
 /*
@@ -181,11 +225,7 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 {
 	char status = !one ? 'A' : !two ? 'D' : 'M';
 
-	if (pending_commit) {
-		fputs(sha1_to_hex(pending_commit), stdout);
-		putchar(nul_terminate ? '\0' : '\n');
-		pending_commit = NULL;
-	}
+	show_pending_commit();
 	if (one && two && (one->mode & S_IFMT) != (two->mode & S_IFMT))
 		status = 'T';
 	if (!show_patch) {
@@ -201,6 +241,82 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 			   size_t size1, const void *buf2, size_t size2,
 			   int all);
+
+/* ---- -M: renames ---- */
+
+static void queue_pair(const struct path_buf *pb, const struct name_entry *one,
+		       const struct name_entry *two)
+{
+	struct file_change *ch;
+
+	ALLOC_GROW(queued.items, queued.nr + 1, queued.alloc);
+	ch = &queued.items[queued.nr++];
+	memset(ch, 0, sizeof(*ch));
+	ch->path = xstrdup(pb->buf);
+	if (one) {
+		ch->mode[0] = one->mode;
+		memcpy(ch->sha1[0], one->sha1, 20);
+	}
+	if (two) {
+		ch->mode[1] = two->mode;
+		memcpy(ch->sha1[1], two->sha1, 20);
+	}
+}
+
+/* A rename's raw line: "R<score>", the old name, the new. */
+static void print_raw_rename(const struct file_change *ch)
+{
+	struct name_entry one = { NULL, 0, ch->mode[0], ch->sha1[0] };
+	struct name_entry two = { NULL, 0, ch->mode[1], ch->sha1[1] };
+	struct path_buf pb = { ch->old_path, strlen(ch->old_path), 0 };
+	size_t len = strlen(ch->path);
+
+	printf(":%06o %06o ", one.mode, two.mode);
+	print_raw_ids(&one, &two);
+	printf("R%03d", RENAME_PERCENT(ch->score));
+	if (nul_terminate) {
+		putchar('\0');
+		fwrite(pb.buf, 1, pb.len + 1, stdout);
+		fwrite(ch->path, 1, len + 1, stdout);
+		return;
+	}
+	putchar('\t');
+	write_quoted_path(stdout, "", pb.buf, pb.len);
+	write_name_field(stdout, ch->path, len, 0);
+}
+
+static void show_pair(const struct path_buf *pb, const struct name_entry *one,
+		      const struct name_entry *two);
+
+/* Find the renames among the changes queued, then show them all. */
+static void flush_renames(void)
+{
+	size_t i;
+	int needed = detect_file_renames(&queued, &rename_opts);
+
+	if (needed > rename_limit_needed)
+		rename_limit_needed = needed;
+	for (i = 0; i < queued.nr; i++) {
+		struct file_change *ch = &queued.items[i];
+		struct name_entry one = { NULL, 0, ch->mode[0], ch->sha1[0] };
+		struct name_entry two = { NULL, 0, ch->mode[1], ch->sha1[1] };
+		struct path_buf pb = { ch->path, strlen(ch->path), 0 };
+
+		if (!ch->old_path) {
+			show_pair(&pb, ch->mode[0] ? &one : NULL,
+				  ch->mode[1] ? &two : NULL);
+			continue;
+		}
+		show_pending_commit();
+		if (!show_patch) {
+			print_raw_rename(ch);
+			continue;
+		}
+		patch_opts.rename_score = ch->score;
+		patch_rename(ch->old_path, &one, ch->path, &two);
+	}
+	free_file_changes(&queued);
+}
 
 /* Recurse into a subtree present on one side or both. */
 static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
@@ -248,6 +364,8 @@ static void diff_entry(struct path_buf *pb, const struct name_entry *one,
 	if (in != NOT_INTERESTING) {
 		if (is_dir && recursive)
 			diff_subtrees(pb, one, two, in == ALL_INTERESTING);
+		else if (detect_renames)
+			queue_pair(pb, one, two);
 		else
 			show_pair(pb, one, two);
 	}
@@ -314,6 +432,8 @@ static void diff_tree_ishes(const unsigned char *sha1,
 	ALLOC_GROW(pb.buf, 1, pb.alloc);
 	pb.buf[0] = '\0';
 	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
+	if (detect_renames)
+		flush_renames();
 	free(buf1);
 	free(buf2);
 	free(pb.buf);
@@ -410,6 +530,25 @@ static void diff_stdin(void)
 	free(line);
 }
 
+/* -M[<n>], --find-renames[=<n>]: 1 when arg is one, else 0. */
+static int parse_rename_option(const char *arg)
+{
+	const char *n;
+
+	if (!strncmp(arg, "-M", 2))
+		n = arg + 2;
+	else if (!strcmp(arg, "--find-renames"))
+		n = "";
+	else if (!strncmp(arg, "--find-renames=", 15))
+		n = arg + 15;
+	else
+		return 0;
+	rename_opts.min_score = parse_rename_score(n);
+	if (rename_opts.min_score < 0)
+		die("invalid argument to -M: %s", n);
+	return 1;
+}
+
 /* Take the options; returns the index of the first tree-ish. */
 static int parse_options(int argc, char **argv)
 {
@@ -428,6 +567,12 @@ static int parse_options(int argc, char **argv)
 			read_stdin = 1;
 		else if (!strcmp(argv[i], "--binary"))
 			patch_opts.binary = show_patch = recursive = 1;
+		else if (!strcmp(argv[i], "--no-renames"))
+			detect_renames = 0;
+		else if (!strcmp(argv[i], "--diff-renames"))
+			detect_renames = -1;
+		else if (parse_rename_option(argv[i]))
+			detect_renames = 1;
 		else if (parse_diff_option(&patch_opts, argv[i]))
 			raw_abbrev = strncmp(argv[i], "--abbrev", 8) ?
 				     raw_abbrev : patch_opts.abbrev;
@@ -448,6 +593,13 @@ int main(int argc, char **argv)
 		usage(diff_tree_usage);
 	if (setup_repository() < 0)
 		exit(128);
+	rename_opts.limit = RENAME_DEFAULT_LIMIT;
+	if (detect_renames &&
+	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
+		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;	/* git diff's default */
 	if (read_stdin) {
 		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
 			exit(128);
@@ -466,6 +618,8 @@ int main(int argc, char **argv)
 			exit(128);
 		diff_tree_ishes(sha1, sha2);
 	}
+	if (rename_limit_needed)
+		warn_rename_limit("diff.renameLimit", rename_limit_needed);
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;

@@ -44,6 +44,11 @@ struct diff_options {
 	 */
 	int abbrev;
 	int full_index;
+	/*
+	 * A rename's similarity (diff-rename.c's scale), for the
+	 * "similarity index" line printed when the sides' paths differ.
+	 */
+	int rename_score;
 };
 
 /*
@@ -60,8 +65,10 @@ int parse_diff_option(struct diff_options *opt, const char *arg);
  * context and git's function-name hunk headers, "\ No newline at end
  * of file", or "Binary files a/p and b/p differ".  The two sides
  * should have the same type: the caller splits a file<->symlink change
- * into a deletion and an addition, as git does.  Prints nothing when
- * mode and sha1 are equal on both sides.  Returns 0, or -1 on an
+ * into a deletion and an addition, as git does.  Sides with different
+ * paths are a rename: "similarity index", "rename from" and "rename
+ * to" lines, and no hunks when the ids are equal.  Prints nothing when
+ * path, mode and sha1 are equal on both sides.  Returns 0, or -1 on an
  * output error.
  */
 int print_patch(FILE *out, const struct diff_side *one,
@@ -148,6 +155,57 @@ struct merge_result {
  */
 int merge_buffers(struct merge_result *out, const struct merge_input *in,
 		  const struct merge_options *opt);
+
+/* ---- diff-rename.c: renames found as git finds them ---- */
+
+#define RENAME_MAX_SCORE	60000	/* git's MAX_SCORE: 100% */
+#define RENAME_DEFAULT_SCORE	30000	/* -M's default: 50% */
+#define RENAME_DEFAULT_LIMIT	1000	/* diff.renameLimit's default */
+
+/* A deleted (source) or added (destination) file of a diff. */
+struct rename_file {
+	const char *path;
+	unsigned int mode;
+	unsigned char sha1[20];	/* its id (the caller hashes work files) */
+};
+
+struct rename_options {
+	int min_score;		/* 0..RENAME_MAX_SCORE; 0: the default */
+	long limit;		/* no inexact search past limit^2 pairs */
+	/*
+	 * Where a file's content comes from (malloc'd, *size set; NULL
+	 * after error()); NULL: the blob sha1 from the store.
+	 */
+	void *(*read)(const struct rename_file *f, size_t *size, void *data);
+	void *read_data;
+};
+
+/*
+ * git's default rename detection (diffcore-rename, no copies): which
+ * source each destination was renamed from.  dst_src[i] gets the index
+ * in src, or -1; dst_score[i] the similarity (RENAME_MAX_SCORE for an
+ * exact rename).  Both arrays hold nr_dst.  Returns 0, or, when the
+ * inexact search was skipped for opt->limit, the limit that would have
+ * been needed (only exact and basename renames are found then).
+ */
+int find_renames(const struct rename_file *src, size_t nr_src,
+		 const struct rename_file *dst, size_t nr_dst,
+		 const struct rename_options *opt, int *dst_src,
+		 int *dst_score);
+/* git's -M<n> argument ("50", "50%", ".5"): the score, or -1 if bad. */
+int parse_rename_score(const char *arg);
+/* The percentage git prints for a score ("similarity index", R086). */
+#define RENAME_PERCENT(score) ((score) * 100 / RENAME_MAX_SCORE)
+/*
+ * Rename detection as config says for a porcelain: section ("status",
+ * or NULL) first, then "diff": its .renames (true, or "copies", which
+ * we treat as true) into *detect (unless NULL) and .renameLimit into
+ * *limit; left as they are when unset.  -1 after error() for a value
+ * git would refuse.
+ */
+int rename_config(const char *section, int *detect, long *limit);
+/* git's warning when the inexact search was skipped (needed: its limit). */
+void warn_rename_limit(const char *var, int needed);
 
 /* ---- quote.c ---- */
 

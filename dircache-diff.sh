@@ -12,8 +12,10 @@
 # instead of a patch; --stat, --shortstat and --numstat git's diffstat
 # (diff-stat on the raw lines).  The last of these five wins.  --color
 # colours the bars of --stat (the front end, dircache, passes it when
-# it colours the patch on a terminal).
-USAGE='diff [--cached] [--name-only | --name-status | --stat | --shortstat | --numstat] [--color] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
+# it colours the patch on a terminal).  Renames are found as git diff
+# finds them (diff.renames; -M[<n>], --find-renames[=<n>],
+# --no-renames): in the work tree only to an intent-to-add file.
+USAGE='diff [--cached] [--name-only | --name-status | --stat | --shortstat | --numstat] [-M[<n>] | --find-renames[=<n>] | --no-renames] [--color] [<tree-ish> [<tree-ish>]] [[--] <path>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -21,6 +23,7 @@ handle_help "$@"
 cached=
 names=
 color=
+renames=--diff-renames
 a=
 b=
 dashdash=
@@ -31,6 +34,7 @@ for arg; do
 	--) break ;;
 	--cached|--staged|--name-only|--name-status) ;;
 	--stat|--shortstat|--numstat|--color) ;;
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames) ;;
 	-*) usage ;;
 	esac
 done
@@ -49,6 +53,8 @@ for arg; do
 	--name-status) names=status ;;
 	--stat|--shortstat|--numstat) names=${arg#--} ;;
 	--color) color=--color ;;
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames)
+		renames=$arg ;;
 	--) dashdash=1 ;;
 	-*) usage ;;
 	*)
@@ -74,10 +80,10 @@ prefix_paths "$@"
 eval "set -- $dc_paths"
 
 if [ -z "$a$cached" ]; then
-	[ -n "$names" ] || exec show-diff -- "$@"
+	[ -n "$names" ] || exec show-diff "$renames" -- "$@"
 	case $names in
-	only|status) set -- show-diff -s -- "$@" ;;
-	*) set -- show-diff -z -- "$@" ;;
+	only|status) set -- show-diff -s "$renames" -- "$@" ;;
+	*) set -- show-diff -z "$renames" -- "$@" ;;
 	esac
 else
 	if [ -z "$a" ]; then
@@ -85,9 +91,9 @@ else
 		[ -n "$a" ] || die "HEAD has no commit yet"
 	fi
 	if [ -n "$b" ]; then
-		set -- diff-tree -r "$a" "$b" "$@"
+		set -- diff-tree -r "$renames" "$a" "$b" "$@"
 	else
-		set -- diff-cache ${cached:+--cached} -r "$a" "$@"
+		set -- diff-cache ${cached:+--cached} -r "$renames" "$a" "$@"
 	fi
 	if [ -z "$names" ]; then
 		cmd=$1
@@ -123,7 +129,8 @@ else
 	}' "$dc_tmp/raw" >"$dc_tmp/names"
 fi
 if [ "$names" = only ]; then
-	cut -f2- "$dc_tmp/names"
+	# a rename's new name only, as git
+	awk -F '\t' '{ print $NF }' "$dc_tmp/names"
 else
 	cat "$dc_tmp/names"
 fi

@@ -8,11 +8,12 @@
 # merge, as git), --stat git's diffstat of it (80 columns, or
 # $COLUMNS, or the terminal's).  Paths limit the history as git's
 # default simplification does, and the patches to those paths.
-# Renames are not detected (git log --no-renames).  --color and
+# Renames are detected as git log detects them (diff.renames, -M[<n>],
+# --find-renames[=<n>], --no-renames; diff.renameLimit).  --color and
 # --no-color as git's; the front end (dircache) sets the colour and
 # the pager on a terminal.  Branch and tag names follow the ids on a
 # terminal (git's log.decorate=auto; --decorate, --no-decorate).
-USAGE='log [-n <n>] [--oneline] [-p] [--stat] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<commit>...] [[--] <path>...]'
+USAGE='log [-n <n>] [--oneline] [-p] [--stat] [-M[<n>] | --find-renames[=<n>] | --no-renames] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<commit>...] [[--] <path>...]'
 case $0 in */*) dc_here=${0%/*} ;; *) dc_here=. ;; esac
 # shellcheck source=dircache-lib.sh
 . "$dc_here/dircache-lib.sh"
@@ -39,8 +40,9 @@ while [ $# -gt 0 ]; do
 		;;
 	-p|-u|--patch|--stat|--oneline|--no-color|--color|--color=always|\
 	--color=never|--color=auto|--decorate|--decorate=short|\
-	--decorate=full|--decorate=auto|--decorate=no|--no-decorate)
-		opts="$opts $1" ;;
+	--decorate=full|--decorate=auto|--decorate=no|--no-decorate|\
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames)
+		opts="$opts $(shell_quote "$1")" ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*)

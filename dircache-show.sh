@@ -1,11 +1,11 @@
 #!/bin/sh
 # dircache show: an object as git show shows it: a commit as "log -1
-# -p" (log-tree; log's options pass through: --stat, --oneline,
+# -p" (log-tree; log's options pass through: --stat, --oneline, renames,
 # --color; no diff for a merge; a commit named twice is shown once), an
 # annotated tag as its "tag", "Tagger:", "Date:" lines and message,
 # then the object it tags, a tree as "tree <name>" and its entries (a
 # directory with a trailing "/"), a blob as its content.
-USAGE='show [--oneline] [--stat] [-p] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<object>...]'
+USAGE='show [--oneline] [--stat] [-p] [-M[<n>] | --find-renames[=<n>] | --no-renames] [--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] [<object>...]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -16,7 +16,8 @@ for a; do
 	case $a in
 	--oneline|--stat|-p|-u|--patch|--color|--no-color|--color=always|\
 	--color=never|--color=auto|--decorate|--decorate=short|\
-	--decorate=full|--decorate=auto|--decorate=no|--no-decorate)
+	--decorate=full|--decorate=auto|--decorate=no|--no-decorate|\
+	-M|-M[0-9.]*|--find-renames|--find-renames=*|--no-renames)
 		opts="$opts $a" ;;
 	-*) usage ;;
 	*) names="$names $(shell_quote "$a")" ;;

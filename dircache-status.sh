@@ -9,11 +9,12 @@
 # the files whose stat data changed.  -s and --porcelain print git
 # status -s's lines (-s relative to the current directory, -b the
 # branch first, -z NUL-terminated); the long form is git's, hints in
-# our words.  Renames are shown as a deletion and an addition: there
-# is no rename detection here.  On a terminal, and unless NO_COLOR is
-# set, the paths are in git's colours (color.status, color.ui,
-# --color[=<when>] and --no-color as git takes them).
-USAGE='status [-s | --short | --porcelain] [-b] [-z] [--color[=<when>] | --no-color]'
+# our words.  Staged renames are found as git status finds them
+# (status.renames, diff.renames, --no-renames, --find-renames[=<n>]).
+# On a terminal, and unless NO_COLOR is set, the paths are in git's
+# colours (color.status, color.ui, --color[=<when>] and --no-color as
+# git takes them).
+USAGE='status [-s | --short | --porcelain] [-b] [-z] [--find-renames[=<n>] | --no-renames] [--color[=<when>] | --no-color]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
 handle_help "$@"
@@ -21,6 +22,7 @@ for arg; do
 	case $arg in
 	-s|--short|--porcelain|-b|--branch|-sb|-bs|-z) ;;
 	--color|--color=always|--color=never|--color=auto|--no-color) ;;
+	--no-renames|--find-renames|--find-renames=*) ;;
 	*) usage ;;
 	esac
 done

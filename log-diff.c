@@ -64,8 +64,10 @@ void free_file_changes(struct file_changes *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
+	for (i = 0; i < l->nr; i++) {
 		free(l->items[i].path);
+		free(l->items[i].old_path);
+	}
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }
@@ -86,6 +88,74 @@ static int read_work_side(struct diff_side *s, const char *path)
 		return error_errno("lstat '%s'", path);
 	s->data = read_work_file(path, &st, &s->size);
 	return s->data ? 0 : -1;
+}
+
+/* The deletions (side 0) or the additions (side 1) of l, by index. */
+static struct rename_file *rename_files(const struct file_changes *l,
+					int side, size_t **index, size_t *nr)
+{
+	struct rename_file *f = xmalloc((l->nr + 1) * sizeof(*f));
+	size_t i, n = 0;
+
+	*index = xmalloc((l->nr + 1) * sizeof(**index));
+	for (i = 0; i < l->nr; i++) {
+		const struct file_change *ch = &l->items[i];
+
+		if (!ch->mode[side] || ch->mode[!side])
+			continue;
+		f[n].path = ch->path;
+		f[n].mode = ch->mode[side];
+		memcpy(f[n].sha1, ch->sha1[side], 20);
+		(*index)[n++] = i;
+	}
+	*nr = n;
+	return f;
+}
+
+/* Make l's addition d the rename of its deletion s (which goes). */
+static void make_rename(struct file_changes *l, size_t d, size_t s,
+			int score)
+{
+	struct file_change *add = &l->items[d], *del = &l->items[s];
+
+	add->old_path = del->path;
+	del->path = NULL;
+	add->mode[0] = del->mode[0];
+	memcpy(add->sha1[0], del->sha1[0], 20);
+	add->score = score;
+}
+
+int detect_file_renames(struct file_changes *l,
+			const struct rename_options *opt)
+{
+	size_t *si, *di, nr_s, nr_d, i, j;
+	struct rename_file *src = rename_files(l, 0, &si, &nr_s);
+	struct rename_file *dst = rename_files(l, 1, &di, &nr_d);
+	int *from = xmalloc((nr_d + 1) * sizeof(*from));
+	int *score = xmalloc((nr_d + 1) * sizeof(*score));
+	int needed = 0, renamed = 0;
+
+	if (nr_s && nr_d) {
+		needed = find_renames(src, nr_s, dst, nr_d, opt, from, score);
+		for (i = 0; i < nr_d; i++)
+			if (from[i] >= 0) {
+				make_rename(l, di[i], si[from[i]], score[i]);
+				renamed = 1;
+			}
+	}
+	for (i = j = 0; renamed && i < l->nr; i++) {
+		if (l->items[i].path)
+			l->items[j++] = l->items[i];
+	}
+	if (renamed)
+		l->nr = j;
+	free(src);
+	free(dst);
+	free(si);
+	free(di);
+	free(from);
+	free(score);
+	return needed;
 }
 
 /* A side's text; a gitlink's is "Subproject commit <id>", as git's. */
@@ -306,6 +376,52 @@ static void show_stat_line(FILE *out, int color, const struct file_change *ch,
 	putc('\n', out);
 }
 
+/*
+ * "a => b" as git's diffstat writes a rename: the leading directories
+ * and the trailing part (from a '/') they share written once, around
+ * "{a => b}"; both whole and quoted when either needs quoting.
+ */
+static void add_rename_name(struct mbuf *q, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), pfx = 0, sfx = 0, i, ma, mb;
+	const char *pa, *pb;
+
+	if (path_needs_quoting(a, la) || path_needs_quoting(b, lb)) {
+		add_quoted_path(q, "", a, la);
+		mbuf_addstr(q, " => ");
+		add_quoted_path(q, "", b, lb);
+		return;
+	}
+	for (i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			pfx = i + 1;
+	/* the suffix may reach back into the prefix's '/', no further */
+	pa = a + la;
+	pb = b + lb;
+	while (pa >= a + pfx - (pfx ? 1 : 0) && pb >= b + pfx - (pfx ? 1 : 0) &&
+	       *pa == *pb) {
+		if (*pa == '/')
+			sfx = la - (pa - a);
+		if (pa == a || pb == b)
+			break;
+		pa--;
+		pb--;
+	}
+	ma = la >= pfx + sfx ? la - pfx - sfx : 0;
+	mb = lb >= pfx + sfx ? lb - pfx - sfx : 0;
+	if (pfx + sfx) {
+		mbuf_add(q, a, pfx);
+		mbuf_addch(q, '{');
+	}
+	mbuf_add(q, a + pfx, ma);
+	mbuf_addstr(q, " => ");
+	mbuf_add(q, b + pfx, mb);
+	if (pfx + sfx) {
+		mbuf_addch(q, '}');
+		mbuf_add(q, a + la - sfx, sfx);
+	}
+}
+
 /* The names as the diffstat shows them (quoted), in names (caller frees). */
 static int stat_names(const struct file_changes *l, char **names)
 {
@@ -315,8 +431,13 @@ static int stat_names(const struct file_changes *l, char **names)
 	mbuf_init(&q);
 	for (i = 0; i < l->nr; i++) {
 		mbuf_reset(&q);
-		if (add_quoted_path(&q, "", l->items[i].path,
-				    strlen(l->items[i].path)) < 0) {
+		if (l->items[i].old_path)
+			add_rename_name(&q, l->items[i].old_path,
+					l->items[i].path);
+		else
+			add_quoted_path(&q, "", l->items[i].path,
+					strlen(l->items[i].path));
+		if (q.failed) {
 			mbuf_release(&q);
 			return error("out of memory");
 		}

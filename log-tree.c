@@ -14,8 +14,12 @@
  * walk excludes commits, merges are only left out, not followed
  * through one parent.  The diffs are limited to the paths too.
  *
- * Renames are not detected (as git log --no-renames, or with
- * diff.renames=false).  The diffstat is as wide as $COLUMNS, else the
+ * Renames are detected as git log detects them (diff-rename.c), unless
+ * diff.renames is false or --no-renames is given; -M[<n>] and
+ * --find-renames[=<n>] set the threshold (50% by default), and
+ * diff.renameLimit bounds the inexact search as in git.  The paths
+ * limit the files before renames are looked for, as in git (no
+ * --follow).  The diffstat is as wide as $COLUMNS, else the
  * terminal on standard output, else 80 columns, as in git.  --color
  * colours as git does on a terminal: commit lines, patch headers,
  * hunks, added and removed lines, the diffstat's bars.
@@ -39,6 +43,7 @@
 
 static const char log_tree_usage[] =
 	"log-tree [-n <n> | -<n> | --max-count=<n>] [--oneline] [-p] [--stat] "
+	"[-M[<n>] | --find-renames[=<n>] | --no-renames] "
 	"[--color[=<when>] | --no-color] [--decorate[=<style>] | --no-decorate] "
 	"[--name=<name>] [<commit>...] "
 	"[-- <path>...] | log-tree --color-patch";
@@ -60,6 +65,9 @@ static struct diff_options patch_opts;
 static int stat_width;
 static int shown_one;
 static int decorate = -1;	/* DECORATE_*, 0 none, -1 auto */
+static int detect_renames = -1;	/* -1: as diff.renames says (on) */
+static struct rename_options rename_opts;
+static int rename_limit_needed;
 
 /* ---- the walk ---- */
 
@@ -303,9 +311,11 @@ static void show_pair_patch(const struct file_change *ch, unsigned int mode1,
 	FILE *mem;
 	enum patch_part part = PATCH_OUTSIDE;
 
-	if (fill_blob_side(&a, ch->path, mode1, ch->sha1[0]) < 0 ||
+	if (fill_blob_side(&a, ch->old_path ? ch->old_path : ch->path, mode1,
+			   ch->sha1[0]) < 0 ||
 	    fill_blob_side(&b, ch->path, mode2, ch->sha1[1]) < 0)
 		exit(128);
+	patch_opts.rename_score = ch->score;
 	if (!use_color) {
 		if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
 			die("cannot write the patch for '%s'", ch->path);
@@ -346,6 +356,12 @@ static void show_diff(const struct commit *c)
 	if (collect_file_changes(&l, old, c->tree,
 				 has_paths ? &pathspec : NULL) < 0)
 		exit(128);
+	if (detect_renames) {
+		int needed = detect_file_renames(&l, &rename_opts);
+
+		if (needed > rename_limit_needed)
+			rename_limit_needed = needed;
+	}
 	if (!l.nr)
 		return;
 	if (!oneline)
@@ -492,6 +508,18 @@ static int parse_option(int argc, char **argv, int *i)
 		decorate = parse_decorate(arg + 11);
 	} else if (!strcmp(arg, "--no-decorate")) {
 		decorate = 0;
+	} else if (!strcmp(arg, "--no-renames")) {
+		detect_renames = 0;
+	} else if (!strncmp(arg, "-M", 2) ||
+		   !strcmp(arg, "--find-renames") ||
+		   !strncmp(arg, "--find-renames=", 15)) {
+		const char *n = arg[1] == 'M' ? arg + 2 :
+				arg[14] ? arg + 15 : "";
+
+		rename_opts.min_score = parse_rename_score(n);
+		if (rename_opts.min_score < 0)
+			die("invalid argument to -M: %s", n);
+		detect_renames = 1;
 	} else {
 		return -1;
 	}
@@ -642,7 +670,15 @@ int main(int argc, char **argv)
 	if (show_stat)
 		stat_width = term_columns();
 	decide_decorate();
+	rename_opts.limit = RENAME_DEFAULT_LIMIT;
+	if (rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
+		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;
 	walk(&revs);
+	if (rename_limit_needed)
+		warn_rename_limit("diff.renameLimit", rename_limit_needed);
 	release_revisions(&revs);
 	clear_pathspec(&pathspec);
 	finish_stdout();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cache.h"
+#include "diff.h"
 
 /* git's default colours (color.diff.*, color.diff.commit). */
 #define COLOR_COMMIT	"\033[33m"
@@ -19,9 +20,14 @@
 #define COLOR_WS	"\033[41m"	/* trailing blanks of an added line */
 #define COLOR_RESET	"\033[m"
 
-/* One changed file: a side with mode 0 does not exist. */
+/*
+ * One changed file: a side with mode 0 does not exist.  A rename has
+ * old_path (the old side's path) and score (its similarity).
+ */
 struct file_change {
 	char *path;
+	char *old_path;
+	int score;
 	unsigned int mode[2];
 	unsigned char sha1[2][20];
 	unsigned long added, deleted;	/* lines; bytes when binary */
@@ -42,6 +48,14 @@ struct file_changes {
 int collect_file_changes(struct file_changes *l, const unsigned char *old,
 			 const unsigned char *new, const struct pathspec *ps);
 void free_file_changes(struct file_changes *l);
+/*
+ * Pair l's deletions and additions that are renames (diff-rename.c):
+ * each becomes one change with old_path, at the addition's place, as
+ * git lists it.  Returns 0, or the rename limit the inexact search
+ * would have needed when opt->limit stopped it.
+ */
+int detect_file_renames(struct file_changes *l,
+			const struct rename_options *opt);
 /*
  * git's diffstat of l to out, width columns wide, the bars coloured
  * when color: the blobs are read and diffed for the counts (stored in

@@ -11,6 +11,14 @@
  * anything changed.  An unmerged path shows as "U" (plus the work tree
  * against stage 2, as git), or "* Unmerged path p" in a patch: there is
  * no single pair to diff.  Paths name files or directories to compare.
+ *
+ * -M[<n>] (--find-renames[=<n>]) finds renames as git diff-files -M
+ * does, and --diff-renames as git diff does (unless diff.renames is
+ * false): here a file can only be renamed to an intent-to-add entry
+ * ("git add -N"), so without one nothing changes.  With one, the
+ * files gone from the work tree and the intent-to-add ones are paired
+ * first (diff-rename.c); a rename shows at the new path ("R<score>",
+ * or a rename patch) and its old path not at all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +33,8 @@
 
 static const char show_diff_usage[] =
 	"show-diff [-q] [-s] [-z] [--binary] [--full-index] "
-	"[--abbrev[=<n>]] [--] [<path>...]";
+	"[--abbrev[=<n>]] [-M[<n>] | --find-renames[=<n>] | --no-renames | "
+	"--diff-renames] [--] [<path>...]";
 
 static int quiet, name_status, nul_terminate;
 static struct diff_options diff_opts;
@@ -267,6 +276,162 @@ static unsigned int show_unmerged(unsigned int i, int *differs)
 	return i;
 }
 
+/* ---- -M: renames to intent-to-add entries ---- */
+
+static int detect_renames;
+static struct rename_options rename_opts;
+static int *rename_from;	/* per index position: the old entry, or -1 */
+static int *rename_score;
+static char *rename_gone;	/* per index position: an old entry */
+static const struct rename_file *rename_dsts;
+static size_t nr_rename_dsts;
+
+/* Content for diff-rename.c: a destination's work file, or the blob. */
+static void *read_rename_file(const struct rename_file *f, size_t *size,
+			      void *data)
+{
+	struct stat st;
+
+	(void)data;
+	if (f >= rename_dsts && f < rename_dsts + nr_rename_dsts) {
+		if (lstat(f->path, &st) < 0)
+			return NULL;
+		return read_work_file(f->path, &st, size);
+	}
+	return read_object_of_type(f->sha1, OBJ_BLOB, size);
+}
+
+static int has_intent_to_add(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < active_nr; i++)
+		if (active_cache[i]->ce_ext_flags & CE_INTENT_TO_ADD)
+			return 1;
+	return 0;
+}
+
+/* The entry's side as a rename source ('D') or destination ('A'). */
+static int rename_side(unsigned int i, struct rename_file *f)
+{
+	const struct cache_entry *ce = active_cache[i];
+	struct diff_side work;
+	struct stat st;
+	char status;
+
+	if (ce_stage(ce) || !path_wanted(ce->name))
+		return 0;
+	memset(&work, 0, sizeof(work));
+	status = compare_entry(ce, &st, &work, NULL);
+	free((char *)work.data);
+	if (status != 'A' && status != 'D')
+		return 0;
+	memset(&work, 0, sizeof(work));
+	f->path = ce->name;
+	f->mode = ce->ce_mode;
+	memcpy(f->sha1, ce->sha1, 20);
+	if (status == 'A') {
+		if (side_from_work(&work, ce->name, &st, NULL) < 0)
+			exit(128);
+		f->mode = work.mode;
+		memcpy(f->sha1, work.sha1, 20);
+		free((char *)work.data);
+	}
+	return status;
+}
+
+/* Pair the deleted files with the intent-to-add ones; 1 if any. */
+static int find_work_renames(void)
+{
+	struct rename_file *src, *dst, f;
+	unsigned int *si, *di, i;
+	size_t nr_s = 0, nr_d = 0, j;
+	int found = 0, needed = 0;
+
+	if (!detect_renames || !has_intent_to_add())
+		return 0;
+	src = xmalloc((active_nr + 1) * sizeof(*src));
+	dst = xmalloc((active_nr + 1) * sizeof(*dst));
+	si = xmalloc((active_nr + 1) * sizeof(*si));
+	di = xmalloc((active_nr + 1) * sizeof(*di));
+	rename_from = xmalloc((active_nr + 1) * sizeof(*rename_from));
+	rename_score = xmalloc((active_nr + 1) * sizeof(*rename_score));
+	rename_gone = xcalloc(active_nr + 1, 1);
+	for (i = 0; i < active_nr; i++) {
+		int side = rename_side(i, &f);
+
+		rename_from[i] = -1;
+		if (side == 'D') {
+			si[nr_s] = i;
+			src[nr_s++] = f;
+		} else if (side == 'A') {
+			di[nr_d] = i;
+			dst[nr_d++] = f;
+		}
+	}
+	rename_dsts = dst;
+	nr_rename_dsts = nr_d;
+	rename_opts.read = read_rename_file;
+	if (nr_s && nr_d) {
+		int *from = xmalloc(nr_d * sizeof(*from));
+		int *score = xmalloc(nr_d * sizeof(*score));
+
+		needed = find_renames(src, nr_s, dst, nr_d, &rename_opts, from,
+				      score);
+		for (j = 0; j < nr_d; j++) {
+			if (from[j] < 0)
+				continue;
+			rename_from[di[j]] = si[from[j]];
+			rename_score[di[j]] = score[j];
+			rename_gone[si[from[j]]] = 1;
+			found = 1;
+		}
+		free(from);
+		free(score);
+	}
+	if (needed)
+		warn_rename_limit("diff.renameLimit", needed);
+	free(src);
+	free(dst);
+	free(si);
+	free(di);
+	return found;
+}
+
+/* A rename to entry i: "R<score>" and both names, or its patch. */
+static void show_rename(unsigned int i)
+{
+	const struct cache_entry *old = active_cache[rename_from[i]];
+	const struct cache_entry *ce = active_cache[i];
+	struct diff_side one, two;
+	struct stat st;
+
+	if (name_status) {
+		printf("R%03d", RENAME_PERCENT(rename_score[i]));
+		if (nul_terminate) {
+			printf("%c%s%c%s%c", 0, old->name, 0, ce->name, 0);
+			return;
+		}
+		putchar('\t');
+		write_quoted_path(stdout, "", old->name, strlen(old->name));
+		write_name_field(stdout, ce->name, strlen(ce->name), 0);
+		return;
+	}
+	memset(&one, 0, sizeof(one));
+	memset(&two, 0, sizeof(two));
+	if (side_from_entry(&one, old, NULL) < 0)
+		die("cannot read the indexed content of '%s'", old->name);
+	if (lstat(ce->name, &st) < 0)
+		die_errno("lstat '%s'", ce->name);
+	if (side_from_work(&two, ce->name, &st, NULL) < 0)
+		exit(128);
+	diff_opts.rename_score = rename_score[i];
+	if (print_patch(stdout, &one, &two, &diff_opts) < 0)
+		die("cannot write the patch for '%s'", ce->name);
+	free((char *)one.data);
+	free((char *)two.data);
+}
+
 /* Compare entry i (of stage 0) and show how it differs; 1 if it does. */
 static int show_entry(unsigned int i)
 {
@@ -275,6 +440,13 @@ static int show_entry(unsigned int i)
 	struct stat st;
 	char status;
 
+	if (rename_gone && rename_gone[i])
+		return 1;
+	if (rename_from && rename_from[i] >= 0) {
+		if (!quiet)
+			show_rename(i);
+		return 1;
+	}
 	memset(&work, 0, sizeof(work));
 	status = compare_entry(ce, &st, &work, NULL);
 	if (status && !quiet && !name_status)
@@ -436,7 +608,7 @@ static int show_changes(void)
 	unsigned int i = 0;
 	int differs = 0;
 
-	if (!quiet && enough_to_work_ahead())
+	if (!quiet && !find_work_renames() && enough_to_work_ahead())
 		return show_changes_ahead();
 	while (i < active_nr && !(differs && quiet)) {
 		const struct cache_entry *ce = active_cache[i];
@@ -449,6 +621,25 @@ static int show_changes(void)
 			differs |= show_entry(i++);
 	}
 	return differs;
+}
+
+/* -M[<n>], --find-renames[=<n>]: 1 when arg is one, else 0. */
+static int parse_rename_option(const char *arg)
+{
+	const char *n;
+
+	if (!strncmp(arg, "-M", 2))
+		n = arg + 2;
+	else if (!strcmp(arg, "--find-renames"))
+		n = "";
+	else if (!strncmp(arg, "--find-renames=", 15))
+		n = arg + 15;
+	else
+		return 0;
+	rename_opts.min_score = parse_rename_score(n);
+	if (rename_opts.min_score < 0)
+		die("invalid argument to -M: %s", n);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -474,6 +665,12 @@ int main(int argc, char **argv)
 			diff_opts.binary = 1;
 		else if (parse_diff_option(&diff_opts, arg))
 			;
+		else if (!strcmp(arg, "--no-renames"))
+			detect_renames = 0;
+		else if (!strcmp(arg, "--diff-renames"))
+			detect_renames = -1;
+		else if (parse_rename_option(arg))
+			detect_renames = 1;
 		else if (arg[0] == '-')
 			usage(show_diff_usage);
 		else
@@ -487,6 +684,13 @@ int main(int argc, char **argv)
 		exit(128);
 	/* it writes no index: no digest of the entries for the cache tree */
 	index_entries_kept();
+	rename_opts.limit = RENAME_DEFAULT_LIMIT;
+	if (detect_renames &&
+	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
+		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;	/* git diff's default */
 	/* the index checksum is computed while the paths are lstat'ed */
 	if (read_cache_overlapped() < 0)
 		die("cannot read the index");

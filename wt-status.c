@@ -18,8 +18,11 @@
  * enters no ignored directory and collapses a directory holding
  * nothing tracked to "dir/".  Entries found unchanged but with new stat
  * data are written back to the index when nobody holds its lock, as git
- * status does, so the next run hashes nothing.  Renames are shown as a
- * deletion and an addition: there is no rename detection here.
+ * status does, so the next run hashes nothing.  Staged renames are
+ * found as git status finds them (diff-rename.c, among the files HEAD
+ * has and the index not, and the reverse; status.renames or
+ * diff.renames, --no-renames, --find-renames[=<n>]) and shown as
+ * "R  old -> new" or "renamed:    old -> new".
  */
 #include <errno.h>
 #include <pthread.h>
@@ -36,7 +39,8 @@
 
 static const char wt_status_usage[] =
 	"wt-status [-s | --short | --porcelain] [-b] [-z] "
-	"[--color[=<when>] | --no-color] [--prefix=<dir>/]";
+	"[--find-renames[=<n>] | --no-renames] [--color[=<when>] | --no-color] "
+	"[--prefix=<dir>/]";
 
 enum format { LONG, SHORT, PORCELAIN };
 
@@ -53,6 +57,7 @@ static const char *prefix = "";
 /* One path to show: XY as git status -s, or "??" untracked. */
 struct change {
 	const char *path;	/* an index entry's name, or owned */
+	const char *from;	/* a rename's old path (owned), or NULL */
 	char x, y;
 	int owned;
 };
@@ -67,6 +72,14 @@ static char *staged;
 /* Paths HEAD has that the index has not (in index order, owned). */
 static char **deleted;
 static size_t nr_deleted, alloc_deleted;
+/* Their modes and ids, for rename detection. */
+static struct rename_file *deleted_files;
+static size_t alloc_deleted_files;
+/* Per index position: the old path of a staged rename (owned), or NULL. */
+static char **renamed_from;
+
+static int detect_renames = -1;	/* -1: as status.renames says (on) */
+static struct rename_options rename_opts;
 
 static int is_initial, index_changed;
 
@@ -132,13 +145,18 @@ static void mark_added(unsigned int lo, unsigned int hi, int *clean)
 			staged[lo] = 'A';
 }
 
-static void add_deleted(const char *path, size_t len)
+static void add_deleted(const char *path, size_t len,
+			const struct name_entry *e)
 {
 	char *p = xmalloc(len + 1);
 
 	memcpy(p, path, len);
 	p[len] = '\0';
 	ALLOC_GROW(deleted, nr_deleted + 1, alloc_deleted);
+	ALLOC_GROW(deleted_files, nr_deleted + 1, alloc_deleted_files);
+	deleted_files[nr_deleted].path = p;
+	deleted_files[nr_deleted].mode = e->mode;
+	memcpy(deleted_files[nr_deleted].sha1, e->sha1, 20);
 	deleted[nr_deleted++] = p;
 }
 
@@ -159,7 +177,7 @@ static void tree_entry_file(const struct name_entry *e, struct mbuf *base,
 	if (at >= hi || active_cache[at]->ce_namelen != len ||
 	    memcmp(active_cache[at]->name + skip, base->buf + skip,
 		   len - skip)) {
-		add_deleted(base->buf, len);
+		add_deleted(base->buf, len, e);
 		*clean = 0;
 		return;
 	}
@@ -171,7 +189,7 @@ static void tree_entry_file(const struct name_entry *e, struct mbuf *base,
 	if (end != at + 1 || ce_stage(ce)) {
 		*clean = 0;	/* unmerged */
 	} else if (ce->ce_ext_flags & CE_INTENT_TO_ADD) {
-		add_deleted(base->buf, len);
+		add_deleted(base->buf, len, e);
 		*clean = 0;
 	} else if (ce->ce_mode != e->mode || memcmp(ce->sha1, e->sha1, 20)) {
 		staged[at] = type_change(ce->ce_mode, e->mode);
@@ -278,6 +296,56 @@ static void find_staged(const unsigned char *head)
 	if (diff_tree_range(tree, &base, 0, active_nr) < 0)
 		die("cannot compare the index with HEAD");
 	mbuf_release(&base);
+}
+
+/* ---- staged renames ---- */
+
+/*
+ * Pair the files added to the index with those it lost from HEAD as
+ * git status does (diff-rename.c): a pair becomes an 'R' at the added
+ * entry, with the old path in renamed_from, and leaves deleted[].
+ */
+static void find_staged_renames(void)
+{
+	struct rename_file *dst;
+	unsigned int *pos, i;
+	size_t nr = 0, j, k;
+	int *from, *score;
+
+	renamed_from = xcalloc(active_nr + 1, sizeof(*renamed_from));
+	if (!detect_renames || !nr_deleted)
+		return;
+	dst = xmalloc((active_nr + 1) * sizeof(*dst));
+	pos = xmalloc((active_nr + 1) * sizeof(*pos));
+	for (i = 0; i < active_nr; i++) {
+		if (staged[i] != 'A')
+			continue;
+		dst[nr].path = active_cache[i]->name;
+		dst[nr].mode = active_cache[i]->ce_mode;
+		memcpy(dst[nr].sha1, active_cache[i]->sha1, 20);
+		pos[nr++] = i;
+	}
+	from = xmalloc((nr + 1) * sizeof(*from));
+	score = xmalloc((nr + 1) * sizeof(*score));
+	/* git status gives no warning when the limit stops the search */
+	if (nr)
+		find_renames(deleted_files, nr_deleted, dst, nr, &rename_opts,
+			     from, score);
+	for (j = 0; nr && j < nr; j++) {
+		if (from[j] < 0)
+			continue;
+		staged[pos[j]] = 'R';
+		renamed_from[pos[j]] = deleted[from[j]];
+		deleted[from[j]] = NULL;
+	}
+	for (j = k = 0; j < nr_deleted; j++)
+		if (deleted[j])
+			deleted[k++] = deleted[j];
+	nr_deleted = k;
+	free(dst);
+	free(pos);
+	free(from);
+	free(score);
 }
 
 /* ---- changed: the work tree against the index ---- */
@@ -436,6 +504,7 @@ static void add_change(const char *path, char x, char y, int owned)
 {
 	ALLOC_GROW(changes, nr_changes + 1, alloc_changes);
 	changes[nr_changes].path = path;
+	changes[nr_changes].from = NULL;
 	changes[nr_changes].x = x;
 	changes[nr_changes].y = y;
 	changes[nr_changes++].owned = owned;
@@ -486,8 +555,10 @@ static void gather_changes(const char *y)
 			i = add_unmerged(i);
 			continue;
 		}
-		if (staged[i] != ' ' || y[i] != ' ')
+		if (staged[i] != ' ' || y[i] != ' ') {
 			add_change(ce->name, staged[i], y[i], 0);
+			changes[nr_changes - 1].from = renamed_from[i];
+		}
 		i++;
 	}
 }
@@ -588,7 +659,13 @@ static void print_short(void)
 	}
 	for (i = 0; i < nr_changes; i++) {
 		put_xy(&changes[i]);
+		if (changes[i].from && !nul_term) {
+			put_path(changes[i].from, relative, 1);
+			fputs(" -> ", stdout);
+		}
 		put_path(changes[i].path, relative, 1);
+		if (changes[i].from && nul_term)
+			put_path(changes[i].from, relative, 1);
 		if (!nul_term)
 			putchar('\n');
 	}
@@ -607,6 +684,7 @@ static const char *change_label(char c)
 	switch (c) {
 	case 'A': return "new file:   ";
 	case 'D': return "deleted:    ";
+	case 'R': return "renamed:    ";
 	case 'T': return "typechange: ";
 	default: return "modified:   ";
 	}
@@ -673,6 +751,17 @@ static void print_entry(const char *color, const char *label,
 	printf("%s\n", use_color ? COLOR_RESET : "");
 }
 
+/* A staged rename's line: "renamed:    old -> new". */
+static void print_rename_entry(const char *color, const char *label,
+			       const struct change *c)
+{
+	printf("\t%s%s", use_color ? color : "", label);
+	put_path(c->from, 1, 0);
+	fputs(" -> ", stdout);
+	put_path(c->path, 1, 0);
+	printf("%s\n", use_color ? COLOR_RESET : "");
+}
+
 static void print_staged(void)
 {
 	size_t i;
@@ -685,7 +774,10 @@ static void print_staged(void)
 	else
 		printf("  (use \"dircache restore --staged <file>...\" to unstage)\n");
 	for (i = 0; i < nr_changes; i++)
-		if (!is_unmerged(&changes[i]) && changes[i].x != ' ')
+		if (!is_unmerged(&changes[i]) && changes[i].from)
+			print_rename_entry(COLOR_STAGED,
+					   change_label(changes[i].x), &changes[i]);
+		else if (!is_unmerged(&changes[i]) && changes[i].x != ' ')
 			print_entry(COLOR_STAGED, change_label(changes[i].x),
 				    changes[i].path);
 	putchar('\n');
@@ -852,6 +944,14 @@ static int parse_color(const char *when)
 	usage(wt_status_usage);
 }
 
+static void find_renames_option(const char *n)
+{
+	rename_opts.min_score = parse_rename_score(n);
+	if (rename_opts.min_score < 0)
+		die("invalid argument to --find-renames: %s", n);
+	detect_renames = 1;
+}
+
 static void parse_options(int argc, char **argv)
 {
 	int i;
@@ -877,6 +977,11 @@ static void parse_options(int argc, char **argv)
 			use_color = parse_color(arg + 8);
 		else if (!strcmp(arg, "--no-color"))
 			use_color = 0;
+		else if (!strcmp(arg, "--no-renames"))
+			detect_renames = 0;
+		else if (!strcmp(arg, "--find-renames") ||
+			 !strncmp(arg, "--find-renames=", 15))
+			find_renames_option(arg[14] ? arg + 15 : "");
 		else
 			usage(wt_status_usage);
 	}
@@ -962,7 +1067,14 @@ int main(int argc, char **argv)
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
 	read_head(head);
+	rename_opts.limit = RENAME_DEFAULT_LIMIT;
+	if (rename_config("status", detect_renames < 0 ? &detect_renames : NULL,
+			  &rename_opts.limit) < 0)
+		exit(128);
+	if (detect_renames < 0)
+		detect_renames = 1;
 	find_staged(head);
+	find_staged_renames();
 	y = find_changed();
 	find_untracked();
 	gather_changes(y);
@@ -983,6 +1095,10 @@ int main(int argc, char **argv)
 			free((char *)changes[i].path);
 	free(changes);
 	free(deleted);
+	free(deleted_files);
+	for (i = 0; i < active_nr; i++)
+		free(renamed_from[i]);
+	free(renamed_from);
 	for (i = 0; i < nr_untracked; i++)
 		free(untracked[i]);
 	free(untracked);

@@ -223,7 +223,7 @@ test_expect_success 'usage and refusals' '
 	 show-diff -h >../out &&
 	 test_expect_code 129 show-diff --bogus 2>../err &&
 	 test_must_fail show-diff -x 2>>../err) &&
-	echo "usage: show-diff [-q] [-s] [-z] [--binary] [--full-index] [--abbrev[=<n>]] [--] [<path>...]" \
+	echo "usage: show-diff [-q] [-s] [-z] [--binary] [--full-index] [--abbrev[=<n>]] [-M[<n>] | --find-renames[=<n>] | --no-renames | --diff-renames] [--] [<path>...]" \
 		>expect &&
 	test_cmp expect out &&
 	test_grep "^usage: show-diff \[-q\]" err

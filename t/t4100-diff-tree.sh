@@ -189,7 +189,7 @@ test_expect_success 'gitlinks: changed, added and type-changed' '
 
 test_expect_success 'usage' '
 	test_expect_code 129 diff-tree 2>err &&
-	test_grep "^usage: diff-tree \[-r\] \[-z\] \[-p\] \[--binary\] \[--full-index\] \[--abbrev\[=<n>\]\] \[--\] (<tree-ish> <tree-ish> | --stdin) \[<path>...\]$" err &&
+	test_grep "^usage: diff-tree \[-r\] \[-z\] \[-p\] \[--binary\] \[--full-index\] \[--abbrev\[=<n>\]\] \[-M\[<n>\] | --find-renames\[=<n>\] | --no-renames | --diff-renames\] \[--\] (<tree-ish> <tree-ish> | --stdin) \[<path>...\]$" err &&
 	test_expect_code 129 diff-tree $(cat A) 2>err &&
 	test_expect_code 129 diff-tree -x $(cat A) $(cat B) 2>err &&
 	diff-tree -h >out &&

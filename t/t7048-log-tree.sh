@@ -2,10 +2,10 @@
 test_description='log-tree and dircache log against git log: merges, roots, odd paths and messages, path limiting'
 . "$(dirname "$0")/test-lib.sh"
 
-# git log detects renames by default (diff.renames); log-tree does not,
-# so git runs with diff.renames=false.  Decorations are for terminals.
+# git log as it runs by default: renames detected (diff.renames), as
+# log-tree detects them.  Decorations are for terminals.
 glog() {
-	git -c diff.renames=false -c log.decorate=false log "$@"
+	git -c log.decorate=false log "$@"
 }
 
 commit_at() {

@@ -3,10 +3,10 @@ test_description='dircache status and add in one process, against git status and
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-porcelain.sh"
 
-# git on our repository r (the work tree is r), renames not detected
-# (we do not detect them), hints in our words.
+# git on our repository r (the work tree is r), renames detected as
+# git status detects them by default, hints in our words.
 git_r() {
-	git -c status.renames=false --git-dir="$TRASH_DIRECTORY/r/.dircache" \
+	git --git-dir="$TRASH_DIRECTORY/r/.dircache" \
 		--work-tree="$TRASH_DIRECTORY/r" "$@"
 }
 
@@ -69,11 +69,19 @@ test_expect_success 'a tracked file become a directory: not untracked, as git' '
 	test_cmp theirs ours
 '
 
-test_expect_success 'a rename is a deletion and an addition' '
+test_expect_success 'a staged rename, as git status shows it' '
 	(cd r && dircache add -A) &&
 	mv r/f/g r/f/h &&
 	(cd r && dircache add -A) &&
 	status_same r &&
+	test_grep "^R  f/g -> f/h$" ours.s &&
+	test_grep "renamed:    f/g -> f/h$" ours.l
+'
+
+test_expect_success 'status.renames=false: a deletion and an addition' '
+	git_r config status.renames false &&
+	status_same r &&
+	git_r config --unset status.renames &&
 	test_grep "^D  f/g$" ours.s &&
 	test_grep "^A  f/h$" ours.s
 '
@@ -148,7 +156,7 @@ test_expect_success 'add of a pathspec that matches nothing changes nothing' '
 test_expect_success 'add -u stages changes and removals, adds nothing new' '
 	echo w >r/brand-new && rm r/d/keep &&
 	(cd r && dircache add -u) &&
-	git_r status --porcelain >st &&
+	git_r status --porcelain --no-renames >st &&
 	test_grep "^M  b$" st &&
 	test_grep "^D  d/keep$" st &&
 	test_grep "^?? brand-new$" st
