@@ -152,6 +152,12 @@ static void add_raw(struct file_changes *l, const char *head,
 	}
 	if (status == 'U')
 		return;		/* the stage-2 line after it says it */
+	/*
+	 * Under -M, diff-cache names an added work-tree file by the id it
+	 * hashed, as git does; that blob is not stored: read the file.
+	 */
+	if (mode[1] && !is_null_id(sha1[1]) && !has_sha1_file(sha1[1]))
+		memset(sha1[1], 0, sizeof(sha1[1]));
 	ch = new_change(l, path);
 	ch->mode[0] = mode[0];
 	ch->mode[1] = mode[1];

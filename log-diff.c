@@ -499,7 +499,18 @@ int print_numstat(FILE *out, struct file_changes *l)
 			fputs("-\t-", out);
 		else
 			fprintf(out, "%lu\t%lu", ch->added, ch->deleted);
-		write_name_field(out, ch->path, strlen(ch->path), 0);
+		if (ch->old_path) {
+			/* a rename: "old => new", as in the diffstat */
+			struct mbuf q = MBUF_INIT;
+
+			add_rename_name(&q, ch->old_path, ch->path);
+			if (q.failed)
+				return error("out of memory");
+			fprintf(out, "\t%s\n", mbuf_str(&q));
+			mbuf_release(&q);
+		} else {
+			write_name_field(out, ch->path, strlen(ch->path), 0);
+		}
 	}
 	return ferror(out) ? -1 : 0;
 }

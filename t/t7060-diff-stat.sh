@@ -2,9 +2,9 @@
 test_description='dircache diff --stat, --shortstat, --numstat against git diff, in all its forms'
 . "$(dirname "$0")/test-lib.sh"
 
-# git detects renames by default; diff-stat counts what it is given.
+# git's defaults, rename detection included.
 gdiff() {
-	git -c diff.renames=false diff "$@"
+	git diff "$@"
 }
 
 # compare ARGS...: each of the three forms, ours against git's.
@@ -74,6 +74,18 @@ test_expect_success 'the last format option wins; unknown ones are usage' '
 	git diff --name-only >expect &&
 	dircache diff --stat --name-only >actual && test_cmp expect actual &&
 	test_expect_code 129 dircache diff --stat=40
+'
+
+test_expect_success 'renames as git shows them: old => new, {a => b}/x' '
+	git init -q ren && cd ren &&
+	mkdir -p src/lib && seq 1 200 >src/lib/one && seq 300 500 >top &&
+	git add . && git commit -q -m base &&
+	git mv src/lib/one src/lib/two && git mv top moved &&
+	echo changed >>moved && git add moved &&
+	compare --cached && compare HEAD &&
+	git commit -q -m renamed && compare HEAD~1 HEAD &&
+	git diff --stat HEAD~1 HEAD >out && grep "=>" out &&
+	compare --no-renames HEAD~1 HEAD
 '
 
 test_expect_success 'no temporary directory is left behind' '
