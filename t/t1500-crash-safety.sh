@@ -130,6 +130,44 @@ test_expect_success 'an index write that fails keeps the old index' '
 	! test -f .dircache/index.lock
 '
 
+# write-tree stores 100 new trees or more as one pack: a kill leaves
+# the whole pack with its idx, or no idx at all, and never a tree of it
+# loose or missing under a tree that names it.
+test_expect_success 'kill -9 of write-tree packing its trees: all or none' '
+	rm -rf wt && mkdir wt && cd wt && init-db 2>/dev/null &&
+	for d in $(seq 1 60); do
+		mkdir -p d$d/a/b && echo $d >d$d/f && echo $d >d$d/a/b/g ||
+		return 1
+	done &&
+	find . -path ./.dircache -prune -o -type f -print >list &&
+	update-cache --add --stdin <list &&
+	cp .dircache/index fresh-index &&
+	i=0 &&
+	while [ $i -lt 12 ]; do
+		rm -f .dircache/objects/pack/* &&
+		cp fresh-index .dircache/index &&
+		{ write-tree >/dev/null & } &&
+		pid=$! &&
+		sleep 0.00$((i % 10)) &&
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		rm -f .dircache/index.lock &&
+		for idx in $(ls .dircache/objects/pack/*.idx 2>/dev/null); do
+			git verify-pack "$idx" || return 1
+		done &&
+		fsck-cache >fsck.out 2>&1 &&
+		! grep -v "^dangling\|^notice: " fsck.out &&
+		test -z "$(find .dircache/objects -name "tmp_*" ! -path "*/pack/*")" &&
+		i=$((i + 1)) || return 1
+	done &&
+	rm -f .dircache/objects/pack/* &&
+	write-tree >ours &&
+	GIT_DIR=.dircache git write-tree >theirs &&
+	test_cmp theirs ours &&
+	ls .dircache/objects/pack/*.idx &&
+	GIT_DIR=.dircache git fsck --strict
+'
+
 test_expect_success 'rsync during update-cache copies only whole objects' '
 	command -v rsync >/dev/null || { echo "rsync missing"; return 1; }
 	rm -rf src dst && mkdir src dst && cd src && init-db 2>/dev/null &&
