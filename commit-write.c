@@ -275,6 +275,13 @@ struct pending_tree {
 
 static struct pending_tree *pending_trees;
 static size_t pending_nr, pending_alloc;
+/*
+ * Loose trees written for write_index_as_trees, which syncs at once,
+ * get their names only after their bytes are durable (object-write.c
+ * hold_object_names); they are fewer than TREE_PACK_AT_LEAST, written
+ * one after the other in the walk's order, children first.
+ */
+static int hold_names;
 
 /*
  * As many new trees as this or more are stored as one pack, as git
@@ -420,7 +427,16 @@ static int write_pending_trees(void)
 		clear_pending_trees();
 		return error("unable to write the new trees as a pack");
 	}
-	run_parallel(0, pending_nr, write_one_tree, pending_trees, NULL, 0);
+	if (hold_names) {
+		/* named in this order: a subtree before the tree naming it */
+		hold_object_names(1);
+		for (i = 0; i < pending_nr; i++)
+			write_one_tree(pending_trees, i);
+		hold_object_names(0);
+	} else {
+		run_parallel(0, pending_nr, write_one_tree, pending_trees,
+			     NULL, 0);
+	}
 	for (i = 0; i < pending_nr; i++) {
 		struct pending_tree *p = &pending_trees[i];
 
@@ -802,10 +818,17 @@ int write_commit_object(const unsigned char *tree,
 
 int write_index_as_trees(unsigned char *sha1)
 {
+	int ret;
+
 	take_out_intent_to_add();
 	index_cache_tree_or_new();
-	if (write_index_tree(sha1, 0) < 0)
+	hold_names = !promising_writes();
+	ret = write_index_tree(sha1, 0);
+	hold_names = 0;
+	if (ret < 0) {
+		flush_to_disk(-1);	/* the trees written are whole */
 		return -1;
+	}
 	if (flush_to_disk(-1) < 0)
 		return error("unable to make the trees durable");
 	return 0;

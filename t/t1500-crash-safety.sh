@@ -168,6 +168,35 @@ test_expect_success 'kill -9 of write-tree packing its trees: all or none' '
 	GIT_DIR=.dircache git fsck --strict
 '
 
+# Fewer new trees are written loose, each whole with no name; one
+# syncfs makes their bytes durable before any takes its name (a name
+# that reached the disk first could be left naming an empty file), a
+# subtree's before its parent's, then a second syncfs the names, and
+# only then is the index written.  strace shows the order.
+if command -v strace >/dev/null; then
+test_expect_success 'loose trees named only once synced, children first' '
+	rm -rf held && mkdir held && cd held && init-db 2>/dev/null &&
+	mkdir -p a/b c && echo 1 >a/b/f && echo 2 >c/g && echo 3 >h &&
+	update-cache --add a/b/f c/g h &&
+	DIRCACHE_NO_SYNC=0 strace -f -o ../trace -e trace=linkat,syncfs,fsync \
+		write-tree >../tree &&
+	sed -n "s/^[0-9 ]*\(syncfs\|linkat\|fsync\)(.*/\1/p" ../trace |
+		uniq >../calls &&
+	printf "syncfs\nlinkat\nsyncfs\nfsync\n" >../expect &&
+	test_cmp ../expect ../calls &&
+	sed -n "s|^[0-9 ]*linkat(.*objects/\(..\)/\([0-9a-f]*\)\".*|\1\2|p" \
+		../trace >../order &&
+	t=$(cat ../tree) &&
+	for p in $t:a/b $t:a $t:c $t; do
+		GIT_DIR=.dircache git rev-parse $p || return 1
+	done >../expect-order &&
+	test_cmp ../expect-order ../order &&
+	GIT_DIR=.dircache git fsck --strict
+'
+else
+	echo "# skipped: strace is not installed"
+fi
+
 test_expect_success 'rsync during update-cache copies only whole objects' '
 	command -v rsync >/dev/null || { echo "rsync missing"; return 1; }
 	rm -rf src dst && mkdir src dst && cd src && init-db 2>/dev/null &&
