@@ -1148,10 +1148,18 @@ int open_tmp_object(const char *dir, char **tmp);
  */
 int place_tmp_object(const char *tmp, int fd, const unsigned char *sha1);
 /*
+ * While on, new loose objects (up to 256) are written whole with no
+ * name and get their names only at sync_written_objects, after a
+ * syncfs has made their bytes durable: a crash never leaves a name
+ * with no bytes.  Until then no reader finds them.  Not thread-safe.
+ */
+void hold_object_names(int on);
+/*
  * One syncfs(2) of the object store when this process wrote loose
  * objects since the last, then fsync(fd) when fd >= 0; nothing when
- * sync_wanted() says no.  -1 after error().  (flush_to_disk, promise.c,
- * is what tools call.)
+ * sync_wanted() says no.  Objects held (hold_object_names) are synced,
+ * named, in the order they were written, and synced again.  -1 after
+ * error().  (flush_to_disk, promise.c, is what tools call.)
  */
 int sync_written_objects(int fd);
 

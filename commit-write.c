@@ -99,6 +99,14 @@ static void remember_tree(const unsigned char *sha1)
 	known_nr++;
 }
 
+/* After a failed write: what was remembered may not be stored. */
+static void forget_known_trees(void)
+{
+	if (known_alloc)
+		memset(known_trees, 0, known_alloc * 20);
+	known_nr = 0;
+}
+
 /*
  * The tree of each directory as last written, with the number of index
  * entries under it (applymbox's cache-tree): a directory no path of
@@ -267,6 +275,26 @@ struct pending_tree {
 
 static struct pending_tree *pending_trees;
 static size_t pending_nr, pending_alloc;
+/*
+ * Loose trees written for write_index_as_trees, which syncs at once,
+ * get their names only after their bytes are durable (object-write.c
+ * hold_object_names); they are fewer than TREE_PACK_AT_LEAST, written
+ * one after the other in the walk's order, children first.
+ */
+static int hold_names;
+
+/*
+ * As many new trees as this or more are stored as one pack, as git
+ * keeps a fetched pack of 100 objects or more (transfer.unpackLimit):
+ * a fresh kernel index makes 5,100 trees, and a loose object is a file
+ * created, a directory entry and, to be durable, its data written
+ * back before its name may be trusted.  A pack is two files written
+ * whole under temporary names, each synced before it is renamed, the
+ * idx last (pack-write.c): no reader and no crash sees one tree of it
+ * without the others.  A commit of a few files writes its few trees
+ * loose, so small packs do not pile up.
+ */
+#define TREE_PACK_AT_LEAST 100
 
 /* Take t's bytes into the queue. */
 static void queue_tree(struct tree_buf *t, const unsigned char *sha1,
@@ -312,6 +340,75 @@ static void clear_pending_trees(void)
 }
 
 /*
+ * The new trees (unlisted: in no listing, no pack, no promise), each
+ * once, into one pack, when they are many; they are then taken out of
+ * the queue.  1 when there were too few to pack, 0 when packed, -1
+ * after error() (nothing of them stored).
+ */
+static int compare_ids(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+/* How many different trees of the queue are new to the store. */
+static size_t count_new_trees(void)
+{
+	unsigned char (*ids)[20] = xmalloc((pending_nr + 1) * 20);
+	size_t i, nr = 0, distinct = 0;
+
+	for (i = 0; i < pending_nr; i++)
+		if (pending_trees[i].unlisted)
+			memcpy(ids[nr++], pending_trees[i].sha1, 20);
+	qsort(ids, nr, 20, compare_ids);
+	for (i = 0; i < nr; i++)
+		distinct += !i || memcmp(ids[i - 1], ids[i], 20);
+	free(ids);
+	return distinct;
+}
+
+static int pack_new_trees(void)
+{
+	struct pack_object *objs;
+	size_t i, nr = 0, kept = 0;
+	int ret;
+
+	for (i = 0; i < pending_nr; i++)
+		nr += pending_trees[i].unlisted;
+	if (nr < TREE_PACK_AT_LEAST || count_new_trees() < TREE_PACK_AT_LEAST)
+		return 1;
+	objs = xcalloc(nr, sizeof(*objs));
+	nr = 0;
+	for (i = 0; i < pending_nr; i++) {
+		struct pending_tree *p = &pending_trees[i];
+
+		if (!p->unlisted) {
+			pending_trees[kept++] = *p;
+			continue;
+		}
+		if (tree_is_known(p->sha1)) {	/* two directories alike */
+			free(p->buf);
+			continue;
+		}
+		remember_tree(p->sha1);
+		memcpy(objs[nr].sha1, p->sha1, 20);
+		objs[nr].type = OBJ_TREE;
+		objs[nr].buf = p->buf;
+		objs[nr].len = p->len;
+		objs[nr].fd = -1;
+		p->buf = NULL;
+		nr++;
+	}
+	pending_nr = kept;
+	ret = write_pack_objects(objs, nr);
+	if (ret < 0)
+		forget_known_trees();
+	for (i = 0; i < nr; i++)
+		free(objs[i].buf);
+	free(objs);
+	return ret;
+}
+
+/*
  * Store the queued trees; the ones stored are known from then on.  On
  * a failure the memo is dropped too, as it may name a tree that is not
  * there.
@@ -325,7 +422,21 @@ static int write_pending_trees(void)
 	for (i = 0; i < pending_nr; i++)
 		pending_trees[i].unlisted =
 			sha1_file_unlisted(pending_trees[i].sha1);
-	run_parallel(0, pending_nr, write_one_tree, pending_trees, NULL, 0);
+	if (pack_new_trees() < 0) {
+		forget_index_trees(NULL);
+		clear_pending_trees();
+		return error("unable to write the new trees as a pack");
+	}
+	if (hold_names) {
+		/* named in this order: a subtree before the tree naming it */
+		hold_object_names(1);
+		for (i = 0; i < pending_nr; i++)
+			write_one_tree(pending_trees, i);
+		hold_object_names(0);
+	} else {
+		run_parallel(0, pending_nr, write_one_tree, pending_trees,
+			     NULL, 0);
+	}
 	for (i = 0; i < pending_nr; i++) {
 		struct pending_tree *p = &pending_trees[i];
 
@@ -438,6 +549,44 @@ static size_t dir_len(const struct cache_entry *ce)
 	return slash ? (size_t)(slash - ce->name) : 0;
 }
 
+/*
+ * The entries whose objects must be in the store, gathered by the
+ * checks below and looked up together: when they are many, every
+ * fan-out directory is listed first, on every core (a fresh kernel
+ * index names 78,000 blobs, and listing the 256 directories one after
+ * the other was a third of write-tree's time).
+ */
+static const struct cache_entry **to_check;
+static size_t to_check_nr, to_check_alloc;
+#define LIST_ALL_AT_LEAST 4096
+
+static void to_check_add(const struct cache_entry *ce)
+{
+	ALLOC_GROW(to_check, to_check_nr + 1, to_check_alloc);
+	to_check[to_check_nr++] = ce;
+}
+
+/* Report every missing object of to_check, which is emptied. */
+static int check_objects(void)
+{
+	size_t i;
+	int bad = 0;
+
+	if (to_check_nr >= LIST_ALL_AT_LEAST)
+		list_loose_objects();
+	for (i = 0; i < to_check_nr; i++) {
+		const struct cache_entry *ce = to_check[i];
+
+		if (!has_sha1_file_listed(ce->sha1))
+			bad = error("'%s' names object %s, which does not "
+				    "exist", ce->name, sha1_to_hex(ce->sha1));
+	}
+	free(to_check);
+	to_check = NULL;
+	to_check_nr = to_check_alloc = 0;
+	return bad;
+}
+
 static int check_index(void)
 {
 	const char *last_unmerged = NULL;
@@ -472,12 +621,10 @@ static int check_index(void)
 			else
 				clean_dir = ce;
 		}
-		if (S_ISGITLINK(ce->ce_mode) || has_sha1_file_listed(ce->sha1))
-			continue;
-		bad = error("'%s' names object %s, which does not exist",
-			    ce->name, sha1_to_hex(ce->sha1));
+		if (!S_ISGITLINK(ce->ce_mode))
+			to_check_add(ce);
 	}
-	return bad;
+	return check_objects() | bad;
 }
 
 /*
@@ -518,10 +665,8 @@ static int check_changed(unsigned int *pos, const char *base, size_t baselen)
 				error("'%s' is unmerged", ce->name);
 			last_unmerged = ce->name;
 			bad = -1;
-		} else if (!S_ISGITLINK(ce->ce_mode) &&
-			   !has_sha1_file_listed(ce->sha1)) {
-			bad = error("'%s' names object %s, which does not "
-				    "exist", ce->name, sha1_to_hex(ce->sha1));
+		} else if (!S_ISGITLINK(ce->ce_mode)) {
+			to_check_add(ce);
 		}
 	}
 	df_check_clear(&df);
@@ -555,7 +700,7 @@ int write_index_tree(unsigned char *sha1, int dry_run)
 	index_ct = dry_run ? NULL : index_cache_tree();
 	update_ct = index_ct && !memo_size;
 	if ((memo_size || index_ct) && !dry_run) {
-		if (check_changed(&pos, "", 0) < 0)
+		if ((check_changed(&pos, "", 0) | check_objects()) < 0)
 			return error("index cannot be written as a tree; "
 				     "nothing written");
 		return write_all_trees(0, sha1);
@@ -673,10 +818,17 @@ int write_commit_object(const unsigned char *tree,
 
 int write_index_as_trees(unsigned char *sha1)
 {
+	int ret;
+
 	take_out_intent_to_add();
 	index_cache_tree_or_new();
-	if (write_index_tree(sha1, 0) < 0)
+	hold_names = !promising_writes();
+	ret = write_index_tree(sha1, 0);
+	hold_names = 0;
+	if (ret < 0) {
+		flush_to_disk(-1);	/* the trees written are whole */
 		return -1;
+	}
 	if (flush_to_disk(-1) < 0)
 		return error("unable to make the trees durable");
 	return 0;

@@ -5,12 +5,15 @@
  * into place, so a reader or an rsync never sees half an object.  An
  * object that exists already must hold exactly the bytes being
  * written (the collision check), read through the one reader
- * (object-read.c); nothing is ever overwritten.  write_sha1_file and
- * flush_to_disk, which may keep objects for later, are promise.c's.
+ * (object-read.c); nothing is ever overwritten.  A writer may hold the
+ * names back until the bytes are synced (hold_object_names).
+ * write_sha1_file and flush_to_disk, which may keep objects for later,
+ * are promise.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +340,145 @@ static int write_nameless_object(const char *name, const unsigned char *sha1,
 	return ret;
 }
 
+/* ---- names given after the sync ---- */
+
+/*
+ * While hold_object_names(1), a new loose object is written whole to a
+ * file with no name and held there, with a copy of its content, until
+ * sync_written_objects: one syncfs makes the bytes of all of them
+ * durable, then each takes its name, in the order they were written,
+ * and a second syncfs makes the names durable.  Linked as soon as
+ * written, an object's name could reach the disk before its bytes
+ * (ext4 allocates them at writeback), and a crash then leave an empty
+ * file under the name.  Few are held at a time (HOLD_MAX): each keeps
+ * a file open.
+ */
+struct held_object {
+	int fd;
+	unsigned char sha1[20];
+	enum object_type type;
+	void *buf;
+	size_t len;
+};
+
+#define HOLD_MAX 256
+static struct held_object *held;
+static size_t held_nr, held_alloc;
+static int holding;
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void hold_object_names(int on)
+{
+	holding = on;
+}
+
+/* Hold a place in the list, or -1 when it is full. */
+static ssize_t held_slot(void)
+{
+	ssize_t i = -1;
+
+	pthread_mutex_lock(&held_lock);
+	if (held_nr < HOLD_MAX) {
+		ALLOC_GROW(held, held_nr + 1, held_alloc);
+		i = held_nr++;
+		held[i].fd = -1;
+		held[i].buf = NULL;
+	}
+	pthread_mutex_unlock(&held_lock);
+	return i;
+}
+
+/*
+ * The object written to a nameless file and held: 0 when held, 1 when
+ * it must be written the usual way (the list is full, or nameless
+ * files do not work here), -1 after error().
+ */
+static int hold_object(const char *name, const unsigned char *sha1,
+		       enum object_type type, const void *buf, size_t len)
+{
+	ssize_t i = held_slot();
+	struct held_object *h;
+	int fd;
+
+	if (i < 0)
+		return 1;
+	fd = open_nameless_object(name);
+	if (fd < 0 && nameless_files_work())
+		return error_errno("unable to create temporary object in "
+				   "'%.*s'", (int)(strrchr(name, '/') - name),
+				   name);
+	if (fd < 0)
+		return 1;
+	if (deflate_object(fd, type, buf, len) < 0) {
+		error_errno("write object %s", sha1_to_hex(sha1));
+		close(fd);
+		return -1;
+	}
+	pthread_mutex_lock(&held_lock);
+	h = &held[i];
+	h->fd = fd;
+	memcpy(h->sha1, sha1, 20);
+	h->type = type;
+	h->buf = xmalloc(len + 1);
+	if (len)
+		memcpy(h->buf, buf, len);
+	h->len = len;
+	pthread_mutex_unlock(&held_lock);
+	return 0;
+}
+
+static int write_loose_object(const unsigned char *sha1, enum object_type type,
+			      const void *buf, size_t len, int checked);
+
+/*
+ * Give one held object its name; one of that name that came meanwhile
+ * must hold the same bytes.  Where linking does not work after all,
+ * the object is written again the temporary way.
+ */
+static int name_held_object(const struct held_object *h)
+{
+	const char *name = sha1_file_name(h->sha1);
+	int ret;
+
+	if (!link_nameless(h->fd, name))
+		return 0;
+	if (errno != EEXIST)
+		return write_loose_object(h->sha1, h->type, h->buf, h->len, 0);
+	ret = check_existing_buffer(h->sha1, h->buf, h->len, h->type);
+	if (ret > 0)
+		return error("object %s vanished while it was written",
+			     sha1_to_hex(h->sha1));
+	return ret;
+}
+
+/*
+ * Name (when name is set) or drop every held object, in the order they
+ * were held; -1 after error(), the rest dropped.
+ */
+static int release_held_objects(int name)
+{
+	int was_holding = holding, ret = 0;
+	size_t i;
+
+	holding = 0;
+	for (i = 0; i < held_nr; i++) {
+		struct held_object *h = &held[i];
+
+		if (h->fd < 0)
+			continue;	/* its write failed */
+		if (name && !ret && name_held_object(h) < 0)
+			ret = -1;
+		else if (name && !ret)
+			__atomic_fetch_add(&objects_written, 1,
+					   __ATOMIC_RELAXED);
+		close(h->fd);
+		free(h->buf);
+	}
+	held_nr = 0;
+	holding = was_holding;
+	return ret;
+}
+
 /*
  * checked: the caller looked for the object just before.  When it did
  * not, the temporary way, whose rename would replace an object, looks
@@ -347,6 +489,14 @@ static int write_loose_object(const unsigned char *sha1, enum object_type type,
 {
 	char *dir = xstrdup(sha1_file_name(sha1)), *tmp;
 	int fd, ret;
+
+	if (holding) {
+		ret = hold_object(dir, sha1, type, buf, len);
+		if (ret <= 0) {
+			free(dir);
+			return ret;
+		}
+	}
 
 	/*
 	 * The collision check on an object that came meanwhile; one that
@@ -403,21 +553,35 @@ int write_new_object(const void *buf, size_t len, enum object_type type,
 	return write_loose_object(sha1, type, buf, len, 0);
 }
 
+/* One syncfs(2) of the file system that holds the object store. */
+static int sync_store(void)
+{
+	int dfd = open(get_object_directory(), O_RDONLY | O_DIRECTORY);
+
+	if (dfd < 0 || syncfs(dfd) < 0) {
+		error_errno("sync object directory '%s'",
+			    get_object_directory());
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	close(dfd);
+	return 0;
+}
+
 int sync_written_objects(int fd)
 {
+	if (held_nr && sync_wanted() && sync_store() < 0) {
+		release_held_objects(0);
+		return -1;
+	}
+	if (held_nr && release_held_objects(1) < 0)
+		return -1;
 	if (!sync_wanted())
 		return 0;
 	if (objects_written) {
-		int dfd = open(get_object_directory(), O_RDONLY | O_DIRECTORY);
-
-		if (dfd < 0 || syncfs(dfd) < 0) {
-			error_errno("sync object directory '%s'",
-				    get_object_directory());
-			if (dfd >= 0)
-				close(dfd);
+		if (sync_store() < 0)
 			return -1;
-		}
-		close(dfd);
 		objects_written = 0;
 	}
 	if (fd >= 0 && fsync(fd) < 0)

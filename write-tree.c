@@ -4,7 +4,7 @@
  *
  * The trees are made by write_index_tree (commit-write.c): one pass
  * over the index hashes them, then the new ones are stored on every
- * core.  A directory the index's cache tree (TREE) has valid, its tree
+ * core, as one pack when they are 100 or more.  A directory the index's cache tree (TREE) has valid, its tree
  * in the store, is not hashed again; the cache tree brought up to date
  * is then written back into the index, under index.lock, as git's
  * write-tree does (not when it was whole and valid already).  The

@@ -203,6 +203,31 @@ test_expect_success 'a file and a directory of one name are refused' '
 	git write-tree >../expect &&
 	test_cmp ../expect ../out
 '
+
+# 5,000 entries: their blobs are looked up in one listing of the whole
+# store, made on every core, with the packs asked after it.
+test_expect_success 'a big index: blobs loose or packed found, a missing one named' '
+	test_create_repo big &&
+	cd big &&
+	blob=$(echo big | git hash-object -w --stdin) &&
+	for d in $(seq 10 19); do
+		seq 1000 1499 | sed "s|^|d$d/f|" || return 1
+	done >../entry-names &&
+	write_index $blob $(cat ../entry-names) >.dircache/index &&
+	write-tree >../out &&
+	git write-tree >../expect &&
+	test_cmp ../expect ../out &&
+	echo $blob | git pack-objects -q .dircache/objects/pack/pack >/dev/null &&
+	rm "$(obj_file $blob)" &&
+	write_index $blob $(cat ../entry-names) >.dircache/index &&
+	write-tree >../out &&
+	test_cmp ../expect ../out &&
+	rm .dircache/objects/pack/* &&
+	write_index $blob $(cat ../entry-names) >.dircache/index &&
+	test_expect_code 128 write-tree >../out 2>../err &&
+	test_grep "d19/f1499. names object $blob, which does not exist" ../err &&
+	test_must_fail test -s ../out
+'
 fi
 
 test_expect_success 'usage' '

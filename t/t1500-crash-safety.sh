@@ -130,6 +130,73 @@ test_expect_success 'an index write that fails keeps the old index' '
 	! test -f .dircache/index.lock
 '
 
+# write-tree stores 100 new trees or more as one pack: a kill leaves
+# the whole pack with its idx, or no idx at all, and never a tree of it
+# loose or missing under a tree that names it.
+test_expect_success 'kill -9 of write-tree packing its trees: all or none' '
+	rm -rf wt && mkdir wt && cd wt && init-db 2>/dev/null &&
+	for d in $(seq 1 60); do
+		mkdir -p d$d/a/b && echo $d >d$d/f && echo $d >d$d/a/b/g ||
+		return 1
+	done &&
+	find . -path ./.dircache -prune -o -type f -print >list &&
+	update-cache --add --stdin <list &&
+	cp .dircache/index fresh-index &&
+	i=0 &&
+	while [ $i -lt 12 ]; do
+		rm -f .dircache/objects/pack/* &&
+		cp fresh-index .dircache/index &&
+		{ write-tree >/dev/null & } &&
+		pid=$! &&
+		sleep 0.00$((i % 10)) &&
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		rm -f .dircache/index.lock &&
+		for idx in $(ls .dircache/objects/pack/*.idx 2>/dev/null); do
+			git verify-pack "$idx" || return 1
+		done &&
+		fsck-cache >fsck.out 2>&1 &&
+		! grep -v "^dangling\|^notice: " fsck.out &&
+		test -z "$(find .dircache/objects -name "tmp_*" ! -path "*/pack/*")" &&
+		i=$((i + 1)) || return 1
+	done &&
+	rm -f .dircache/objects/pack/* &&
+	write-tree >ours &&
+	GIT_DIR=.dircache git write-tree >theirs &&
+	test_cmp theirs ours &&
+	ls .dircache/objects/pack/*.idx &&
+	GIT_DIR=.dircache git fsck --strict
+'
+
+# Fewer new trees are written loose, each whole with no name; one
+# syncfs makes their bytes durable before any takes its name (a name
+# that reached the disk first could be left naming an empty file), a
+# subtree's before its parent's, then a second syncfs the names, and
+# only then is the index written.  strace shows the order.
+if command -v strace >/dev/null; then
+test_expect_success 'loose trees named only once synced, children first' '
+	rm -rf held && mkdir held && cd held && init-db 2>/dev/null &&
+	mkdir -p a/b c && echo 1 >a/b/f && echo 2 >c/g && echo 3 >h &&
+	update-cache --add a/b/f c/g h &&
+	DIRCACHE_NO_SYNC=0 strace -f -o ../trace -e trace=linkat,syncfs,fsync \
+		write-tree >../tree &&
+	sed -n "s/^[0-9 ]*\(syncfs\|linkat\|fsync\)(.*/\1/p" ../trace |
+		uniq >../calls &&
+	printf "syncfs\nlinkat\nsyncfs\nfsync\n" >../expect &&
+	test_cmp ../expect ../calls &&
+	sed -n "s|^[0-9 ]*linkat(.*objects/\(..\)/\([0-9a-f]*\)\".*|\1\2|p" \
+		../trace >../order &&
+	t=$(cat ../tree) &&
+	for p in $t:a/b $t:a $t:c $t; do
+		GIT_DIR=.dircache git rev-parse $p || return 1
+	done >../expect-order &&
+	test_cmp ../expect-order ../order &&
+	GIT_DIR=.dircache git fsck --strict
+'
+else
+	echo "# skipped: strace is not installed"
+fi
+
 test_expect_success 'rsync during update-cache copies only whole objects' '
 	command -v rsync >/dev/null || { echo "rsync missing"; return 1; }
 	rm -rf src dst && mkdir src dst && cd src && init-db 2>/dev/null &&

@@ -6,13 +6,14 @@ test_description='write-tree: trees hashed in one pass, stored on every core'
 GIT_DIR=.dircache
 export GIT_DIR
 
-# 150 directories of 3 levels: far more trees than the thread pool's
-# minimum, so they are stored by several threads at once.  Directories
-# aN/same and bN/same hold the same files: one tree id queued many
-# times, written by whichever thread comes first.
+# N directories (default 150) of 3 levels.  Directories aN/same hold
+# the same files: one tree id queued many times.  150 make 451 trees,
+# stored as one pack (100 new trees or more are); 30 make 92, more than
+# the thread pool's minimum of 64, stored loose by several threads at
+# once, the repeated one by whichever thread comes first.
 make_tree() {
 	i=0 &&
-	while [ $i -lt 150 ]; do
+	while [ $i -lt ${1:-150} ]; do
 		mkdir -p a$i/b/c a$i/same &&
 		echo "$i" >a$i/f &&
 		echo "$i deep" >a$i/b/c/g &&
@@ -21,19 +22,54 @@ make_tree() {
 	done
 }
 
-test_expect_success 'many trees, and one tree many times, as git writes them' '
+# The distinct trees of tree $1 (its root too) into ../trees.
+list_trees() {
+	{
+		echo $1 &&
+		git ls-tree -r -t $1 | awk "\$2 == \"tree\" { print \$3 }"
+	} | sort -u >../trees
+}
+
+test_expect_success 'many trees, one tree many times: one pack, as git hashes' '
 	test_create_repo many &&
 	cd many &&
 	make_tree &&
 	wt_check_tree &&
 	git ls-tree -r -t $(cat ../tree) | grep -c " tree " >../n &&
 	test $(cat ../n) -eq 600 &&
-	git ls-tree -r -t $(cat ../tree) | awk "\$2 == \"tree\" { print \$3 }" |
-		sort -u >../trees &&
-	test $(wc -l <../trees) -eq 451 &&
+	list_trees $(cat ../tree) &&
+	test $(wc -l <../trees) -eq 452 &&
+	while read -r t; do
+		test_must_fail test -f "$(obj_file $t)" || exit 1
+	done <../trees &&
+	ls .dircache/objects/pack/*.idx >../idx &&
+	test $(wc -l <../idx) -eq 1 &&
+	git show-index <$(cat ../idx) | cut -d" " -f2 | sort >../packed &&
+	test_cmp ../trees ../packed &&
+	git verify-pack $(cat ../idx)
+'
+
+test_expect_success 'fewer than 100 new trees are stored loose, on every core' '
+	test_create_repo few &&
+	cd few &&
+	make_tree 30 &&
+	wt_check_tree &&
+	list_trees $(cat ../tree) &&
+	test $(wc -l <../trees) -eq 92 &&
 	while read -r t; do
 		test -f "$(obj_file $t)" || exit 1
-	done <../trees
+	done <../trees &&
+	test_must_fail ls .dircache/objects/pack/*.idx
+'
+
+test_expect_success 'a second write-tree of the same index packs nothing again' '
+	cd many &&
+	rm -f .dircache/index &&
+	update-cache --add -z --stdin <../files &&
+	write-tree >../again &&
+	test_cmp ../tree ../again &&
+	ls .dircache/objects/pack/*.idx >../idx2 &&
+	test_cmp ../idx ../idx2
 '
 
 # A repository NAME (entered) of make_tree's files, all added.
