@@ -51,6 +51,7 @@
  *   fsck.c        checking objects as git fsck does
  *   sha1_name.c   ids from the command line
  *   worktree.c    work-tree files in and out of the store
+ *   check-later.c objects read now, checked on another core
  *   tree-diff.c   the files two trees hold differently, by pathspec
  * The index
  *   cache-tree.c  the index's cache tree (TREE): trees of directories
@@ -1583,6 +1584,36 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+
+/* ---- check-later.c: objects read now, checked on another core ---- */
+
+struct check_later;
+struct later_job;
+
+/* An object read by read_later: buf (size bytes, NUL after them). */
+struct later_obj {
+	void *buf;
+	size_t size;
+	struct later_job *job;	/* its check, NULL when done inline */
+};
+
+/* A thread that checks what read_later reads; NULL: none (inline). */
+struct check_later *start_check_later(void);
+/*
+ * Read sha1, of type want, into o: unverified and queued on cl's
+ * thread for its hash (and check_tree for a tree, named by path in
+ * the message when not NULL), or with cl NULL verified and checked
+ * now.  0, or -1 after error().  o->buf is
+ * usable at once but not trusted until wait_check_later says so;
+ * give it back with release_later, never free().
+ */
+int read_later(struct check_later *cl, const unsigned char *sha1,
+	       enum object_type want, const char *path, struct later_obj *o);
+void release_later(struct check_later *cl, struct later_obj *o);
+/* Wait for every check queued: 0, or -1 after error() for the first bad. */
+int wait_check_later(struct check_later *cl);
+/* Stop the thread (after the checks queued); NULL allowed. */
+void stop_check_later(struct check_later *cl);
 
 /* ---- tree-diff.c: the files two trees hold differently ---- */
 

@@ -31,7 +31,11 @@
  * may also come after the two tree-ishes, where git puts it.
  *
  * Every tree read is checked with check_tree(), and a hostile or
- * missing one stops the command (exit 128) naming the tree.
+ * missing one stops the command (exit 128) naming the tree.  The
+ * checks (each tree's and blob's hash against its id, and check_tree)
+ * run on another core (check-later.c) while the walk goes on; what is
+ * printed is held until the objects it came from have passed them,
+ * and a diff whose objects fail is not printed at all.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -63,6 +67,15 @@ static const unsigned char *pending_commit;
 
 static struct pathspec pathspec;
 
+/* The checks of what is read, and the output held until they pass. */
+static struct check_later *checker;
+static FILE *out;
+static char *held;
+static size_t held_len;
+
+/* Held output past this is let go (after the checks) mid-diff. */
+#define HELD_MAX ((size_t)4 << 20)
+
 /* The path of the tree being walked, with a trailing '/' unless root. */
 struct path_buf {
 	char *buf;
@@ -81,25 +94,55 @@ static int is_missing_empty_tree(const unsigned char *sha1)
 	return !memcmp(sha1, empty_tree, 20) && !has_sha1_file(sha1);
 }
 
-/* Read the subtree at path; die on a missing or hostile one. */
-static void *read_tree_checked(const unsigned char *sha1, size_t *size,
-			       const char *path)
+/* Start holding the output: a fresh buffer behind out. */
+static void hold_output(void)
 {
-	void *buf;
-	const char *bad;
+	held = NULL;
+	held_len = 0;
+	out = open_memstream(&held, &held_len);
+	if (!out)
+		die_errno("open_memstream");
+}
 
+/*
+ * Let the output held go, once every object read so far has passed its
+ * checks; die without printing it when one has not.
+ */
+static void flush_held(int more)
+{
+	if (out == stdout)
+		return;
+	if (fclose(out))
+		die_errno("write to memory");
+	if (wait_check_later(checker) < 0)
+		exit(128);
+	if (held_len && fwrite(held, 1, held_len, stdout) != held_len)
+		die_errno("write standard output");
+	free(held);
+	if (more)
+		hold_output();
+	else
+		out = stdout;
+}
+
+static void flush_held_if_big(void)
+{
+	if (out != stdout && ftell(out) > (long)HELD_MAX)
+		flush_held(1);
+}
+
+/* Read the subtree at path into t; die on a missing or hostile one. */
+static void read_tree_checked(struct later_obj *t, const unsigned char *sha1,
+			      const char *path)
+{
 	if (is_missing_empty_tree(sha1)) {
-		*size = 0;
-		return xmalloc(1);
+		t->buf = xmalloc(1);
+		t->size = 0;
+		t->job = NULL;
+		return;
 	}
-	buf = read_object_of_type(sha1, OBJ_TREE, size);
-	if (!buf)
+	if (read_later(checker, sha1, OBJ_TREE, path, t) < 0)
 		die("unable to read tree %s of '%s'", sha1_to_hex(sha1), path);
-	bad = check_tree(buf, *size);
-	if (bad)
-		die("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,
-		    bad);
-	return buf;
 }
 
 static void path_push(struct path_buf *pb, const char *name, size_t len)
@@ -153,22 +196,42 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 	p = put_id(p, one ? one->sha1 : null_sha1);
 	p = put_id(p, two ? two->sha1 : null_sha1);
 	*p++ = status;
-	fwrite(line, 1, p - line, stdout);
-	write_name_field(stdout, pb->buf, pb->len, nul_terminate);
+	fwrite(line, 1, p - line, out);
+	write_name_field(out, pb->buf, pb->len, nul_terminate);
+}
+
+/* One side of a patch: its blob read into o (checked later). */
+static void blob_side(struct diff_side *side, struct later_obj *o,
+		      const char *path, const struct name_entry *e)
+{
+	memset(side, 0, sizeof(*side));
+	memset(o, 0, sizeof(*o));
+	side->path = path;
+	if (!e)
+		return;
+	side->mode = e->mode;
+	memcpy(side->sha1, e->sha1, 20);
+	if (S_ISGITLINK(e->mode))
+		return;
+	if (read_later(checker, e->sha1, OBJ_BLOB, NULL, o) < 0)
+		die("cannot read blob %s for '%s'", sha1_to_hex(e->sha1),
+		    path);
+	side->data = o->buf;
+	side->size = o->size;
 }
 
 static void patch_pair(const char *path, const struct name_entry *one,
 		       const struct name_entry *two)
 {
 	struct diff_side a, b;
+	struct later_obj oa, ob;
 
-	if (fill_blob_side(&a, path, one ? one->mode : 0,
-			   one ? one->sha1 : NULL) < 0 ||
-	    fill_blob_side(&b, path, two ? two->mode : 0,
-			   two ? two->sha1 : NULL) < 0)
-		exit(128);
-	if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
+	blob_side(&a, &oa, path, one);
+	blob_side(&b, &ob, path, two);
+	if (print_patch(out, &a, &b, &patch_opts) < 0)
 		die("cannot write the patch for '%s'", path);
+	release_later(checker, &oa);
+	release_later(checker, &ob);
 }
 
 /*
@@ -182,8 +245,8 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 	char status = !one ? 'A' : !two ? 'D' : 'M';
 
 	if (pending_commit) {
-		fputs(sha1_to_hex(pending_commit), stdout);
-		putchar(nul_terminate ? '\0' : '\n');
+		fputs(sha1_to_hex(pending_commit), out);
+		putc(nul_terminate ? '\0' : '\n', out);
 		pending_commit = NULL;
 	}
 	if (one && two && (one->mode & S_IFMT) != (two->mode & S_IFMT))
@@ -196,6 +259,7 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 	} else {
 		patch_pair(pb->buf, one, two);
 	}
+	flush_held_if_big();
 }
 
 static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
@@ -207,8 +271,7 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 			  const struct name_entry *two, int all)
 {
 	static unsigned int depth;
-	void *buf1 = NULL, *buf2 = NULL;
-	size_t size1 = 0, size2 = 0;
+	struct later_obj t1 = { NULL, 0, NULL }, t2 = { NULL, 0, NULL };
 
 	/* The top tree is level 1, so this subtree is level depth + 1. */
 	if (++depth >= MAX_TREE_DEPTH)
@@ -216,14 +279,14 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 		    MAX_TREE_DEPTH, pb->buf);
 
 	if (one)
-		buf1 = read_tree_checked(one->sha1, &size1, pb->buf);
+		read_tree_checked(&t1, one->sha1, pb->buf);
 	if (two)
-		buf2 = read_tree_checked(two->sha1, &size2, pb->buf);
+		read_tree_checked(&t2, two->sha1, pb->buf);
 	pb->buf[pb->len++] = '/';
 	pb->buf[pb->len] = '\0';
-	diff_tree_bufs(pb, buf1, size1, buf2, size2, all);
-	free(buf1);
-	free(buf2);
+	diff_tree_bufs(pb, t1.buf, t1.size, t2.buf, t2.size, all);
+	release_later(checker, &t1);
+	release_later(checker, &t2);
 	depth--;
 }
 
@@ -279,43 +342,76 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 
 	init_tree_desc(&t[0], buf1, size1);
 	init_tree_desc(&t[1], buf2, size2);
-	if (traverse_trees(2, t, diff_step, &w) < 0)
-		die("malformed tree entry");	/* check_tree passed it */
+	/* check_tree passes it, or will fail it: the output is held */
+	if (traverse_trees(2, t, diff_step, &w) < 0) {
+		if (wait_check_later(checker) < 0)
+			exit(128);
+		die("malformed tree entry");
+	}
 }
 
-/* The tree of a tree-ish, checked (the empty tree even if not stored). */
-static void *read_tree_of(const unsigned char *sha1, size_t *size)
+/*
+ * The id of the tree of a tree-ish: a tree, a commit's, or what
+ * read_tree_ish finds under tags (and says when there is none).
+ */
+static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 {
-	unsigned char tree_sha1[20];
+	struct commit_info ci;
+	enum object_type type;
+	size_t size;
 	void *buf;
-	const char *bad;
 
-	if (is_missing_empty_tree(sha1)) {
-		*size = 0;
-		return xmalloc(1);
+	if (sha1_object_info(sha1, &type, &size) < 0)
+		exit(128);
+	if (type == OBJ_TREE) {
+		memcpy(tree_sha1, sha1, 20);
+		return;
 	}
-	buf = read_tree_ish(sha1, size, tree_sha1);
+	if (type != OBJ_COMMIT) {
+		buf = read_tree_ish(sha1, &size, tree_sha1);
+		if (!buf)
+			exit(128);
+		free(buf);
+		return;
+	}
+	buf = read_object_of_type(sha1, OBJ_COMMIT, &size);
 	if (!buf)
 		exit(128);
-	bad = check_tree(buf, *size);
-	if (bad)
-		die("refusing tree %s: %s", sha1_to_hex(tree_sha1), bad);
-	return buf;
+	if (parse_commit_buffer(buf, size, &ci) < 0)
+		die("commit %s is corrupt", sha1_to_hex(sha1));
+	free(buf);
+	memcpy(tree_sha1, ci.tree, 20);
+	free_commit_info(&ci);
+}
+
+/* The tree of a tree-ish (the empty tree even if not stored), into t. */
+static void read_tree_of(struct later_obj *t, const unsigned char *sha1)
+{
+	unsigned char tree_sha1[20];
+
+	if (is_missing_empty_tree(sha1)) {
+		read_tree_checked(t, sha1, "");
+		return;
+	}
+	tree_id_of(sha1, tree_sha1);
+	if (read_later(checker, tree_sha1, OBJ_TREE, NULL, t) < 0)
+		exit(128);
 }
 
 static void diff_tree_ishes(const unsigned char *sha1,
 			    const unsigned char *sha2)
 {
 	struct path_buf pb = { NULL, 0, 0 };
-	size_t size1, size2;
-	void *buf1 = read_tree_of(sha1, &size1);
-	void *buf2 = read_tree_of(sha2, &size2);
+	struct later_obj t1, t2;
 
+	read_tree_of(&t1, sha1);
+	read_tree_of(&t2, sha2);
 	ALLOC_GROW(pb.buf, 1, pb.alloc);
 	pb.buf[0] = '\0';
-	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
-	free(buf1);
-	free(buf2);
+	diff_tree_bufs(&pb, t1.buf, t1.size, t2.buf, t2.size,
+		       pathspec.match_all);
+	release_later(checker, &t1);
+	release_later(checker, &t2);
 	free(pb.buf);
 }
 
@@ -381,8 +477,8 @@ static void stdin_line(const char *line)
 		error("need exactly two trees, separated by a space");
 		return;
 	}
-	printf("%s ", sha1_to_hex(sha1));
-	printf("%s\n", sha1_to_hex(sha2));
+	fprintf(out, "%s ", sha1_to_hex(sha1));
+	fprintf(out, "%s\n", sha1_to_hex(sha2));
 	diff_tree_ishes(sha1, sha2);
 }
 
@@ -399,10 +495,11 @@ static void diff_stdin(void)
 
 	while ((len = getline(&line, &alloc, stdin)) > 0) {
 		if (get_sha1_hex(line, sha1))
-			fwrite(line, 1, len, stdout);
+			fwrite(line, 1, len, out);
 		else if (line[len - 1] == '\n') {
 			line[len - 1] = '\0';
 			stdin_line(line);
+			flush_held(1);
 		}
 	}
 	if (ferror(stdin))
@@ -448,6 +545,10 @@ int main(int argc, char **argv)
 		usage(diff_tree_usage);
 	if (setup_repository() < 0)
 		exit(128);
+	out = stdout;
+	checker = start_check_later();
+	if (checker)
+		hold_output();
 	if (read_stdin) {
 		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
 			exit(128);
@@ -466,6 +567,8 @@ int main(int argc, char **argv)
 			exit(128);
 		diff_tree_ishes(sha1, sha2);
 	}
+	flush_held(0);
+	stop_check_later(checker);
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;
