@@ -1614,6 +1614,13 @@ void release_later(struct check_later *cl, struct later_obj *o);
 int wait_check_later(struct check_later *cl);
 /* Stop the thread (after the checks queued); NULL allowed. */
 void stop_check_later(struct check_later *cl);
+/* How many objects read_later has queued on cl so far: a mark. */
+uint64_t later_mark(struct check_later *cl);
+/*
+ * The mark below which every object passed: after wait_check_later
+ * failed, the first bad one's; else all queued.
+ */
+uint64_t later_good_mark(struct check_later *cl);
 
 /* ---- tree-diff.c: the files two trees hold differently ---- */
 

@@ -29,7 +29,7 @@
  * The thread is woken when this much waits for it, not for each
  * object: a wake-up costs more than hashing a small tree.
  */
-#define WAKE_BYTES ((size_t)256 << 10)
+#define WAKE_BYTES ((size_t)64 << 10)
 
 struct later_job {
 	struct later_job *next;
@@ -38,6 +38,7 @@ struct later_job {
 	void *buf;
 	size_t size;
 	char *path;		/* a tree's, for the message; or NULL */
+	uint64_t seq;		/* its place in the queue, from 0 */
 	int released;		/* the reader is done with it */
 	int checked;		/* the thread is */
 };
@@ -55,6 +56,8 @@ struct check_later {
 	int stop;
 	int failed;		/* a check failed: first_* say which */
 	char *first_why;	/* the message for the first that failed */
+	uint64_t nr_queued;	/* jobs ever queued */
+	uint64_t good;		/* those before the first that failed */
 };
 
 /*
@@ -148,6 +151,7 @@ static void check_batch(struct check_later *cl, struct later_job *j)
 		pthread_mutex_lock(&cl->lock);
 		if (why && !cl->failed) {
 			cl->failed = 1;
+			cl->good = j->seq;
 			cl->first_why = why;
 			why = NULL;
 		}
@@ -224,6 +228,7 @@ static void queue_job(struct check_later *cl, struct later_job *j)
 		cl->reader_waits = 0;
 	}
 	j->next = NULL;
+	j->seq = cl->nr_queued++;
 	*cl->tail = j;
 	cl->tail = &j->next;
 	cl->bytes += j->size;
@@ -348,4 +353,28 @@ void stop_check_later(struct check_later *cl)
 	pthread_mutex_destroy(&cl->lock);
 	pthread_cond_destroy(&cl->cond);
 	free(cl);
+}
+
+uint64_t later_mark(struct check_later *cl)
+{
+	uint64_t n;
+
+	if (!cl)
+		return 0;
+	pthread_mutex_lock(&cl->lock);
+	n = cl->nr_queued;
+	pthread_mutex_unlock(&cl->lock);
+	return n;
+}
+
+uint64_t later_good_mark(struct check_later *cl)
+{
+	uint64_t n;
+
+	if (!cl)
+		return 0;
+	pthread_mutex_lock(&cl->lock);
+	n = cl->failed ? cl->good : cl->nr_queued;
+	pthread_mutex_unlock(&cl->lock);
+	return n;
 }

@@ -73,6 +73,17 @@ static FILE *out;
 static char *held;
 static size_t held_len;
 
+/*
+ * --stdin: where each diff held ends, and the objects it read by then
+ * (later_mark), so that the diffs before a bad object still go out.
+ */
+struct held_end {
+	size_t at;
+	uint64_t mark;
+};
+static struct held_end *ends;
+static size_t nr_ends, alloc_ends;
+
 /* Held output past this is let go (after the checks) mid-diff. */
 #define HELD_MAX ((size_t)4 << 20)
 
@@ -104,19 +115,44 @@ static void hold_output(void)
 		die_errno("open_memstream");
 }
 
+/* The end of a diff, for flush_held. */
+static void note_diff_end(void)
+{
+	if (out == stdout)
+		return;
+	ALLOC_GROW(ends, nr_ends + 1, alloc_ends);
+	ends[nr_ends].at = ftell(out);
+	ends[nr_ends].mark = later_mark(checker);
+	nr_ends++;
+}
+
 /*
  * Let the output held go, once every object read so far has passed its
- * checks; die without printing it when one has not.
+ * checks.  When one has not, only the diffs whose objects all came
+ * before it go out, and the command dies.
  */
 static void flush_held(int more)
 {
+	size_t len;
+
 	if (out == stdout)
 		return;
 	if (fclose(out))
 		die_errno("write to memory");
-	if (wait_check_later(checker) < 0)
+	len = held_len;
+	if (wait_check_later(checker) < 0) {
+		uint64_t good = later_good_mark(checker);
+
+		for (len = 0; nr_ends && ends[nr_ends - 1].mark > good;)
+			nr_ends--;
+		len = nr_ends ? ends[nr_ends - 1].at : 0;
+		if (len)
+			fwrite(held, 1, len, stdout);
+		finish_stdout();
 		exit(128);
-	if (held_len && fwrite(held, 1, held_len, stdout) != held_len)
+	}
+	nr_ends = 0;
+	if (len && fwrite(held, 1, len, stdout) != len)
 		die_errno("write standard output");
 	free(held);
 	if (more)
@@ -131,18 +167,97 @@ static void flush_held_if_big(void)
 		flush_held(1);
 }
 
-/* Read the subtree at path into t; die on a missing or hostile one. */
-static void read_tree_checked(struct later_obj *t, const unsigned char *sha1,
-			      const char *path)
+/*
+ * The trees read last, kept: with --stdin down a history each commit's
+ * tree is read again as its parent's, and so are the directories above
+ * each change.  A slot the walk holds (pinned) is not reused; when all
+ * are, a tree is read into a slot of its own (kept < 0).
+ */
+#define TREE_SLOTS 64
+
+struct tree_slot {
+	unsigned char sha1[20];
+	struct later_obj t;
+	unsigned int pins;
+	int kept;		/* 1: in tree_slots, 0: empty, -1: its own */
+};
+
+static struct tree_slot tree_slots[TREE_SLOTS];
+static unsigned int next_slot;
+
+static struct tree_slot *find_slot(const unsigned char *sha1)
 {
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++)
+		if (tree_slots[i].kept &&
+		    !memcmp(tree_slots[i].sha1, sha1, 20))
+			return &tree_slots[i];
+	return NULL;
+}
+
+/* A slot to read into: an unpinned one emptied, or one of its own. */
+static struct tree_slot *free_slot(void)
+{
+	struct tree_slot *s;
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++) {
+		s = &tree_slots[next_slot++ % TREE_SLOTS];
+		if (!s->pins) {
+			if (s->kept)
+				release_later(checker, &s->t);
+			s->kept = 1;
+			return s;
+		}
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->kept = -1;
+	return s;
+}
+
+/* Hold the tree sha1 of path; die on a missing or hostile one. */
+static struct tree_slot *hold_tree(const unsigned char *sha1, const char *path)
+{
+	struct tree_slot *s = find_slot(sha1);
+
+	if (s) {
+		s->pins++;
+		return s;
+	}
+	s = free_slot();
+	memcpy(s->sha1, sha1, 20);
+	s->pins = 1;
 	if (is_missing_empty_tree(sha1)) {
-		t->buf = xmalloc(1);
-		t->size = 0;
-		t->job = NULL;
+		s->t.buf = xmalloc(1);
+		s->t.size = 0;
+		s->t.job = NULL;
+		return s;
+	}
+	if (read_later(checker, sha1, OBJ_TREE, path, &s->t) < 0)
+		die("unable to read tree %s of '%s'", sha1_to_hex(sha1), path);
+	return s;
+}
+
+static void drop_tree(struct tree_slot *s)
+{
+	if (!s)
+		return;
+	if (s->kept < 0) {
+		release_later(checker, &s->t);
+		free(s);
 		return;
 	}
-	if (read_later(checker, sha1, OBJ_TREE, path, t) < 0)
-		die("unable to read tree %s of '%s'", sha1_to_hex(sha1), path);
+	s->pins--;
+}
+
+static void clear_tree_slots(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++)
+		if (tree_slots[i].kept)
+			release_later(checker, &tree_slots[i].t);
 }
 
 static void path_push(struct path_buf *pb, const char *name, size_t len)
@@ -271,7 +386,7 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 			  const struct name_entry *two, int all)
 {
 	static unsigned int depth;
-	struct later_obj t1 = { NULL, 0, NULL }, t2 = { NULL, 0, NULL };
+	struct tree_slot *t1 = NULL, *t2 = NULL;
 
 	/* The top tree is level 1, so this subtree is level depth + 1. */
 	if (++depth >= MAX_TREE_DEPTH)
@@ -279,14 +394,15 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 		    MAX_TREE_DEPTH, pb->buf);
 
 	if (one)
-		read_tree_checked(&t1, one->sha1, pb->buf);
+		t1 = hold_tree(one->sha1, pb->buf);
 	if (two)
-		read_tree_checked(&t2, two->sha1, pb->buf);
+		t2 = hold_tree(two->sha1, pb->buf);
 	pb->buf[pb->len++] = '/';
 	pb->buf[pb->len] = '\0';
-	diff_tree_bufs(pb, t1.buf, t1.size, t2.buf, t2.size, all);
-	release_later(checker, &t1);
-	release_later(checker, &t2);
+	diff_tree_bufs(pb, t1 ? t1->t.buf : NULL, t1 ? t1->t.size : 0,
+		       t2 ? t2->t.buf : NULL, t2 ? t2->t.size : 0, all);
+	drop_tree(t1);
+	drop_tree(t2);
 	depth--;
 }
 
@@ -384,34 +500,41 @@ static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 	free_commit_info(&ci);
 }
 
-/* The tree of a tree-ish (the empty tree even if not stored), into t. */
-static void read_tree_of(struct later_obj *t, const unsigned char *sha1)
+/* The tree of a tree-ish (the empty tree even if not stored), held. */
+static struct tree_slot *hold_tree_of(const unsigned char *sha1)
 {
 	unsigned char tree_sha1[20];
+	struct tree_slot *s;
 
-	if (is_missing_empty_tree(sha1)) {
-		read_tree_checked(t, sha1, "");
-		return;
-	}
+	if (is_missing_empty_tree(sha1))
+		return hold_tree(sha1, "");
 	tree_id_of(sha1, tree_sha1);
-	if (read_later(checker, tree_sha1, OBJ_TREE, NULL, t) < 0)
+	s = find_slot(tree_sha1);
+	if (s) {
+		s->pins++;
+		return s;
+	}
+	s = free_slot();
+	memcpy(s->sha1, tree_sha1, 20);
+	s->pins = 1;
+	if (read_later(checker, tree_sha1, OBJ_TREE, NULL, &s->t) < 0)
 		exit(128);
+	return s;
 }
 
 static void diff_tree_ishes(const unsigned char *sha1,
 			    const unsigned char *sha2)
 {
 	struct path_buf pb = { NULL, 0, 0 };
-	struct later_obj t1, t2;
+	struct tree_slot *t1 = hold_tree_of(sha1);
+	struct tree_slot *t2 = hold_tree_of(sha2);
 
-	read_tree_of(&t1, sha1);
-	read_tree_of(&t2, sha2);
 	ALLOC_GROW(pb.buf, 1, pb.alloc);
 	pb.buf[0] = '\0';
-	diff_tree_bufs(&pb, t1.buf, t1.size, t2.buf, t2.size,
+	diff_tree_bufs(&pb, t1->t.buf, t1->t.size, t2->t.buf, t2->t.size,
 		       pathspec.match_all);
-	release_later(checker, &t1);
-	release_later(checker, &t2);
+	drop_tree(t1);
+	drop_tree(t2);
 	free(pb.buf);
 }
 
@@ -499,7 +622,8 @@ static void diff_stdin(void)
 		else if (line[len - 1] == '\n') {
 			line[len - 1] = '\0';
 			stdin_line(line);
-			flush_held(1);
+			note_diff_end();
+			flush_held_if_big();
 		}
 	}
 	if (ferror(stdin))
@@ -567,8 +691,10 @@ int main(int argc, char **argv)
 			exit(128);
 		diff_tree_ishes(sha1, sha2);
 	}
+	clear_tree_slots();
 	flush_held(0);
 	stop_check_later(checker);
+	free(ends);
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;

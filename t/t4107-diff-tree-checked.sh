@@ -90,4 +90,29 @@ test_expect_success 'output past the held bound comes out whole and in order' '
 	test_cmp theirs ours
 '
 
+test_expect_success '--stdin down a history: trees kept between diffs' '
+	git init -q h &&
+	(
+		cd h &&
+		for d in $(seq 1 40); do
+			mkdir -p d$d/sub && echo $d >d$d/f && echo $d >d$d/sub/g
+		done &&
+		git add . && git commit -q -m base &&
+		for i in $(seq 1 80); do
+			d=$((i * 7 % 40 + 1)) &&
+			echo $i >>d$d/sub/g && echo $i >>d$((i % 40 + 1))/f &&
+			git commit -q -a -m c$i || return 1
+		done
+	) &&
+	GIT_DIR=h/.git git rev-list --first-parent --parents HEAD |
+		awk "NF > 1 { print \$1, \$2 }" >in &&
+	GIT_DIR=h/.git diff-tree --stdin -r -p <in >ours &&
+	GIT_DIR=h/.git git diff-tree --stdin -r -p <in >theirs &&
+	test_cmp theirs ours &&
+	GIT_DIR=h/.git git rev-list HEAD >in &&
+	GIT_DIR=h/.git diff-tree --stdin -r <in >ours &&
+	GIT_DIR=h/.git git diff-tree --stdin -r <in >theirs &&
+	test_cmp theirs ours
+'
+
 test_done
