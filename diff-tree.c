@@ -69,6 +69,15 @@ static struct pathspec pathspec;
 
 /* The checks of what is read, and the output held until they pass. */
 static struct check_later *checker;
+/*
+ * With -r and no paths, a thread reads the trees from the diff's far
+ * end (diff-ahead.c).  walk_ticket: the thread's ticket for the pair
+ * being walked, 0 when the walk reads it; level_offered: the pairs of
+ * the level walked were offered to the thread.
+ */
+static struct diff_ahead *ahead;
+static uint64_t walk_ticket;
+static int level_offered;
 static FILE *out;
 static char *held;
 static size_t held_len;
@@ -228,6 +237,8 @@ static struct tree_slot *hold_tree(const unsigned char *sha1, const char *path)
 	s = free_slot();
 	memcpy(s->sha1, sha1, 20);
 	s->pins = 1;
+	if (walk_ticket && !ahead_take(ahead, walk_ticket, sha1, &s->t))
+		return s;
 	if (is_missing_empty_tree(sha1)) {
 		s->t.buf = xmalloc(1);
 		s->t.size = 0;
@@ -387,11 +398,14 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 {
 	static unsigned int depth;
 	struct tree_slot *t1 = NULL, *t2 = NULL;
+	uint64_t ticket = walk_ticket;
 
 	/* The top tree is level 1, so this subtree is level depth + 1. */
 	if (++depth >= MAX_TREE_DEPTH)
 		die("refusing trees nested deeper than %d levels at '%.64s...'",
 		    MAX_TREE_DEPTH, pb->buf);
+	if (level_offered)
+		walk_ticket = ahead_claim(ahead);
 
 	if (one)
 		t1 = hold_tree(one->sha1, pb->buf);
@@ -403,6 +417,7 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 		       t2 ? t2->t.buf : NULL, t2 ? t2->t.size : 0, all);
 	drop_tree(t1);
 	drop_tree(t2);
+	walk_ticket = ticket;
 	depth--;
 }
 
@@ -455,7 +470,21 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 {
 	struct tree_desc t[2];
 	struct walk w = { pb, all };
+	int offered = level_offered;
 
+	level_offered = 0;
+	if (ahead && all && !walk_ticket) {
+		struct ahead_pair *pairs;
+		size_t nr;
+
+		if (diff_tree_pairs(buf1, size1, buf2, size2, &pairs, &nr) < 0
+		    || nr < 2)
+			free(pairs);
+		else
+			level_offered = 1;
+		if (level_offered)
+			ahead_push_level(ahead, pairs, nr);
+	}
 	init_tree_desc(&t[0], buf1, size1);
 	init_tree_desc(&t[1], buf2, size2);
 	/* check_tree passes it, or will fail it: the output is held */
@@ -464,6 +493,9 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 			exit(128);
 		die("malformed tree entry");
 	}
+	if (level_offered)
+		ahead_pop_level(ahead);
+	level_offered = offered;
 }
 
 /*
@@ -673,6 +705,8 @@ int main(int argc, char **argv)
 	checker = start_check_later();
 	if (checker)
 		hold_output();
+	if (checker && recursive)
+		ahead = start_diff_ahead();
 	if (read_stdin) {
 		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
 			exit(128);
@@ -691,6 +725,7 @@ int main(int argc, char **argv)
 			exit(128);
 		diff_tree_ishes(sha1, sha2);
 	}
+	stop_diff_ahead(ahead);
 	clear_tree_slots();
 	flush_held(0);
 	stop_check_later(checker);

@@ -115,4 +115,44 @@ test_expect_success '--stdin down a history: trees kept between diffs' '
 	test_cmp theirs ours
 '
 
+test_expect_success 'wide trees: the far end read ahead, output git'"'"'s' '
+	git init -q w &&
+	(
+		cd w &&
+		for d in $(seq 1 12); do
+			for e in $(seq 1 6); do
+				mkdir -p d$d/e$e/f &&
+				echo $d$e >d$d/e$e/x && echo $e >d$d/e$e/f/y ||
+				return 1
+			done
+		done &&
+		git add . && git commit -q -m one &&
+		for d in $(seq 1 12); do
+			for e in 2 4 5; do
+				echo changed >>d$d/e$e/f/y || return 1
+			done &&
+			rm -r d$d/e6 && mkdir d$d/new && echo n >d$d/new/z ||
+			return 1
+		done &&
+		git add -A . && git commit -q -m two
+	) &&
+	GIT_DIR=w/.git diff-tree -r HEAD~1 HEAD >ours &&
+	GIT_DIR=w/.git git diff-tree -r HEAD~1 HEAD >theirs &&
+	test_cmp theirs ours &&
+	GIT_DIR=w/.git diff-tree -r -p HEAD HEAD~1 >ours &&
+	GIT_DIR=w/.git git diff-tree -r -p HEAD HEAD~1 >theirs &&
+	test_cmp theirs ours
+'
+
+test_expect_success 'wide trees: a bad tree far from the start is refused' '
+	rm -rf c && cp -R w c &&
+	old=$(GIT_DIR=c/.git git rev-parse HEAD~1:d9/e4/f) &&
+	new=$(GIT_DIR=c/.git git rev-parse HEAD:d9/e4/f) &&
+	swap c $old $new &&
+	test_expect_code 128 env GIT_DIR=c/.git \
+		diff-tree -r HEAD~1 HEAD >out 2>err &&
+	test_grep "hash mismatch $old" err &&
+	test ! -s out
+'
+
 test_done
