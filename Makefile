@@ -62,6 +62,8 @@ LIB_OBJS += pack-delta.o
 LIB_OBJS += promisor.o
 # Objects parsed, refs, fsck's checks, names; work-tree files in the store.
 LIB_OBJS += object.o refs.o fsck.o sha1_name.o worktree.o
+LIB_OBJS += check-later.o
+LIB_OBJS += diff-ahead.o
 LIB_OBJS += tree-diff.o
 # The index, and what the work tree holds beside it (globs, excludes).
 LIB_OBJS += cache-tree.o

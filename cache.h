@@ -52,6 +52,8 @@
  *   fsck.c        checking objects as git fsck does
  *   sha1_name.c   ids from the command line
  *   worktree.c    work-tree files in and out of the store
+ *   check-later.c objects read now, checked on another core
+ *   diff-ahead.c  a diff's trees read from its far end, on another core
  *   tree-diff.c   the files two trees hold differently, by pathspec
  * The index
  *   cache-tree.c  the index's cache tree (TREE): trees of directories
@@ -1639,6 +1641,86 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+
+/* ---- check-later.c: objects read now, checked on another core ---- */
+
+struct check_later;
+struct later_job;
+
+/* An object read by read_later: buf (size bytes, NUL after them). */
+struct later_obj {
+	void *buf;
+	size_t size;
+	struct later_job *job;	/* its check, NULL when done inline */
+};
+
+/* A thread that checks what read_later reads; NULL: none (inline). */
+struct check_later *start_check_later(void);
+/*
+ * Read sha1, of type want, into o: unverified and queued on cl's
+ * thread for its hash (and check_tree for a tree, named by path in
+ * the message when not NULL), or with cl NULL verified and checked
+ * now.  0, or -1 after error().  o->buf is
+ * usable at once but not trusted until wait_check_later says so;
+ * give it back with release_later, never free().
+ */
+int read_later(struct check_later *cl, const unsigned char *sha1,
+	       enum object_type want, const char *path, struct later_obj *o);
+void release_later(struct check_later *cl, struct later_obj *o);
+/* Wait for every check queued: 0, or -1 after error() for the first bad. */
+int wait_check_later(struct check_later *cl);
+/* Stop the thread (after the checks queued); NULL allowed. */
+void stop_check_later(struct check_later *cl);
+/* How many objects read_later has queued on cl so far: a mark. */
+uint64_t later_mark(struct check_later *cl);
+/*
+ * The mark below which every object passed: after wait_check_later
+ * failed, the first bad one's; else all queued.
+ */
+uint64_t later_good_mark(struct check_later *cl);
+
+/* ---- diff-ahead.c: a diff's trees read from its far end, on another core ---- */
+
+struct diff_ahead;
+
+/* A pair of subtrees that differ (has_one/has_two: which sides have it). */
+struct ahead_pair {
+	unsigned char one[20], two[20];
+	unsigned char has_one, has_two;
+};
+
+/*
+ * The pairs of subtrees that differ between two trees (either may be
+ * empty), in the order a diff walks them: *pairs malloc'd, *nr of
+ * them; traverse_trees' result.
+ */
+int diff_tree_pairs(const void *buf1, size_t size1, const void *buf2,
+		    size_t size2, struct ahead_pair **pairs, size_t *nr);
+/* A thread that reads a diff's trees from its far end; NULL: none. */
+struct diff_ahead *start_diff_ahead(void);
+/*
+ * The walk enters a directory whose pairs (diff_tree_pairs'; da
+ * frees them) it will walk in order; pop when it leaves.  Popping the
+ * first level ends the diff: what was read and not taken is freed.
+ */
+void ahead_push_level(struct diff_ahead *da, struct ahead_pair *pairs,
+		      size_t nr);
+void ahead_pop_level(struct diff_ahead *da);
+/*
+ * The walk goes into the next pair of its level: 0 when the walk
+ * reads it, else the ticket of the thread, which reads it and all
+ * below it.
+ */
+uint64_t ahead_claim(struct diff_ahead *da);
+/*
+ * A tree of a pair the thread took (its ticket), into o (hash and
+ * check_tree passed; o->job NULL): 0, waiting for it if need be; -1
+ * when the thread did not read it (the caller reads it itself).
+ */
+int ahead_take(struct diff_ahead *da, uint64_t ticket,
+	       const unsigned char *sha1, struct later_obj *o);
+/* Stop the thread and free what it holds (NULL allowed). */
+void stop_diff_ahead(struct diff_ahead *da);
 
 /* ---- tree-diff.c: the files two trees hold differently ---- */
 

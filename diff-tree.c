@@ -39,7 +39,11 @@
  * false (for the porcelain).
  *
  * Every tree read is checked with check_tree(), and a hostile or
- * missing one stops the command (exit 128) naming the tree.
+ * missing one stops the command (exit 128) naming the tree.  The
+ * checks (each tree's and blob's hash against its id, and check_tree)
+ * run on another core (check-later.c) while the walk goes on; what is
+ * printed is held until the objects it came from have passed them,
+ * and a diff whose objects fail is not printed at all.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -79,6 +83,35 @@ static struct rename_options rename_opts;
 static struct file_changes queued;
 static int rename_limit_needed;
 
+/* The checks of what is read, and the output held until they pass. */
+static struct check_later *checker;
+/*
+ * With -r and no paths, a thread reads the trees from the diff's far
+ * end (diff-ahead.c).  walk_ticket: the thread's ticket for the pair
+ * being walked, 0 when the walk reads it; level_offered: the pairs of
+ * the level walked were offered to the thread.
+ */
+static struct diff_ahead *ahead;
+static uint64_t walk_ticket;
+static int level_offered;
+static FILE *out;
+static char *held;
+static size_t held_len;
+
+/*
+ * --stdin: where each diff held ends, and the objects it read by then
+ * (later_mark), so that the diffs before a bad object still go out.
+ */
+struct held_end {
+	size_t at;
+	uint64_t mark;
+};
+static struct held_end *ends;
+static size_t nr_ends, alloc_ends;
+
+/* Held output past this is let go (after the checks) mid-diff. */
+#define HELD_MAX ((size_t)4 << 20)
+
 /* The path of the tree being walked, with a trailing '/' unless root. */
 struct path_buf {
 	char *buf;
@@ -97,25 +130,161 @@ static int is_missing_empty_tree(const unsigned char *sha1)
 	return !memcmp(sha1, empty_tree, 20) && !has_sha1_file(sha1);
 }
 
-/* Read the subtree at path; die on a missing or hostile one. */
-static void *read_tree_checked(const unsigned char *sha1, size_t *size,
-			       const char *path)
+/* Start holding the output: a fresh buffer behind out. */
+static void hold_output(void)
 {
-	void *buf;
-	const char *bad;
+	held = NULL;
+	held_len = 0;
+	out = open_memstream(&held, &held_len);
+	if (!out)
+		die_errno("open_memstream");
+}
 
-	if (is_missing_empty_tree(sha1)) {
-		*size = 0;
-		return xmalloc(1);
+/* The end of a diff, for flush_held. */
+static void note_diff_end(void)
+{
+	if (out == stdout)
+		return;
+	ALLOC_GROW(ends, nr_ends + 1, alloc_ends);
+	ends[nr_ends].at = ftell(out);
+	ends[nr_ends].mark = later_mark(checker);
+	nr_ends++;
+}
+
+/*
+ * Let the output held go, once every object read so far has passed its
+ * checks.  When one has not, only the diffs whose objects all came
+ * before it go out, and the command dies.
+ */
+static void flush_held(int more)
+{
+	size_t len;
+
+	if (out == stdout)
+		return;
+	if (fclose(out))
+		die_errno("write to memory");
+	len = held_len;
+	if (wait_check_later(checker) < 0) {
+		uint64_t good = later_good_mark(checker);
+
+		for (len = 0; nr_ends && ends[nr_ends - 1].mark > good;)
+			nr_ends--;
+		len = nr_ends ? ends[nr_ends - 1].at : 0;
+		if (len)
+			fwrite(held, 1, len, stdout);
+		finish_stdout();
+		exit(128);
 	}
-	buf = read_object_of_type(sha1, OBJ_TREE, size);
-	if (!buf)
+	nr_ends = 0;
+	if (len && fwrite(held, 1, len, stdout) != len)
+		die_errno("write standard output");
+	free(held);
+	if (more)
+		hold_output();
+	else
+		out = stdout;
+}
+
+static void flush_held_if_big(void)
+{
+	if (out != stdout && ftell(out) > (long)HELD_MAX)
+		flush_held(1);
+}
+
+/*
+ * The trees read last, kept: with --stdin down a history each commit's
+ * tree is read again as its parent's, and so are the directories above
+ * each change.  A slot the walk holds (pinned) is not reused; when all
+ * are, a tree is read into a slot of its own (kept < 0).
+ */
+#define TREE_SLOTS 64
+
+struct tree_slot {
+	unsigned char sha1[20];
+	struct later_obj t;
+	unsigned int pins;
+	int kept;		/* 1: in tree_slots, 0: empty, -1: its own */
+};
+
+static struct tree_slot tree_slots[TREE_SLOTS];
+static unsigned int next_slot;
+
+static struct tree_slot *find_slot(const unsigned char *sha1)
+{
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++)
+		if (tree_slots[i].kept &&
+		    !memcmp(tree_slots[i].sha1, sha1, 20))
+			return &tree_slots[i];
+	return NULL;
+}
+
+/* A slot to read into: an unpinned one emptied, or one of its own. */
+static struct tree_slot *free_slot(void)
+{
+	struct tree_slot *s;
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++) {
+		s = &tree_slots[next_slot++ % TREE_SLOTS];
+		if (!s->pins) {
+			if (s->kept)
+				release_later(checker, &s->t);
+			s->kept = 1;
+			return s;
+		}
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->kept = -1;
+	return s;
+}
+
+/* Hold the tree sha1 of path; die on a missing or hostile one. */
+static struct tree_slot *hold_tree(const unsigned char *sha1, const char *path)
+{
+	struct tree_slot *s = find_slot(sha1);
+
+	if (s) {
+		s->pins++;
+		return s;
+	}
+	s = free_slot();
+	memcpy(s->sha1, sha1, 20);
+	s->pins = 1;
+	if (walk_ticket && !ahead_take(ahead, walk_ticket, sha1, &s->t))
+		return s;
+	if (is_missing_empty_tree(sha1)) {
+		s->t.buf = xmalloc(1);
+		s->t.size = 0;
+		s->t.job = NULL;
+		return s;
+	}
+	if (read_later(checker, sha1, OBJ_TREE, path, &s->t) < 0)
 		die("unable to read tree %s of '%s'", sha1_to_hex(sha1), path);
-	bad = check_tree(buf, *size);
-	if (bad)
-		die("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,
-		    bad);
-	return buf;
+	return s;
+}
+
+static void drop_tree(struct tree_slot *s)
+{
+	if (!s)
+		return;
+	if (s->kept < 0) {
+		release_later(checker, &s->t);
+		free(s);
+		return;
+	}
+	s->pins--;
+}
+
+static void clear_tree_slots(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < TREE_SLOTS; i++)
+		if (tree_slots[i].kept)
+			release_later(checker, &tree_slots[i].t);
 }
 
 static void path_push(struct path_buf *pb, const char *name, size_t len)
@@ -169,8 +338,28 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 	p = put_id(p, one ? one->sha1 : null_sha1);
 	p = put_id(p, two ? two->sha1 : null_sha1);
 	*p++ = status;
-	fwrite(line, 1, p - line, stdout);
-	write_name_field(stdout, pb->buf, pb->len, nul_terminate);
+	fwrite(line, 1, p - line, out);
+	write_name_field(out, pb->buf, pb->len, nul_terminate);
+}
+
+/* One side of a patch: its blob read into o (checked later). */
+static void blob_side(struct diff_side *side, struct later_obj *o,
+		      const char *path, const struct name_entry *e)
+{
+	memset(side, 0, sizeof(*side));
+	memset(o, 0, sizeof(*o));
+	side->path = path;
+	if (!e)
+		return;
+	side->mode = e->mode;
+	memcpy(side->sha1, e->sha1, 20);
+	if (S_ISGITLINK(e->mode))
+		return;
+	if (read_later(checker, e->sha1, OBJ_BLOB, NULL, o) < 0)
+		die("cannot read blob %s for '%s'", sha1_to_hex(e->sha1),
+		    path);
+	side->data = o->buf;
+	side->size = o->size;
 }
 
 /* The two ids of a rename's raw line, each followed by a space. */
@@ -181,7 +370,7 @@ static void print_raw_ids(const struct name_entry *one,
 
 	p = put_id(p, one->sha1);
 	p = put_id(p, two->sha1);
-	fwrite(line, 1, p - line, stdout);
+	fwrite(line, 1, p - line, out);
 }
 
 /* A patch from path1 (side one) to path2 (side two). */
@@ -189,14 +378,14 @@ static void patch_rename(const char *path1, const struct name_entry *one,
 			 const char *path2, const struct name_entry *two)
 {
 	struct diff_side a, b;
+	struct later_obj oa, ob;
 
-	if (fill_blob_side(&a, path1, one ? one->mode : 0,
-			   one ? one->sha1 : NULL) < 0 ||
-	    fill_blob_side(&b, path2, two ? two->mode : 0,
-			   two ? two->sha1 : NULL) < 0)
-		exit(128);
-	if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
+	blob_side(&a, &oa, path1, one);
+	blob_side(&b, &ob, path2, two);
+	if (print_patch(out, &a, &b, &patch_opts) < 0)
 		die("cannot write the patch for '%s'", path2);
+	release_later(checker, &oa);
+	release_later(checker, &ob);
 }
 
 static void patch_pair(const char *path, const struct name_entry *one,
@@ -209,8 +398,8 @@ static void patch_pair(const char *path, const struct name_entry *one,
 static void show_pending_commit(void)
 {
 	if (pending_commit) {
-		fputs(sha1_to_hex(pending_commit), stdout);
-		putchar(nul_terminate ? '\0' : '\n');
+		fputs(sha1_to_hex(pending_commit), out);
+		putc(nul_terminate ? '\0' : '\n', out);
 		pending_commit = NULL;
 	}
 }
@@ -236,6 +425,7 @@ static void show_pair(const struct path_buf *pb, const struct name_entry *one,
 	} else {
 		patch_pair(pb->buf, one, two);
 	}
+	flush_held_if_big();
 }
 
 static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
@@ -271,18 +461,18 @@ static void print_raw_rename(const struct file_change *ch)
 	struct path_buf pb = { ch->old_path, strlen(ch->old_path), 0 };
 	size_t len = strlen(ch->path);
 
-	printf(":%06o %06o ", one.mode, two.mode);
+	fprintf(out, ":%06o %06o ", one.mode, two.mode);
 	print_raw_ids(&one, &two);
-	printf("R%03d", RENAME_PERCENT(ch->score));
+	fprintf(out, "R%03d", RENAME_PERCENT(ch->score));
 	if (nul_terminate) {
-		putchar('\0');
-		fwrite(pb.buf, 1, pb.len + 1, stdout);
-		fwrite(ch->path, 1, len + 1, stdout);
+		putc('\0', out);
+		fwrite(pb.buf, 1, pb.len + 1, out);
+		fwrite(ch->path, 1, len + 1, out);
 		return;
 	}
-	putchar('\t');
-	write_quoted_path(stdout, "", pb.buf, pb.len);
-	write_name_field(stdout, ch->path, len, 0);
+	putc('\t', out);
+	write_quoted_path(out, "", pb.buf, pb.len);
+	write_name_field(out, ch->path, len, 0);
 }
 
 static void show_pair(const struct path_buf *pb, const struct name_entry *one,
@@ -323,23 +513,27 @@ static void diff_subtrees(struct path_buf *pb, const struct name_entry *one,
 			  const struct name_entry *two, int all)
 {
 	static unsigned int depth;
-	void *buf1 = NULL, *buf2 = NULL;
-	size_t size1 = 0, size2 = 0;
+	struct tree_slot *t1 = NULL, *t2 = NULL;
+	uint64_t ticket = walk_ticket;
 
 	/* The top tree is level 1, so this subtree is level depth + 1. */
 	if (++depth >= MAX_TREE_DEPTH)
 		die("refusing trees nested deeper than %d levels at '%.64s...'",
 		    MAX_TREE_DEPTH, pb->buf);
+	if (level_offered)
+		walk_ticket = ahead_claim(ahead);
 
 	if (one)
-		buf1 = read_tree_checked(one->sha1, &size1, pb->buf);
+		t1 = hold_tree(one->sha1, pb->buf);
 	if (two)
-		buf2 = read_tree_checked(two->sha1, &size2, pb->buf);
+		t2 = hold_tree(two->sha1, pb->buf);
 	pb->buf[pb->len++] = '/';
 	pb->buf[pb->len] = '\0';
-	diff_tree_bufs(pb, buf1, size1, buf2, size2, all);
-	free(buf1);
-	free(buf2);
+	diff_tree_bufs(pb, t1 ? t1->t.buf : NULL, t1 ? t1->t.size : 0,
+		       t2 ? t2->t.buf : NULL, t2 ? t2->t.size : 0, all);
+	drop_tree(t1);
+	drop_tree(t2);
+	walk_ticket = ticket;
 	depth--;
 }
 
@@ -394,48 +588,105 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 {
 	struct tree_desc t[2];
 	struct walk w = { pb, all };
+	int offered = level_offered;
 
+	level_offered = 0;
+	if (ahead && all && !walk_ticket) {
+		struct ahead_pair *pairs;
+		size_t nr;
+
+		if (diff_tree_pairs(buf1, size1, buf2, size2, &pairs, &nr) < 0
+		    || nr < 2)
+			free(pairs);
+		else
+			level_offered = 1;
+		if (level_offered)
+			ahead_push_level(ahead, pairs, nr);
+	}
 	init_tree_desc(&t[0], buf1, size1);
 	init_tree_desc(&t[1], buf2, size2);
-	if (traverse_trees(2, t, diff_step, &w) < 0)
-		die("malformed tree entry");	/* check_tree passed it */
+	/* check_tree passes it, or will fail it: the output is held */
+	if (traverse_trees(2, t, diff_step, &w) < 0) {
+		if (wait_check_later(checker) < 0)
+			exit(128);
+		die("malformed tree entry");
+	}
+	if (level_offered)
+		ahead_pop_level(ahead);
+	level_offered = offered;
 }
 
-/* The tree of a tree-ish, checked (the empty tree even if not stored). */
-static void *read_tree_of(const unsigned char *sha1, size_t *size)
+/*
+ * The id of the tree of a tree-ish: a tree, a commit's, or what
+ * read_tree_ish finds under tags (and says when there is none).
+ */
+static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 {
-	unsigned char tree_sha1[20];
+	struct commit_info ci;
+	enum object_type type;
+	size_t size;
 	void *buf;
-	const char *bad;
 
-	if (is_missing_empty_tree(sha1)) {
-		*size = 0;
-		return xmalloc(1);
+	if (sha1_object_info(sha1, &type, &size) < 0)
+		exit(128);
+	if (type == OBJ_TREE) {
+		memcpy(tree_sha1, sha1, 20);
+		return;
 	}
-	buf = read_tree_ish(sha1, size, tree_sha1);
+	if (type != OBJ_COMMIT) {
+		buf = read_tree_ish(sha1, &size, tree_sha1);
+		if (!buf)
+			exit(128);
+		free(buf);
+		return;
+	}
+	buf = read_object_of_type(sha1, OBJ_COMMIT, &size);
 	if (!buf)
 		exit(128);
-	bad = check_tree(buf, *size);
-	if (bad)
-		die("refusing tree %s: %s", sha1_to_hex(tree_sha1), bad);
-	return buf;
+	if (parse_commit_buffer(buf, size, &ci) < 0)
+		die("commit %s is corrupt", sha1_to_hex(sha1));
+	free(buf);
+	memcpy(tree_sha1, ci.tree, 20);
+	free_commit_info(&ci);
+}
+
+/* The tree of a tree-ish (the empty tree even if not stored), held. */
+static struct tree_slot *hold_tree_of(const unsigned char *sha1)
+{
+	unsigned char tree_sha1[20];
+	struct tree_slot *s;
+
+	if (is_missing_empty_tree(sha1))
+		return hold_tree(sha1, "");
+	tree_id_of(sha1, tree_sha1);
+	s = find_slot(tree_sha1);
+	if (s) {
+		s->pins++;
+		return s;
+	}
+	s = free_slot();
+	memcpy(s->sha1, tree_sha1, 20);
+	s->pins = 1;
+	if (read_later(checker, tree_sha1, OBJ_TREE, NULL, &s->t) < 0)
+		exit(128);
+	return s;
 }
 
 static void diff_tree_ishes(const unsigned char *sha1,
 			    const unsigned char *sha2)
 {
 	struct path_buf pb = { NULL, 0, 0 };
-	size_t size1, size2;
-	void *buf1 = read_tree_of(sha1, &size1);
-	void *buf2 = read_tree_of(sha2, &size2);
+	struct tree_slot *t1 = hold_tree_of(sha1);
+	struct tree_slot *t2 = hold_tree_of(sha2);
 
 	ALLOC_GROW(pb.buf, 1, pb.alloc);
 	pb.buf[0] = '\0';
-	diff_tree_bufs(&pb, buf1, size1, buf2, size2, pathspec.match_all);
+	diff_tree_bufs(&pb, t1->t.buf, t1->t.size, t2->t.buf, t2->t.size,
+		       pathspec.match_all);
 	if (detect_renames)
 		flush_renames();
-	free(buf1);
-	free(buf2);
+	drop_tree(t1);
+	drop_tree(t2);
 	free(pb.buf);
 }
 
@@ -501,8 +752,8 @@ static void stdin_line(const char *line)
 		error("need exactly two trees, separated by a space");
 		return;
 	}
-	printf("%s ", sha1_to_hex(sha1));
-	printf("%s\n", sha1_to_hex(sha2));
+	fprintf(out, "%s ", sha1_to_hex(sha1));
+	fprintf(out, "%s\n", sha1_to_hex(sha2));
 	diff_tree_ishes(sha1, sha2);
 }
 
@@ -519,10 +770,12 @@ static void diff_stdin(void)
 
 	while ((len = getline(&line, &alloc, stdin)) > 0) {
 		if (get_sha1_hex(line, sha1))
-			fwrite(line, 1, len, stdout);
+			fwrite(line, 1, len, out);
 		else if (line[len - 1] == '\n') {
 			line[len - 1] = '\0';
 			stdin_line(line);
+			note_diff_end();
+			flush_held_if_big();
 		}
 	}
 	if (ferror(stdin))
@@ -600,6 +853,12 @@ int main(int argc, char **argv)
 		exit(128);
 	if (detect_renames < 0)
 		detect_renames = 1;	/* git diff's default */
+	out = stdout;
+	checker = start_check_later();
+	if (checker)
+		hold_output();
+	if (checker && recursive)
+		ahead = start_diff_ahead();
 	if (read_stdin) {
 		if (parse_pathspec(&pathspec, argv + i, argc - i) < 0)
 			exit(128);
@@ -620,6 +879,11 @@ int main(int argc, char **argv)
 	}
 	if (rename_limit_needed)
 		warn_rename_limit("diff.renameLimit", rename_limit_needed);
+	stop_diff_ahead(ahead);
+	clear_tree_slots();
+	flush_held(0);
+	stop_check_later(checker);
+	free(ends);
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;
