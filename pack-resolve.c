@@ -94,9 +94,12 @@ static int collision_fault(const struct pack_in_entry *e, struct fault *f)
 			 "detected", sha1_to_hex(e->sha1));
 }
 
-/* Inflate a big whole object a piece at a time, hashing it. */
-static int stream_entry(const unsigned char *in, size_t len,
-			struct pack_in_entry *e, size_t *used,
+/*
+ * Inflate a big whole object a piece at a time, hashing it, each piece
+ * handed to p->piece when there is one.
+ */
+static int stream_entry(struct pack_in *p, const unsigned char *in,
+			size_t len, struct pack_in_entry *e, size_t *used,
 			struct fault *f)
 {
 	unsigned char out[OBJECT_CHUNK], hdr[MAX_HEADER_LEN];
@@ -125,13 +128,19 @@ static int stream_entry(const unsigned char *in, size_t len,
 			break;
 		}
 		left -= sizeof(out) - z.avail_out;
-		if (e->type <= OBJ_TAG)
-			sha1_update(&ctx, out, sizeof(out) - z.avail_out);
+		if (e->type == OBJ_NONE)	/* a delta's data: checked only */
+			continue;
+		sha1_update(&ctx, out, sizeof(out) - z.avail_out);
+		if (p->piece && p->piece(p->data, e, out,
+					 sizeof(out) - z.avail_out, f) < 0) {
+			inflateEnd(&z);
+			return -1;
+		}
 	} while (ret == Z_OK);
 	*used = z.total_in;
 	inflateEnd(&z);
 	if (ret == Z_STREAM_END && !left) {
-		if (e->type <= OBJ_TAG && sha1_final(e->sha1, &ctx) < 0)
+		if (e->type != OBJ_NONE && sha1_final(e->sha1, &ctx) < 0)
 			return collision_fault(e, f);
 		return 0;
 	}
@@ -171,7 +180,7 @@ static int inflate_first(struct pack_in *p, struct pack_in_entry *e,
 	*whole = e->type > OBJ_TAG || e->size <= WHOLE_INFLATE_MAX ||
 		 (p->want_content & (1 << e->type));
 	if (!*whole)
-		return stream_entry(in, len, e, used, f);
+		return stream_entry(p, in, len, e, used, f);
 	if (e->size + INFLATE_SLACK + 1 > *alloc) {
 		free(*buf);
 		*alloc = e->size + INFLATE_SLACK + 1;

@@ -281,7 +281,10 @@ struct pack_in_entry {
  * once its id is known, its content in buf (size bytes, NUL after
  * them), or buf NULL for a big whole object that is not a type
  * want_content (a bit mask, 1 << type) names: called on many threads
- * at once; -1 (f filled) stops the reading.
+ * at once; -1 (f filled) stops the reading.  piece (may be NULL) gets
+ * such a big object's content before that, a piece at a time as it is
+ * inflated (size bytes at buf; e's type and size set, not its id),
+ * in order, on one thread; -1 (f filled) stops the reading.
  */
 struct pack_in {
 	int thin;			/* REF_DELTA bases may be in the store */
@@ -289,6 +292,8 @@ struct pack_in {
 	unsigned int want_content;
 	int (*fn)(void *data, const struct pack_in_entry *e, const void *buf,
 		  size_t size, struct fault *f);
+	int (*piece)(void *data, const struct pack_in_entry *e,
+		     const void *buf, size_t size, struct fault *f);
 	void *data;
 
 	uint64_t pack_size;
