@@ -160,4 +160,33 @@ test_expect_success 'big: unpack-objects writes it loose, streamed' '
 	(cd u && stream_cmp ../big rss_below cat-file blob $id)
 '
 
+# A pack whose second entry starts past 4 GiB: its first holds 5 GiB
+# of zeros as they are (zlib stored blocks), written sparse, about
+# 330 MB of it real (big-pack.py).  Its idx needs the table of 64-bit
+# offsets; index-pack streams the entry, its pages given back.
+test_expect_success 'big: a pack over 4 GiB, its idx with 64-bit offsets' '
+	python3 "$TEST_DIRECTORY/big-pack.py" $FIVE_GIB wide.pack >ids &&
+	rss_below index-pack wide.pack >hex &&
+	GIT_DIR=.dircache git index-pack -o git-wide.idx wide.pack >git-hex &&
+	test_cmp git-hex hex &&
+	cmp git-wide.idx wide.idx &&
+	git show-index <wide.idx >offsets &&
+	test_grep "^5369118754 $(sed -n 2p ids) " offsets
+'
+
+test_expect_success 'big: read through that table, verified streamed' '
+	rm -rf .dircache && init-db 2>/dev/null &&
+	mv wide.pack .dircache/objects/pack/pack-$(cat hex).pack &&
+	mv wide.idx .dircache/objects/pack/pack-$(cat hex).idx &&
+	echo "after the big one" >want &&
+	rss_below cat-file blob $(sed -n 2p ids) >got &&
+	test_cmp want got &&
+	cat-file -s $(sed -n 1p ids) >got &&
+	echo $FIVE_GIB | test_cmp - got &&
+	rss_below verify-pack -v .dircache/objects/pack/pack-$(cat hex).idx >out &&
+	test_grep "^$(sed -n 2p ids) blob   18 28 5369118754\$" out &&
+	test_grep "^$(sed -n 1p ids) blob   $FIVE_GIB 5369118742 12\$" out &&
+	rm -rf .dircache
+'
+
 test_done
