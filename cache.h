@@ -814,6 +814,8 @@ struct object_stream {
 	struct sha1_ctx ctx;
 	unsigned char sha1[20];
 	void (*release)(struct object_stream *st);	/* the source's */
+	void (*fed)(struct object_stream *st);	/* the source's: zlib has
+						   used up a piece of it */
 	void *source;
 	int zlib_check_off;	/* set_zlib_check(st, 0) */
 	unsigned char *whole;	/* the object inflated whole, if it was */

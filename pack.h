@@ -156,6 +156,8 @@ void unuse_pack_read(struct pack_window *w, size_t bytes);
  * read in again from the page cache when touched.  Thread-safe.
  */
 void trim_pack(struct packed_git *p);
+/* trim_pack on the pack of window w (a reader of one big entry). */
+void trim_window_pack(struct pack_window *w);
 /*
  * The idx positions in pack order (static to p); NULL (f) on failure.
  * Building it checks every offset and the order of every id.
