@@ -851,6 +851,8 @@ struct object_stream {
 	struct sha1_ctx ctx;
 	unsigned char sha1[20];
 	void (*release)(struct object_stream *st);	/* the source's */
+	void (*fed)(struct object_stream *st);	/* the source's: zlib has
+						   used up a piece of it */
 	void *source;
 	int zlib_check_off;	/* set_zlib_check(st, 0) */
 	unsigned char *whole;	/* the object inflated whole, if it was */
@@ -1201,6 +1203,16 @@ int write_pack_objects(const struct pack_object *objs, size_t nr);
  */
 int pack_entry_header(unsigned char *hdr, int type, uint64_t size,
 		      uint64_t base_distance);
+/*
+ * Append the content of object sha1 (of the type and size the caller
+ * was told) to hf as the zlib data of a pack entry, deflated at level
+ * a piece at a time as it is read and checked: an object of any size,
+ * never held whole.  *crc goes on over the bytes written.  0, or -1
+ * (f: the object's fault, or FAULT_IO for zlib or the write).
+ */
+int write_streamed_entry(struct hashfile *hf, const unsigned char *sha1,
+			 enum object_type type, size_t size, int level,
+			 uint32_t *crc, struct fault *f);
 /* An object of a pack, as its idx lists it. */
 struct pack_idx_entry {
 	unsigned char sha1[20];

@@ -456,6 +456,11 @@ void unuse_pack(struct pack_window *w)
 	unuse_pack_read(w, 0);
 }
 
+void trim_window_pack(struct pack_window *w)
+{
+	trim_pack(w->pack);
+}
+
 void trim_pack(struct packed_git *p)
 {
 	pthread_mutex_lock(&p->lock);

@@ -43,6 +43,15 @@ static int use_revs, all_refs, to_stdout;
 static int level = Z_DEFAULT_COMPRESSION;
 /* What one thread's delta window may hold (git's pack.windowMemory). */
 static size_t window_memory = (size_t)64 << 20;
+/* Bigger objects are no delta nor base (git's core.bigFileThreshold). */
+static size_t big_file_threshold = (size_t)512 << 20;
+/*
+ * A whole object bigger than this is deflated as it is read, when its
+ * turn to be written comes, never held (nor its zlib bytes): any size
+ * goes through in a few pieces of memory.  Smaller ones are read and
+ * deflated whole on every core, a batch at a time.
+ */
+#define STREAM_MIN ((size_t)16 << 20)
 
 /* The objects, in the order given, and a table of them by id. */
 static struct object_entry *objects;
@@ -434,6 +443,64 @@ static void decide_reuse(void)
 	}
 }
 
+static int compare_type_size(const void *a_, const void *b_)
+{
+	const struct object_entry *a = *(struct object_entry *const *)a_;
+	const struct object_entry *b = *(struct object_entry *const *)b_;
+
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/*
+ * Whether two objects of sizes small <= big could ever make a delta:
+ * the search tries none where the target is under 1/32 of its base,
+ * nor one on a base under half the target's size, so the pair needs
+ * small >= big / 32 either way round.
+ */
+static int could_pair(size_t small, size_t big)
+{
+	return small >= big / 32;
+}
+
+/*
+ * Take out of list (sorted by type and size) the objects too big to be
+ * read for nothing: over STREAM_MIN with no object of their type near
+ * enough in size to be a delta's base or target.  The search would
+ * read each whole (a blob of 5 GiB and a few small ones).  Those left
+ * keep their order.
+ */
+static size_t drop_lonely(struct object_entry **list, size_t n)
+{
+	struct object_entry **sorted = xmalloc((n + 1) * sizeof(*sorted));
+	unsigned char *lonely = xcalloc(nr_objects, 1);
+	size_t i, k = 0;
+
+	memcpy(sorted, list, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_type_size);
+	for (i = 0; i < n; i++) {
+		struct object_entry *e = sorted[i];
+		const struct object_entry *lo = i ? sorted[i - 1] : NULL;
+		const struct object_entry *hi = i + 1 < n ? sorted[i + 1] : NULL;
+
+		if (e->size <= STREAM_MIN)
+			continue;
+		if ((lo && lo->type == e->type && could_pair(lo->size, e->size)) ||
+		    (hi && hi->type == e->type && could_pair(e->size, hi->size)))
+			continue;
+		lonely[e - objects] = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (!lonely[list[i] - objects])
+			list[k++] = list[i];
+	free(lonely);
+	free(sorted);
+	return k;
+}
+
 /* The objects the delta search may deltify, searched. */
 static void search_deltas(void)
 {
@@ -445,8 +512,10 @@ static void search_deltas(void)
 	size_t i, n = 0;
 
 	for (i = 0; i < nr_objects; i++)
-		if (objects[i].reuse != REUSE_DELTA && objects[i].size >= 50)
+		if (objects[i].reuse != REUSE_DELTA && objects[i].size >= 50 &&
+		    objects[i].size <= big_file_threshold)
 			list[n++] = &objects[i];
+	n = drop_lonely(list, n);
 	opt.progress = start_progress("Compressing objects", n);
 	if (find_deltas(list, n, &opt) < 0)
 		exit(128);
@@ -483,6 +552,9 @@ static struct object_entry **write_order(void)
 	free(queued);
 	return order;
 }
+
+/* A reused entry's bytes are copied, and CRC-checked, this much at a time. */
+#define COPY_PIECE ((size_t)32 << 20)
 
 /* One batch of entries is prepared on every core, then written in order. */
 #define BATCH_OBJECTS 256
@@ -534,14 +606,18 @@ static size_t prepare_one(void *data, size_t i)
 	p->zdata = NULL;
 	if (e->reuse != REUSE_NONE) {
 		struct fault f;
+		int bad = check_pack_crc(e->in_pack, e->in_pos, &f);
 
-		if (!check_pack_crc(e->in_pack, e->in_pos, &f))
+		/* A big entry's pages, read whole, are given back. */
+		if (e->in.length > COPY_PIECE)
+			trim_pack(e->in_pack);
+		if (!bad)
 			return 1;
 		/* Bad bytes in the old pack: not copied, made anew. */
 		e->reuse = REUSE_NONE;
 		e->delta = NULL;
 	}
-	if (!e->delta)
+	if (!e->delta && e->size <= STREAM_MIN)
 		deflate_whole(e, p);
 	return 1;
 }
@@ -567,6 +643,45 @@ static const unsigned char *reused_bytes(struct object_entry *e,
 	return buf + hdr;
 }
 
+/*
+ * Copy the len bytes of a reused entry into the pack: a big one a piece
+ * at a time, its pages given back after each (a mapped page read counts
+ * in our memory until then).
+ */
+
+static int copy_reused(struct writer *w, struct object_entry *e,
+		       const unsigned char *data, size_t len)
+{
+	while (len > COPY_PIECE) {
+		if (hashwrite(w->f, data, COPY_PIECE) < 0)
+			return -1;
+		if (e->reuse != REUSE_NONE)
+			trim_pack(e->in_pack);
+		data += COPY_PIECE;
+		len -= COPY_PIECE;
+	}
+	return hashwrite(w->f, data, len);
+}
+
+/* A whole object too big to hold: deflated as it is read. */
+static int write_streamed(struct writer *w, struct object_entry *e,
+			  const unsigned char *hdr, int hlen,
+			  struct pack_idx_entry *ent)
+{
+	struct fault f;
+	uint32_t crc = crc32(0, hdr, hlen);
+
+	memcpy(ent->sha1, e->sha1, 20);
+	ent->offset = e->offset;
+	if (hashwrite(w->f, hdr, hlen) < 0)
+		return error_errno("write the pack");
+	if (write_streamed_entry(w->f, e->sha1, e->type, e->size, level,
+				 &crc, &f) < 0)
+		return report_object_fault(e->sha1, &f);
+	ent->crc = crc;
+	return 0;
+}
+
 static int write_entry(struct writer *w, struct object_entry *e,
 		       struct prepared *p, struct pack_idx_entry *ent)
 {
@@ -589,15 +704,17 @@ static int write_entry(struct writer *w, struct object_entry *e,
 	else if (e->delta) {
 		data = e->delta_data;
 		len = e->delta_zlen;
+	} else if (e->size > STREAM_MIN) {
+		return write_streamed(w, e, hdr, hlen, ent);
 	}
 	if (!data)
 		return -1;
 	memcpy(ent->sha1, e->sha1, 20);
 	ent->offset = e->offset;
-	ent->crc = crc32(crc32(0, hdr, hlen), data, len);
+	ent->crc = crc32_z(crc32(0, hdr, hlen), data, len);
 	ret = hashwrite(w->f, hdr, hlen);
 	if (!ret)
-		ret = hashwrite(w->f, data, len);
+		ret = copy_reused(w, e, data, len);
 	/* Counted, so that the pages read are given back as we go. */
 	unuse_pack_read(win, len);
 	if (ret < 0)
@@ -740,6 +857,23 @@ static int parse_window_memory(const char *arg)
 	return 1;
 }
 
+/* core.bigFileThreshold, as git reads it (k, m or g after it). */
+static void read_big_file_threshold(void)
+{
+	char *value = NULL;
+	long v;
+	int ret = config_get("core.bigfilethreshold", &value);
+
+	if (ret < 0)
+		exit(128);
+	if (ret > 0 && (config_int(value, &v) < 0 || v < 0))
+		die("bad numeric config value '%s' for "
+		    "'core.bigfilethreshold'", value ? value : "");
+	if (ret > 0)
+		big_file_threshold = v;
+	free(value);
+}
+
 static int parse_option(const char *arg)
 {
 	if (!strcmp(arg, "-q"))
@@ -800,6 +934,7 @@ int main(int argc, char **argv)
 			sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	if (setup_repository() < 0)
 		exit(128);
+	read_big_file_threshold();
 	if (use_revs)
 		walk_revisions();
 	else

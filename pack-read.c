@@ -514,6 +514,12 @@ static void release_window(struct object_stream *st)
 	unuse_pack_read(st->source, st->z.total_in);
 }
 
+/* A big entry read a piece at a time: the pages read given back. */
+static void trim_fed(struct object_stream *st)
+{
+	trim_window_pack(st->source);
+}
+
 int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		    uint32_t n, struct fault *f)
 {
@@ -566,6 +572,7 @@ int open_pack_entry(struct object_stream *st, struct packed_git *p,
 		}
 		st->source = w;
 		st->release = release_window;
+		st->fed = trim_fed;
 		return 0;
 	}
 	unuse_pack(w);
@@ -720,12 +727,15 @@ int check_pack_crc(struct packed_git *p, uint32_t n, struct fault *f)
 	buf = use_pack_entry(p, offset, &len, NULL, &w, f);
 	if (!buf)
 		return -1;
+	/* in pieces, a big entry's pages given back after each */
 	while (len) {
-		uInt piece = len > UINT32_MAX ? UINT32_MAX : len;
+		uInt piece = len > (8 << 20) ? 8 << 20 : len;
 
 		crc = crc32(crc, buf, piece);
 		buf += piece;
 		len -= piece;
+		if (len)
+			trim_window_pack(w);
 	}
 	unuse_pack(w);
 	if (crc != nth_packed_crc(p, n))

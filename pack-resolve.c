@@ -94,12 +94,32 @@ static int collision_fault(const struct pack_in_entry *e, struct fault *f)
 			 "detected", sha1_to_hex(e->sha1));
 }
 
-/* Inflate a big whole object a piece at a time, hashing it. */
-static int stream_entry(const unsigned char *in, size_t len,
-			struct pack_in_entry *e, size_t *used,
+/*
+ * The pages of the map from..to were read: given back (an entry of
+ * many GiB would otherwise count whole in our memory).
+ */
+static void trim_read(const struct resolver *r, const unsigned char *from,
+		      const unsigned char *to)
+{
+	uint64_t a = (uint64_t)(from - r->map) & ~(uint64_t)4095;
+	uint64_t b = (uint64_t)(to - r->map) & ~(uint64_t)4095;
+
+	if (b > a)
+		madvise((void *)(r->map + a), b - a, MADV_DONTNEED);
+}
+
+/*
+ * Inflate a big whole object a piece at a time, hashing it, each piece
+ * handed to p->piece when there is one; its zlib bytes are fed TRIM_BYTES
+ * at a time, summed into e->crc and their pages given back.
+ */
+static int stream_entry(struct resolver *r, const unsigned char *in,
+			size_t len, struct pack_in_entry *e, size_t *used,
 			struct fault *f)
 {
 	unsigned char out[OBJECT_CHUNK], hdr[MAX_HEADER_LEN];
+	const unsigned char *fed = in;
+	struct pack_in *p = r->p;
 	z_stream z;
 	struct sha1_ctx ctx;
 	size_t left = e->size;
@@ -114,7 +134,10 @@ static int stream_entry(const unsigned char *in, size_t len,
 	z.next_in = (unsigned char *)in;
 	do {
 		if (!z.avail_in && len) {
-			z.avail_in = len > (1U << 30) ? 1U << 30 : (uInt)len;
+			e->crc = crc32_z(e->crc, fed, z.next_in - fed);
+			trim_read(r, fed, z.next_in);
+			fed = z.next_in;
+			z.avail_in = len > TRIM_BYTES ? TRIM_BYTES : (uInt)len;
 			len -= z.avail_in;
 		}
 		z.next_out = out;
@@ -125,13 +148,20 @@ static int stream_entry(const unsigned char *in, size_t len,
 			break;
 		}
 		left -= sizeof(out) - z.avail_out;
-		if (e->type <= OBJ_TAG)
-			sha1_update(&ctx, out, sizeof(out) - z.avail_out);
+		if (e->type == OBJ_NONE)	/* a delta's data: checked only */
+			continue;
+		sha1_update(&ctx, out, sizeof(out) - z.avail_out);
+		if (p->piece && p->piece(p->data, e, out,
+					 sizeof(out) - z.avail_out, f) < 0) {
+			inflateEnd(&z);
+			return -1;
+		}
 	} while (ret == Z_OK);
 	*used = z.total_in;
+	e->crc = crc32_z(e->crc, fed, z.next_in - fed);
 	inflateEnd(&z);
 	if (ret == Z_STREAM_END && !left) {
-		if (e->type <= OBJ_TAG && sha1_final(e->sha1, &ctx) < 0)
+		if (e->type != OBJ_NONE && sha1_final(e->sha1, &ctx) < 0)
 			return collision_fault(e, f);
 		return 0;
 	}
@@ -161,7 +191,7 @@ static int check_size(const struct pack_in_entry *e, uint64_t left,
  * *buf when it is small or its content is wanted (malloc'd, grown as
  * needed), else streamed.  The length of its zlib stream in *used.
  */
-static int inflate_first(struct pack_in *p, struct pack_in_entry *e,
+static int inflate_first(struct resolver *r, struct pack_in_entry *e,
 			 const unsigned char *in, size_t len,
 			 unsigned char **buf, size_t *alloc, size_t *used,
 			 int *whole, struct fault *f)
@@ -169,9 +199,9 @@ static int inflate_first(struct pack_in *p, struct pack_in_entry *e,
 	int ret;
 
 	*whole = e->type > OBJ_TAG || e->size <= WHOLE_INFLATE_MAX ||
-		 (p->want_content & (1 << e->type));
+		 (r->p->want_content & (1 << e->type));
 	if (!*whole)
-		return stream_entry(in, len, e, used, f);
+		return stream_entry(r, in, len, e, used, f);
 	if (e->size + INFLATE_SLACK + 1 > *alloc) {
 		free(*buf);
 		*alloc = e->size + INFLATE_SLACK + 1;
@@ -221,14 +251,16 @@ static int64_t first_pass_entry(struct pack_in *p, struct resolver *r,
 		r->ofs[r->nr_ofs].base = info.base_offset;
 		r->ofs[r->nr_ofs++].n = n;
 	}
+	e->crc = crc32(0, r->map + off, hdr);
 	if (check_size(e, r->end - off - hdr, f) < 0 ||
-	    inflate_first(p, e, r->map + off + hdr, r->end - off - hdr, buf,
+	    inflate_first(r, e, r->map + off + hdr, r->end - off - hdr, buf,
 			  alloc, &used, &whole, f) < 0)
 		return -1;
 	if (e->type != OBJ_NONE && whole &&
 	    hash_sha1_file(*buf, e->size, e->type, e->sha1) < 0)
 		return collision_fault(e, f);
-	e->crc = crc32(0, r->map + off, hdr + used);
+	if (whole)	/* a streamed one summed its own */
+		e->crc = crc32_z(e->crc, r->map + off + hdr, used);
 	if (e->type != OBJ_NONE && p->fn &&
 	    p->fn(p->data, e, whole ? *buf : NULL, e->size, f) < 0)
 		return -1;

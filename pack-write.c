@@ -174,6 +174,79 @@ static int write_pack_body(int fd, const struct pack_object *objs,
 	return ret;
 }
 
+/* Deflate what z holds (flush: Z_NO_FLUSH or Z_FINISH) into hf. */
+static int deflate_into(struct hashfile *hf, z_stream *z, int flush,
+			unsigned char *out, uint32_t *crc, struct fault *f)
+{
+	int ret;
+
+	do {
+		size_t n;
+
+		z->next_out = out;
+		z->avail_out = OBJECT_CHUNK;
+		ret = deflate(z, flush);
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+			return set_fault(f, FAULT_IO, "zlib: deflate failed "
+					 "(%d)", ret);
+		n = OBJECT_CHUNK - z->avail_out;
+		*crc = crc32(*crc, out, n);
+		if (hashwrite(hf, out, n) < 0)
+			return set_fault_errno(f, "write the pack");
+	} while (flush == Z_FINISH ? ret != Z_STREAM_END : !z->avail_out);
+	return 0;
+}
+
+/* Read st to its checked end, deflating it into hf. */
+static int deflate_stream(struct hashfile *hf, struct object_stream *st,
+			  z_stream *z, uint32_t *crc, struct fault *f)
+{
+	unsigned char *in = xmalloc(2 * OBJECT_CHUNK);
+	ssize_t n;
+	int ret = 0;
+
+	do {
+		n = read_object_stream(st, in, OBJECT_CHUNK, f);
+		if (n < 0) {
+			ret = -1;
+			break;
+		}
+		z->next_in = in;
+		z->avail_in = n;
+		ret = deflate_into(hf, z, n ? Z_NO_FLUSH : Z_FINISH,
+				   in + OBJECT_CHUNK, crc, f);
+	} while (!ret && n);
+	free(in);
+	return ret;
+}
+
+int write_streamed_entry(struct hashfile *hf, const unsigned char *sha1,
+			 enum object_type type, size_t size, int level,
+			 uint32_t *crc, struct fault *f)
+{
+	struct object_stream st;
+	z_stream z;
+	int ret;
+
+	if (open_object_stream(&st, sha1, f) < 0)
+		return -1;
+	if (st.type != type || st.size != size) {
+		close_object_stream(&st);
+		return set_fault(f, FAULT_CORRUPT, "changed type or size "
+				 "while packed");
+	}
+	memset(&z, 0, sizeof(z));
+	if (deflateInit(&z, level) != Z_OK) {
+		close_object_stream(&st);
+		return set_fault(f, FAULT_IO, "zlib: cannot deflate at "
+				 "level %d", level);
+	}
+	ret = deflate_stream(hf, &st, &z, crc, f);
+	deflateEnd(&z);
+	close_object_stream(&st);
+	return ret;
+}
+
 static int compare_entries(const void *a, const void *b)
 {
 	return memcmp(a, b, 20);

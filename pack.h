@@ -156,6 +156,8 @@ void unuse_pack_read(struct pack_window *w, size_t bytes);
  * read in again from the page cache when touched.  Thread-safe.
  */
 void trim_pack(struct packed_git *p);
+/* trim_pack on the pack of window w (a reader of one big entry). */
+void trim_window_pack(struct pack_window *w);
 /*
  * The idx positions in pack order (static to p); NULL (f) on failure.
  * Building it checks every offset and the order of every id.
@@ -296,7 +298,10 @@ struct pack_in_entry {
  * once its id is known, its content in buf (size bytes, NUL after
  * them), or buf NULL for a big whole object that is not a type
  * want_content (a bit mask, 1 << type) names: called on many threads
- * at once; -1 (f filled) stops the reading.
+ * at once; -1 (f filled) stops the reading.  piece (may be NULL) gets
+ * such a big object's content before that, a piece at a time as it is
+ * inflated (size bytes at buf; e's type and size set, not its id),
+ * in order, on one thread; -1 (f filled) stops the reading.
  */
 struct pack_in {
 	int thin;			/* REF_DELTA bases may be in the store */
@@ -304,6 +309,8 @@ struct pack_in {
 	unsigned int want_content;
 	int (*fn)(void *data, const struct pack_in_entry *e, const void *buf,
 		  size_t size, struct fault *f);
+	int (*piece)(void *data, const struct pack_in_entry *e,
+		     const void *buf, size_t size, struct fault *f);
 	void *data;
 
 	uint64_t pack_size;

@@ -80,15 +80,20 @@ int hash_sha1_file(const void *buf, size_t len, enum object_type type,
 /* ---- reading ---- */
 
 /*
- * zlib takes its input in pieces of at most UINT_MAX bytes: the stream
- * is given zin_left bytes more whenever it has used what it has.
+ * zlib takes its input in pieces (it counts in 32 bits): the stream is
+ * given FEED_MAX bytes more whenever it has used what it has, and its
+ * source told (st->fed), to give back the pages of a mapping read.
  */
+#define FEED_MAX ((size_t)8 << 20)
+
 static void feed_input(struct object_stream *st)
 {
-	size_t n = st->zin_left > UINT_MAX ? UINT_MAX : st->zin_left;
+	size_t n = st->zin_left > FEED_MAX ? FEED_MAX : st->zin_left;
 
 	if (st->z.avail_in || !n)
 		return;
+	if (st->fed && st->z.total_in)
+		st->fed(st);
 	st->z.avail_in = n;
 	st->zin_left -= n;
 }

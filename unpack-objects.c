@@ -10,6 +10,11 @@
  * compared, not rewritten (the collision check of write_sha1_file).
  * -n checks without writing; -q is accepted for git's sake (no
  * progress is shown anyway when stderr is not a terminal).
+ *
+ * An object stored whole in the pack and too big to inflate at once
+ * (over a MiB) is never held: it is deflated into a temporary loose
+ * file a piece at a time as it is inflated, and named once its id is
+ * known, so that an object of any size goes through in little memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +47,86 @@ static int spool_stdin(void)
 	return fd;
 }
 
+/* The big object being streamed into a temporary loose file. */
+struct big_object {
+	char *tmp;
+	int fd;
+	struct deflate_writer *w;
+};
+
+static struct big_object big = { NULL, -1, NULL };
+
+/* Drop what is left of a big object not finished (an exit on error). */
+static void remove_big_tmp(void)
+{
+	deflate_writer_end(big.w);
+	big.w = NULL;
+	if (big.fd >= 0)
+		close(big.fd);
+	big.fd = -1;
+	if (big.tmp)
+		unlink(big.tmp);
+	free(big.tmp);
+	big.tmp = NULL;
+}
+
+/* A piece of a big object: the first opens its file, header first. */
+static int write_piece(void *data, const struct pack_in_entry *e,
+		       const void *buf, size_t size, struct fault *f)
+{
+	char hdr[MAX_HEADER_LEN];
+
+	(void)data;
+	if (!big.w) {
+		big.fd = open_tmp_object(get_object_directory(), &big.tmp);
+		if (big.fd < 0)
+			return set_fault(f, FAULT_IO, "cannot write the object "
+					 "at offset %llu",
+					 (unsigned long long)e->offset);
+		big.w = deflate_writer_start(big.fd);
+		if (deflate_writer_add(big.w, hdr,
+				       format_object_header(hdr, e->type,
+							    e->size), 0) < 0)
+			return set_fault_errno(f, "write '%s'", big.tmp);
+	}
+	if (deflate_writer_add(big.w, buf, size, 0) < 0)
+		return set_fault_errno(f, "write '%s'", big.tmp);
+	return 0;
+}
+
+/* The big object's pieces are all written: name it e->sha1. */
+static int finish_big(const struct pack_in_entry *e, struct fault *f)
+{
+	int ret = 0, fd = big.fd;
+
+	if (!big.w)
+		return set_fault(f, FAULT_IO, "object %s: no content came",
+				 sha1_to_hex(e->sha1));
+	if (deflate_writer_add(big.w, NULL, 0, 1) < 0)
+		ret = set_fault_errno(f, "write '%s'", big.tmp);
+	deflate_writer_end(big.w);
+	big.w = NULL;
+	if (ret) {
+		remove_big_tmp();
+		return ret;
+	}
+	big.fd = -1;
+	if (place_tmp_object(big.tmp, fd, e->sha1) < 0)
+		ret = set_fault(f, FAULT_IO, "cannot write object %s",
+				sha1_to_hex(e->sha1));
+	free(big.tmp);
+	big.tmp = NULL;
+	return ret;
+}
+
 static int write_one(void *data, const struct pack_in_entry *e,
 		     const void *buf, size_t size, struct fault *f)
 {
 	unsigned char sha1[20];
 
 	(void)data;
+	if (!buf)
+		return finish_big(e, f);
 	if (write_sha1_file(buf, size, e->type, sha1) < 0)
 		return set_fault(f, FAULT_IO, "cannot write object %s",
 				 sha1_to_hex(e->sha1));
@@ -64,7 +143,7 @@ static void read_pack(int fd, int (*fn)(void *, const struct pack_in_entry *,
 	memset(&p, 0, sizeof(p));
 	p.thin = 1;
 	p.fn = fn;
-	p.want_content = ~0U;
+	p.piece = fn ? write_piece : NULL;
 	if (read_pack_in(&p, fd, &f) < 0)
 		die("%s", f.msg);
 	free(p.entries);
@@ -85,6 +164,7 @@ int main(int argc, char **argv)
 	if (setup_repository() < 0)
 		exit(128);
 	fd = spool_stdin();
+	atexit(remove_big_tmp);
 	/* all checked first: a bad pack leaves nothing written */
 	read_pack(fd, NULL);
 	if (dry_run)

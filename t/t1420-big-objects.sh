@@ -5,57 +5,10 @@ test_description='objects over 4 GiB, streamed'
 # git stores objects of any size; so do we, a piece at a time, never
 # holding one whole.  The sizes in headers (loose and packed) are read
 # in 64 bits, from objects that are headers alone.  A 128 MiB blob
-# (a sparse file with a few bytes) shows what memory each tool takes.
-# Peak memory is checked with /usr/bin/time when it is there; the bound
-# leaves room for a sanitizer's own.
+# (a sparse file with a few bytes) shows what memory each tool takes
+# (the helpers: lib-big.sh).  The pack tools: t5360.
 
-FIVE_GIB=5368709120
-MAX_RSS_KB=65536
-
-# rss_below CMD...: run CMD; its peak memory must stay under
-# MAX_RSS_KB (when /usr/bin/time can say), whatever the object's size.
-rss_below() {
-	if ! test -x /usr/bin/time; then
-		"$@"
-		return
-	fi
-	/usr/bin/time -f %M -o "$TRASH_DIRECTORY/.rss" "$@" || return 1
-	_kb=$(tail -n 1 "$TRASH_DIRECTORY/.rss")
-	echo "# peak RSS $_kb KB: $*" >&2
-	if test "$_kb" -gt $MAX_RSS_KB; then
-		echo >&2 "peak RSS $_kb KB over $MAX_RSS_KB KB: $*"
-		return 1
-	fi
-}
-
-# stream_cmp FILE CMD...: CMD must succeed and write FILE's bytes (its
-# output is compared as it comes, never stored).
-stream_cmp() {
-	_file=$1
-	shift
-	rm -f "$TRASH_DIRECTORY/.failed"
-	{ "$@" || echo $? >"$TRASH_DIRECTORY/.failed"; } | cmp - "$_file" &&
-	test ! -f "$TRASH_DIRECTORY/.failed"
-}
-
-# blocks_kb FILE: the space FILE takes, in KB.
-blocks_kb() {
-	du -k "$1" | cut -f1
-}
-
-# sparse_file NAME SIZE: SIZE bytes, zeros but for a few words at the
-# start, the middle, past 4 GiB (when it is that big) and the end.
-sparse_file() {
-	python3 -c "import sys
-name, size = sys.argv[1], int(sys.argv[2])
-f = open(name, \"wb\")
-f.truncate(size)
-for at, text in ((0, b\"start\"), (size // 2, b\"middle\"),
-		 ((4 << 30) + 4096, b\"past 4 GiB\"), (size - 4, b\"end\\n\")):
-	if at + len(text) <= size:
-		f.seek(at)
-		f.write(text)" "$1" "$2"
-}
+. "$TEST_DIRECTORY/lib-big.sh"
 
 test_expect_success 'setup' '
 	init-db 2>/dev/null
@@ -118,18 +71,8 @@ test_expect_success 'fsck-cache checks it a piece at a time' '
 '
 
 # The 5 GiB run needs sparse files and a little room: its object is
-# about 7 MB, its checkout writes holes, no output is stored.  Each
-# pass over 5 GiB costs seconds of CPU (git fsck and git pack-objects
-# most of a minute each), too much for every run.
-if test -z "$DIRCACHE_TEST_BIG"; then
-	echo "# the 5 GiB tests are skipped: set DIRCACHE_TEST_BIG=1 to run them"
-	test_done
-fi
-free_kb=$(df -Pk "$TRASH_DIRECTORY" | awk 'NR == 2 { print $4 }')
-if test "${free_kb:-0}" -lt 262144; then
-	echo "# the 5 GiB tests are skipped: less than 256 MB free here"
-	test_done
-fi
+# about 7 MB, its checkout writes holes, no output is stored.
+big_tests_or_done
 
 test_expect_success 'big: a 5 GiB sparse file, its id from SHA-1 itself' '
 	rm -rf .dircache && init-db 2>/dev/null &&
