@@ -16,7 +16,8 @@
  * paper's unavoidable bit conditions (UBCs) avoid it: an attack block
  * must satisfy, for its DV, a few relations between bits of its expanded
  * message words.  Ordinary data fails them for every DV on all but about
- * one block in a few hundred, and only those blocks are recompressed.
+ * one block in twenty (4.7-4.9% of blocks, on text and random data
+ * alike), and only those blocks are recompressed.
  *
  * So the fast path is: expand a batch of blocks four at a time (SIMD
  * lanes), check the UBCs, hand the clean runs to OpenSSL's SHA-1 (SHA-NI
