@@ -538,6 +538,24 @@ int find_renames(const struct rename_file *src, size_t nr_src,
 	return needed;
 }
 
+int parse_rename_option(const char *arg, struct rename_options *opt)
+{
+	const char *n;
+
+	if (!strncmp(arg, "-M", 2))
+		n = arg + 2;
+	else if (!strcmp(arg, "--find-renames"))
+		n = "";
+	else if (!strncmp(arg, "--find-renames=", 15))
+		n = arg + 15;
+	else
+		return 0;
+	opt->min_score = parse_rename_score(n);
+	if (opt->min_score < 0)
+		return error("invalid argument to -M: %s", n);
+	return 1;
+}
+
 int parse_rename_score(const char *arg)
 {
 	unsigned long num = 0, scale = 1;

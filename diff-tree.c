@@ -783,29 +783,10 @@ static void diff_stdin(void)
 	free(line);
 }
 
-/* -M[<n>], --find-renames[=<n>]: 1 when arg is one, else 0. */
-static int parse_rename_option(const char *arg)
-{
-	const char *n;
-
-	if (!strncmp(arg, "-M", 2))
-		n = arg + 2;
-	else if (!strcmp(arg, "--find-renames"))
-		n = "";
-	else if (!strncmp(arg, "--find-renames=", 15))
-		n = arg + 15;
-	else
-		return 0;
-	rename_opts.min_score = parse_rename_score(n);
-	if (rename_opts.min_score < 0)
-		die("invalid argument to -M: %s", n);
-	return 1;
-}
-
 /* Take the options; returns the index of the first tree-ish. */
 static int parse_options(int argc, char **argv)
 {
-	int i;
+	int i, r;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--"))
@@ -824,8 +805,10 @@ static int parse_options(int argc, char **argv)
 			detect_renames = 0;
 		else if (!strcmp(argv[i], "--diff-renames"))
 			detect_renames = -1;
-		else if (parse_rename_option(argv[i]))
+		else if ((r = parse_rename_option(argv[i], &rename_opts)) > 0)
 			detect_renames = 1;
+		else if (r < 0)
+			exit(128);
 		else if (parse_diff_option(&patch_opts, argv[i]))
 			raw_abbrev = strncmp(argv[i], "--abbrev", 8) ?
 				     raw_abbrev : patch_opts.abbrev;

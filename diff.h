@@ -194,6 +194,8 @@ int find_renames(const struct rename_file *src, size_t nr_src,
 		 int *dst_score);
 /* git's -M<n> argument ("50", "50%", ".5"): the score, or -1 if bad. */
 int parse_rename_score(const char *arg);
+/* -M[<n>], --find-renames[=<n>] into opt: 1 if arg is one, 0 if not, -1 if bad. */
+int parse_rename_option(const char *arg, struct rename_options *opt);
 /* The percentage git prints for a score ("similarity index", R086). */
 #define RENAME_PERCENT(score) ((score) * 100 / RENAME_MAX_SCORE)
 /*

@@ -623,28 +623,9 @@ static int show_changes(void)
 	return differs;
 }
 
-/* -M[<n>], --find-renames[=<n>]: 1 when arg is one, else 0. */
-static int parse_rename_option(const char *arg)
-{
-	const char *n;
-
-	if (!strncmp(arg, "-M", 2))
-		n = arg + 2;
-	else if (!strcmp(arg, "--find-renames"))
-		n = "";
-	else if (!strncmp(arg, "--find-renames=", 15))
-		n = arg + 15;
-	else
-		return 0;
-	rename_opts.min_score = parse_rename_score(n);
-	if (rename_opts.min_score < 0)
-		die("invalid argument to -M: %s", n);
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
-	int i, differs;
+	int i, r, differs;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, show_diff_usage);
@@ -669,8 +650,10 @@ int main(int argc, char **argv)
 			detect_renames = 0;
 		else if (!strcmp(arg, "--diff-renames"))
 			detect_renames = -1;
-		else if (parse_rename_option(arg))
+		else if ((r = parse_rename_option(arg, &rename_opts)) > 0)
 			detect_renames = 1;
+		else if (r < 0)
+			exit(128);
 		else if (arg[0] == '-')
 			usage(show_diff_usage);
 		else
