@@ -643,6 +643,17 @@ int rename_config(const char *section, int *detect, long *limit)
 	return r < 0 ? -1 : 0;
 }
 
+int setup_diff_renames(int *detect, struct rename_options *opt)
+{
+	opt->limit = RENAME_DEFAULT_LIMIT;
+	if (*detect && rename_config(NULL, *detect < 0 ? detect : NULL,
+				     &opt->limit) < 0)
+		return -1;
+	if (*detect < 0)
+		*detect = 1;	/* git diff's default */
+	return 0;
+}
+
 void warn_rename_limit(const char *var, int needed)
 {
 	warning("exhaustive rename detection was skipped due to too many "

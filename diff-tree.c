@@ -829,13 +829,8 @@ int main(int argc, char **argv)
 		usage(diff_tree_usage);
 	if (setup_repository() < 0)
 		exit(128);
-	rename_opts.limit = RENAME_DEFAULT_LIMIT;
-	if (detect_renames &&
-	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
-			  &rename_opts.limit) < 0)
+	if (setup_diff_renames(&detect_renames, &rename_opts) < 0)
 		exit(128);
-	if (detect_renames < 0)
-		detect_renames = 1;	/* git diff's default */
 	out = stdout;
 	checker = start_check_later();
 	if (checker)

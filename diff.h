@@ -206,6 +206,12 @@ int parse_rename_option(const char *arg, struct rename_options *opt);
  * git would refuse.
  */
 int rename_config(const char *section, int *detect, long *limit);
+/*
+ * A diff tool's renames after its options: *detect 0 (off), 1 (-M) or
+ * -1 (as diff.renames says, on by default); opt's limit from
+ * diff.renameLimit.  -1 on a bad config value (reported).
+ */
+int setup_diff_renames(int *detect, struct rename_options *opt);
 /* git's warning when the inexact search was skipped (needed: its limit). */
 void warn_rename_limit(const char *var, int needed);
 

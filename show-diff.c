@@ -667,13 +667,8 @@ int main(int argc, char **argv)
 		exit(128);
 	/* it writes no index: no digest of the entries for the cache tree */
 	index_entries_kept();
-	rename_opts.limit = RENAME_DEFAULT_LIMIT;
-	if (detect_renames &&
-	    rename_config(NULL, detect_renames < 0 ? &detect_renames : NULL,
-			  &rename_opts.limit) < 0)
+	if (setup_diff_renames(&detect_renames, &rename_opts) < 0)
 		exit(128);
-	if (detect_renames < 0)
-		detect_renames = 1;	/* git diff's default */
 	/* the index checksum is computed while the paths are lstat'ed */
 	if (read_cache_overlapped() < 0)
 		die("cannot read the index");
