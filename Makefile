@@ -163,10 +163,12 @@ TEST_ROOT ?= $(shell test -d /dev/shm && test -w /dev/shm && \
 		$(SHM_NEEDED_KB) 2>/dev/null && echo \
 	/dev/shm/dircache-test-$$(printf %s '$(CURDIR)' | cksum | cut -d' ' -f1))
 
-# VALGRIND=1 runs every tool under valgrind (slow).
+# VALGRIND=1 runs every tool under valgrind (slow).  HASH=sha256 runs
+# the suite on SHA-256 stores (ours and git's alike).
 test: all $(TEST_TOOL)
 	$(MAKE) -s check-layers
 	TEST_ROOT='$(TEST_ROOT)' TEST_VALGRIND=$(VALGRIND) \
+		DIRCACHE_TEST_DEFAULT_HASH=$(HASH) \
 		$(PROVE) $(PROVE_OPTS) t/t[0-9]*.sh
 
 print-programs:

@@ -136,7 +136,7 @@ static void hash_tracked(struct hash_job *job, const struct stat *st)
 {
 	struct cache_entry *ce = job->ce;
 	unsigned int changed = ce_match_stat_basic(ce, st);
-	unsigned char now[20];
+	unsigned char now[HASH_MAX_RAWSZ];
 
 	log_hashed(ce->name);
 	if (!(changed & (TYPE_CHANGED | MODE_CHANGED)) &&
@@ -474,7 +474,7 @@ static int list_unmerged(void)
  */
 static void write_index_and_tree(void)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int was_valid = cache_tree_fully_valid(index_cache_tree());
 
 	if (write_index_as_trees(sha1) < 0)

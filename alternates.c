@@ -210,7 +210,7 @@ int for_each_alternate_loose_prefix(const char *hex, size_t len,
 		sprintf(dir, "%s/%.2s", *alt, hex);
 		d = opendir(dir);
 		while (!ret && d && (de = readdir(d)) != NULL) {
-			unsigned char sha1[20];
+			unsigned char sha1[HASH_MAX_RAWSZ];
 			char sub[3] = { hex[0], hex[1], '\0' };
 
 			if (parse_loose_name(sub, de->d_name, sha1) ||

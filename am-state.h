@@ -21,9 +21,9 @@ struct am_state {
 	int next, last;		/* mails next..last are still to do */
 	int stopped;		/* stopped at mail next */
 	char *branch;		/* the ref HEAD names: refs/heads/... */
-	unsigned char head[20];	/* the branch now */
+	unsigned char head[HASH_MAX_RAWSZ];	/* the branch now */
 	int has_head;
-	unsigned char orig[20];	/* the branch when the run started */
+	unsigned char orig[HASH_MAX_RAWSZ];	/* the branch when the run started */
 	int orig_has_head;
 };
 

@@ -47,7 +47,7 @@ static const char applymbox_usage[] =
 	"applymbox [--signoff] [-k] <mbox>... | --continue | --skip | --abort";
 
 static struct am_state st;
-static const unsigned char null_id[20];
+static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 /* ---- HEAD ---- */
 
@@ -186,7 +186,7 @@ static int checkpoint_every(void)
 }
 
 /* The branch as the disk has it: the last checkpoint's commit. */
-static unsigned char disk_head[20];
+static unsigned char disk_head[HASH_MAX_RAWSZ];
 static int disk_has_head;
 /*
  * Commits since, and the paths they changed (the work tree lags).  The
@@ -249,7 +249,7 @@ static int mail_author(struct am_mail *m, struct ident *author)
 static void commit_mail(struct am_mail *m, const struct ident *author)
 {
 	struct ident committer;
-	unsigned char tree[20], commit[20];
+	unsigned char tree[HASH_MAX_RAWSZ], commit[HASH_MAX_RAWSZ];
 
 	if (ident_from_env(&committer, 1) < 0)
 		exit(128);
@@ -258,7 +258,7 @@ static void commit_mail(struct am_mail *m, const struct ident *author)
 	if (m->msg.failed)
 		die("cannot sign off the message: out of memory");
 	if (write_index_tree(tree, 0) < 0 ||
-	    write_commit_object(tree, (const unsigned char (*)[20])st.head,
+	    write_commit_object(tree, (const unsigned char (*)[HASH_MAX_RAWSZ])st.head,
 				st.has_head, author, &committer,
 				mbuf_str(&m->msg), m->msg.len, commit) < 0)
 		exit(128);
@@ -435,7 +435,7 @@ static const unsigned char *head_tree(unsigned char *tree)
  */
 static void check_branch_still(void)
 {
-	unsigned char now[20];
+	unsigned char now[HASH_MAX_RAWSZ];
 	int has_now = !read_ref(st.branch, now);
 
 	if (has_now == st.has_head && (!has_now || !memcmp(now, st.head, 20)))
@@ -447,7 +447,7 @@ static void check_branch_still(void)
 
 static void start(int argc, char **argv)
 {
-	unsigned char tree[20];
+	unsigned char tree[HASH_MAX_RAWSZ];
 	char *changes;
 
 	if (am_state_exists())
@@ -497,7 +497,7 @@ static void remove_stale(const char *path)
  */
 static void finish_checkpoint(void)
 {
-	unsigned char commit[20], old[20], tree[20];
+	unsigned char commit[HASH_MAX_RAWSZ], old[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 	int next, has_old, r = am_read_checkpoint(&next, commit, old,
 						  &has_old);
 	char *lock, *ref;
@@ -537,7 +537,7 @@ static void finish_checkpoint(void)
 /* --continue after a stop: commit what the user fixed. */
 static void commit_fixed(void)
 {
-	unsigned char tree[20], head[20];
+	unsigned char tree[HASH_MAX_RAWSZ], head[HASH_MAX_RAWSZ];
 	struct am_mail m;
 	struct ident author;
 
@@ -558,7 +558,7 @@ static void commit_fixed(void)
 
 static void abort_run(void)
 {
-	unsigned char tree[20];
+	unsigned char tree[HASH_MAX_RAWSZ];
 
 	if (st.orig_has_head && commit_tree_id(st.orig, tree) < 0)
 		exit(128);
@@ -577,7 +577,7 @@ static void abort_run(void)
 
 static void resume(const char *cmd)
 {
-	unsigned char tree[20];
+	unsigned char tree[HASH_MAX_RAWSZ];
 
 	if (!am_state_exists())
 		die("no run in progress: nothing to %s", cmd + 2);

@@ -25,7 +25,7 @@ struct cache_tree_sub {
 struct cache_tree {
 	int entry_count;	/* -1: invalid */
 	int used;		/* met by the last write-tree */
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	unsigned int subtree_nr;
 	size_t subtree_alloc;
 	struct cache_tree_sub **down;

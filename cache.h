@@ -304,6 +304,39 @@ void hash_update(struct hash_ctx *c, const void *p, size_t len);
 /* The id (algo->rawsz bytes) into md; -1 on a SHA-1 collision attack. */
 int hash_final(unsigned char *md, struct hash_ctx *c);
 
+/*
+ * Ids of the_hash's size.  The two sizes are spelled out so that the
+ * compiler inlines each comparison, as it did for the constant 20.
+ */
+static inline int hashcmp(const unsigned char *a, const unsigned char *b)
+{
+	if (the_hash->rawsz == 20)
+		return memcmp(a, b, 20);
+	return memcmp(a, b, HASH_MAX_RAWSZ);
+}
+
+static inline int hasheq(const unsigned char *a, const unsigned char *b)
+{
+	return !hashcmp(a, b);
+}
+
+static inline void hashcpy(unsigned char *dst, const unsigned char *src)
+{
+	memcpy(dst, src, the_hash->rawsz);
+}
+
+static inline void hashclr(unsigned char *id)
+{
+	memset(id, 0, the_hash->rawsz);
+}
+
+static inline int is_null_hash(const unsigned char *id)
+{
+	static const unsigned char zero[HASH_MAX_RAWSZ];
+
+	return hasheq(id, zero);
+}
+
 /* ---- mbuf.c: the one growing string buffer ---- */
 
 /*
@@ -387,7 +420,7 @@ enum object_type type_from_string(const char *name, size_t len);
  * (per thread: the object store may be used from several threads).
  */
 char *sha1_to_hex(const unsigned char *sha1);
-/* 40 hex digits (either case) at hex into sha1; -1 when they are not. */
+/* the_hash's hex digits (either case) at hex into sha1; -1 when not. */
 int get_sha1_hex(const char *hex, unsigned char *sha1);
 /* The value of one hex digit, or -1. */
 int hexval(int c);
@@ -583,7 +616,7 @@ int check_git_dir(void);
 /*
  * 0 when the common directory's config (if any) gives a format this
  * library reads: version 0 or 1, no extension it does not know (as
- * git 2.39 decides, and of object formats sha1 only); else -1 after
+ * git 2.39 decides; sha1 or sha256, which becomes the_hash); else -1 after
  * error() naming what is not known.
  */
 int check_repository_format(void);
@@ -694,7 +727,7 @@ struct hashfile {
 	int fd;
 	int failed;		/* a write failed: all later calls fail */
 	const char *name;	/* the file, for messages (NULL: unnamed) */
-	struct sha1_ctx ctx;
+	struct hash_ctx ctx;
 	uint64_t total;
 	size_t used;
 	unsigned char buf[128 * 1024];
@@ -848,8 +881,8 @@ struct object_stream {
 	unsigned char early[MAX_HEADER_LEN];	/* inflated with the header */
 	size_t early_pos, early_len;
 	const unsigned char *mem;	/* content already in memory */
-	struct sha1_ctx ctx;
-	unsigned char sha1[20];
+	struct hash_ctx ctx;
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	void (*release)(struct object_stream *st);	/* the source's */
 	void (*fed)(struct object_stream *st);	/* the source's: zlib has
 						   used up a piece of it */
@@ -1174,7 +1207,7 @@ int sync_written_objects(int fd);
  * bytes of content, in buf, or when buf is NULL at offset in file fd.
  */
 struct pack_object {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	void *buf;
 	size_t len;
@@ -1215,7 +1248,7 @@ int write_streamed_entry(struct hashfile *hf, const unsigned char *sha1,
 			 uint32_t *crc, struct fault *f);
 /* An object of a pack, as its idx lists it. */
 struct pack_idx_entry {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	uint32_t crc;		/* of its entry's bytes */
 	uint64_t offset;	/* of its entry in the pack */
 };
@@ -1372,8 +1405,8 @@ int base_name_compare(const char *n1, size_t l1, unsigned int m1,
 enum object_type object_type_of_mode(unsigned int mode);
 
 struct commit_info {
-	unsigned char tree[20];
-	unsigned char (*parents)[20];	/* malloc'd; free with the struct */
+	unsigned char tree[HASH_MAX_RAWSZ];
+	unsigned char (*parents)[HASH_MAX_RAWSZ];	/* malloc'd; free with the struct */
 	size_t nr_parents;
 };
 /* Parse the tree and parent lines of a commit; -1 when malformed. */
@@ -1547,11 +1580,11 @@ const char *check_tree(const void *buf, size_t size);
  * find_sha1_in_table and sorted with sort_sha1_table.
  */
 struct fsck_link {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	signed char type;	/* what the referrer says it is */
 };
 struct fsck_object {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	signed char type;	/* OBJ_NONE until read, OBJ_BAD if unreadable */
 	struct fsck_link *links;	/* malloc'd; the tool frees them */
 	size_t nr_links, alloc_links;
@@ -1697,7 +1730,7 @@ struct diff_ahead;
 
 /* A pair of subtrees that differ (has_one/has_two: which sides have it). */
 struct ahead_pair {
-	unsigned char one[20], two[20];
+	unsigned char one[HASH_MAX_RAWSZ], two[HASH_MAX_RAWSZ];
 	unsigned char has_one, has_two;
 };
 
@@ -1812,7 +1845,7 @@ struct cache_entry {
 	uint32_t ce_uid;
 	uint32_t ce_gid;
 	uint32_t ce_size;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	uint16_t ce_flags;	/* stage in CE_STAGEMASK, as on disk */
 	uint16_t ce_ext_flags;	/* index v3 extended flags */
 	uint16_t ce_state;	/* in memory only: CE_UPTODATE */

@@ -128,7 +128,7 @@ static void pretty_print(const unsigned char *sha1)
 /* The raw content as <type>, peeling a tag or a commit as git does. */
 static void print_typed(const unsigned char *sha1, enum object_type want)
 {
-	unsigned char peeled[20];
+	unsigned char peeled[HASH_MAX_RAWSZ];
 	enum object_type type;
 
 	if (peel_object(sha1, want, peeled) < 0)
@@ -163,7 +163,7 @@ static int exists(const unsigned char *sha1)
 int main(int argc, char **argv)
 {
 	enum object_type want = OBJ_NONE;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	const char *opt;
 
 	setup_tool(argv[0]);

@@ -33,7 +33,7 @@
 
 struct later_job {
 	struct later_job *next;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	void *buf;
 	size_t size;
@@ -120,8 +120,8 @@ static char *message(const char *fmt, ...)
  */
 static char *check_job(const struct later_job *j)
 {
-	unsigned char sha1[20];
-	char id[41], got[41];
+	unsigned char sha1[HASH_MAX_RAWSZ];
+	char id[HASH_MAX_HEXSZ + 1], got[HASH_MAX_HEXSZ + 1];
 	const char *bad;
 
 	memcpy(id, sha1_to_hex(j->sha1), 41);

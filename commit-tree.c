@@ -46,13 +46,13 @@ static void get_object(const char *arg, enum object_type want,
 }
 
 struct parents {
-	unsigned char (*sha1)[20];
+	unsigned char (*sha1)[HASH_MAX_RAWSZ];
 	size_t nr, alloc;
 };
 
 static void add_parent(struct parents *p, const char *arg)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	size_t i;
 
 	get_object(arg, OBJ_COMMIT, sha1);
@@ -95,7 +95,7 @@ static void write_commit(const unsigned char *tree,
 	size_t msg_len;
 	char *msg = read_message(&msg_len);
 
-	if (write_commit_object(tree, (const unsigned char (*)[20])parents->sha1,
+	if (write_commit_object(tree, (const unsigned char (*)[HASH_MAX_RAWSZ])parents->sha1,
 				parents->nr, author, committer, msg, msg_len,
 				sha1) < 0)
 		exit(128);
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 {
 	struct parents parents = { NULL, 0, 0 };
 	struct ident author, committer;
-	unsigned char tree[20], sha1[20];
+	unsigned char tree[HASH_MAX_RAWSZ], sha1[HASH_MAX_RAWSZ];
 	int i;
 
 	setup_tool(argv[0]);

@@ -61,14 +61,14 @@ static int in_dir(const struct cache_entry *ce, const char *base,
  * all but the few a patch touched are the same objects again, which
  * need not be hashed into the store (and checked against it) twice.
  */
-static unsigned char (*known_trees)[20];
+static unsigned char (*known_trees)[HASH_MAX_RAWSZ];
 static size_t known_nr, known_alloc;
 
 static size_t known_slot(const unsigned char *sha1)
 {
 	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
 		   (known_alloc - 1);
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 	while (memcmp(known_trees[i], sha1, 20) &&
 	       memcmp(known_trees[i], null_id, 20))
@@ -84,13 +84,13 @@ static int tree_is_known(const unsigned char *sha1)
 static void remember_tree(const unsigned char *sha1)
 {
 	if (known_nr * 2 >= known_alloc) {
-		unsigned char (*old)[20] = known_trees;
+		unsigned char (*old)[HASH_MAX_RAWSZ] = known_trees;
 		size_t i, old_alloc = known_alloc;
 
 		known_alloc = old_alloc ? old_alloc * 2 : 1024;
 		known_trees = xcalloc(known_alloc, 20);
 		for (i = 0; i < old_alloc; i++)
-			if (memcmp(old[i], (unsigned char[20]){ 0 }, 20))
+			if (memcmp(old[i], (unsigned char[HASH_MAX_RAWSZ]){ 0 }, 20))
 				memcpy(known_trees[known_slot(old[i])],
 				       old[i], 20);
 		free(old);
@@ -118,7 +118,7 @@ static void forget_known_trees(void)
  */
 struct tree_memo {
 	struct tree_memo *next;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	unsigned int nr;	/* index entries under the directory */
 	int valid;
 	size_t len;
@@ -232,7 +232,7 @@ static int use_cache_tree(unsigned int *pos, const char *base,
 			  size_t baselen, unsigned char *sha1)
 {
 	size_t dirlen = baselen ? baselen - 1 : 0;
-	unsigned char id[20];
+	unsigned char id[HASH_MAX_RAWSZ];
 	unsigned int nr;
 
 	if (!index_ct || !cache_tree_lookup(index_ct, base, dirlen, id, &nr) ||
@@ -264,7 +264,7 @@ static void set_cache_tree(const char *base, size_t baselen,
  * into trees.
  */
 struct pending_tree {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *buf;
 	size_t len;
 	const char *base;	/* the directory, in an index entry's name */
@@ -316,7 +316,7 @@ static void queue_tree(struct tree_buf *t, const unsigned char *sha1,
 static size_t write_one_tree(void *data, size_t i)
 {
 	struct pending_tree *p = (struct pending_tree *)data + i;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (p->unlisted)
 		p->failed = write_new_object(p->buf, p->len, OBJ_TREE,
@@ -353,7 +353,7 @@ static int compare_ids(const void *a, const void *b)
 /* How many different trees of the queue are new to the store. */
 static size_t count_new_trees(void)
 {
-	unsigned char (*ids)[20] = xmalloc((pending_nr + 1) * 20);
+	unsigned char (*ids)[HASH_MAX_RAWSZ] = xmalloc((pending_nr + 1) * 20);
 	size_t i, nr = 0, distinct = 0;
 
 	for (i = 0; i < pending_nr; i++)
@@ -499,7 +499,7 @@ static int write_tree(unsigned int *pos, const char *base, size_t baselen,
 	while (!ret && *pos < active_nr) {
 		const struct cache_entry *ce = active_cache[*pos];
 		const char *name, *slash;
-		unsigned char sub[20];
+		unsigned char sub[HASH_MAX_RAWSZ];
 		size_t len;
 
 		if (!in_dir(ce, base, baselen))
@@ -743,7 +743,7 @@ void take_out_intent_to_add(void)
 
 int put_back_intent_to_add(void)
 {
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 	unsigned int i;
 	int ret = 0;
 
@@ -792,7 +792,7 @@ static void add_line(char **buf, size_t *len, size_t *alloc,
 }
 
 int write_commit_object(const unsigned char *tree,
-			const unsigned char (*parents)[20], size_t nr,
+			const unsigned char (*parents)[HASH_MAX_RAWSZ], size_t nr,
 			const struct ident *author,
 			const struct ident *committer,
 			const char *msg, size_t msg_len, unsigned char *sha1)

@@ -55,7 +55,7 @@ struct ident;
  * message (len bytes, stored as is) and give its id.  -1 after error().
  */
 int write_commit_object(const unsigned char *tree,
-			const unsigned char (*parents)[20], size_t nr,
+			const unsigned char (*parents)[HASH_MAX_RAWSZ], size_t nr,
 			const struct ident *author,
 			const struct ident *committer,
 			const char *msg, size_t len, unsigned char *sha1);

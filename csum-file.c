@@ -21,14 +21,14 @@ struct hashfile *hashfd(int fd)
 	f->used = 0;
 	f->failed = 0;
 	f->name = NULL;
-	sha1_init(&f->ctx);
+	hash_init(&f->ctx, the_hash);
 	return f;
 }
 
 /* Hash and write len bytes at p; -1 with errno. */
 static int hash_and_write(struct hashfile *f, const void *p, size_t len)
 {
-	sha1_update(&f->ctx, p, len);
+	hash_update(&f->ctx, p, len);
 	if (write_in_full(f->fd, p, len) < 0) {
 		f->failed = 1;
 		f->used = sizeof(f->buf);	/* hashwrite's fast path too */
@@ -76,17 +76,17 @@ int hashwrite_slow(struct hashfile *f, const void *buf, size_t len)
 
 int hashfile_finish(struct hashfile *f, unsigned char *sha1)
 {
-	unsigned char tmp[20];
+	unsigned char tmp[HASH_MAX_RAWSZ];
 	int ret = f->failed ? -1 : hashflush(f);
 
 	if (!sha1)
 		sha1 = tmp;
-	if (!ret && sha1_final(sha1, &f->ctx) < 0) {
+	if (!ret && hash_final(sha1, &f->ctx) < 0) {
 		sha1_collision_error(f->name ? f->name : "file written");
 		errno = EBADMSG;
 		ret = -1;
 	} else if (!ret) {
-		ret = write_in_full(f->fd, sha1, 20) < 0 ? -1 : 0;
+		ret = write_in_full(f->fd, sha1, the_hash->rawsz) < 0 ? -1 : 0;
 	}
 	free(f);
 	return ret;

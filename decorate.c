@@ -22,7 +22,7 @@ static const char *const kind_color[] = {
 };
 
 struct decoration {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *name;		/* as shown (without "tag: ") */
 	enum decoration_kind kind;
 	size_t pos;		/* order of loading */
@@ -79,7 +79,7 @@ static int add_ref(const char *name, const unsigned char *sha1, void *data)
 		{ "refs/heads/", DECO_BRANCH }, { "refs/remotes/", DECO_REMOTE },
 		{ "refs/tags/", DECO_TAG },
 	};
-	unsigned char peeled[20];
+	unsigned char peeled[HASH_MAX_RAWSZ];
 	size_t i;
 
 	(void)data;
@@ -115,7 +115,7 @@ static int compare_decorations(const void *a, const void *b)
 
 int load_decorations(int style)
 {
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 	char *resolved = NULL;
 
 	deco_style = style;

@@ -40,7 +40,7 @@ struct ahead_level {
 
 struct ahead_entry {
 	struct ahead_entry *next;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	void *buf;
 	size_t size;
 };

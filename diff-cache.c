@@ -34,7 +34,7 @@ static const char diff_cache_usage[] =
 static int cached, nul_terminate, show_patch;
 static struct diff_options patch_opts;
 static struct pathspec pathspec;
-static const unsigned char null_sha1[20];
+static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 static int nr_queue_done;	/* -M: the queue is being shown */
 
 /* ---- the tree, flattened in index order ---- */
@@ -42,7 +42,7 @@ static int nr_queue_done;	/* -M: the queue is being shown */
 struct tree_file {
 	char *path;
 	unsigned int mode;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 };
 
 static struct tree_file *tree_files;
@@ -116,7 +116,7 @@ static const char *raw_id(const struct side *s, char *buf)
 static void print_raw(const char *path, const struct side *one,
 		      const struct side *two, char status)
 {
-	char a[41], b[41];
+	char a[HASH_MAX_HEXSZ + 1], b[HASH_MAX_HEXSZ + 1];
 
 	printf(":%06o %06o %s %s %c", one->mode, two->mode, raw_id(one, a),
 	       raw_id(two, b), status);
@@ -162,7 +162,7 @@ static void patch_pair(const char *path, const struct side *one,
 struct queued {
 	char *path;
 	struct side one, two;
-	unsigned char sha1[2][20];	/* one.sha1 and two.sha1 point here */
+	unsigned char sha1[2][HASH_MAX_RAWSZ];	/* one.sha1 and two.sha1 point here */
 	char *from;			/* a rename's old path, or NULL */
 	int score;
 	int gone;			/* the source of a rename */
@@ -302,7 +302,7 @@ static void show_pair(const char *path, const struct side *one,
 
 static void show_rename(const struct queued *q)
 {
-	char a[41], b[41];
+	char a[HASH_MAX_HEXSZ + 1], b[HASH_MAX_HEXSZ + 1];
 	struct diff_side x, y;
 
 	if (show_patch) {
@@ -492,7 +492,7 @@ static void diff_index(void)
 
 int main(int argc, char **argv)
 {
-	unsigned char sha1[20], tree[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 	size_t size;
 	void *buf;
 	int i, r;

@@ -203,7 +203,7 @@ static void emit_hunks(struct hunk_writer *w, const struct diff_edit *edits,
 }
 /* ---- the patch header ---- */
 
-static const unsigned char null_sha1[20];
+static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 
 /*
  * "--- a/p" or "--- /dev/null" (and "+++"); git ends a name holding a

@@ -59,7 +59,7 @@ static const char *next_field(const char **p, const char *end)
 
 static int is_null_id(const unsigned char *sha1)
 {
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 	return !memcmp(sha1, null_id, 20);
 }
@@ -130,7 +130,7 @@ static void add_raw(struct file_changes *l, const char *head,
 		    const char **p, const char *end)
 {
 	unsigned int mode[2];
-	unsigned char sha1[2][20];
+	unsigned char sha1[2][HASH_MAX_RAWSZ];
 	const char *s = head + 1, *path, *old = NULL;
 	struct file_change *ch;
 	char status;

@@ -122,7 +122,7 @@ struct path_buf {
 /* git knows the empty tree without storing it; so do we. */
 static int is_missing_empty_tree(const unsigned char *sha1)
 {
-	static const unsigned char empty_tree[20] = {
+	static const unsigned char empty_tree[HASH_MAX_RAWSZ] = {
 		0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
 		0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
 	};
@@ -201,7 +201,7 @@ static void flush_held_if_big(void)
 #define TREE_SLOTS 64
 
 struct tree_slot {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	struct later_obj t;
 	unsigned int pins;
 	int kept;		/* 1: in tree_slots, 0: empty, -1: its own */
@@ -329,7 +329,7 @@ static char *put_id(char *p, const unsigned char *sha1)
 static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 		      const struct name_entry *two, char status)
 {
-	static const unsigned char null_sha1[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 	char line[2 * 13 + 2 * 41 + 2], *p = line;
 
 	*p++ = ':';
@@ -653,7 +653,7 @@ static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 /* The tree of a tree-ish (the empty tree even if not stored), held. */
 static struct tree_slot *hold_tree_of(const unsigned char *sha1)
 {
-	unsigned char tree_sha1[20];
+	unsigned char tree_sha1[HASH_MAX_RAWSZ];
 	struct tree_slot *s;
 
 	if (is_missing_empty_tree(sha1))
@@ -697,7 +697,7 @@ static void diff_tree_ishes(const unsigned char *sha1,
 static void stdin_commit(const unsigned char *sha1, const char *rest)
 {
 	struct commit_info ci;
-	unsigned char parent[20];
+	unsigned char parent[HASH_MAX_RAWSZ];
 	size_t nr = 0, size;
 	void *buf;
 
@@ -731,7 +731,7 @@ static void stdin_commit(const unsigned char *sha1, const char *rest)
 /* One line of --stdin, its newline cut: a commit, or two trees. */
 static void stdin_line(const char *line)
 {
-	unsigned char sha1[20], sha2[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], sha2[HASH_MAX_RAWSZ];
 	enum object_type type;
 	size_t size;
 
@@ -763,7 +763,7 @@ static void stdin_line(const char *line)
  */
 static void diff_stdin(void)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *line = NULL;
 	size_t alloc = 0;
 	ssize_t len;
@@ -842,7 +842,7 @@ int main(int argc, char **argv)
 			exit(128);
 		diff_stdin();
 	} else {
-		unsigned char sha1[20], sha2[20];
+		unsigned char sha1[HASH_MAX_RAWSZ], sha2[HASH_MAX_RAWSZ];
 
 		if (get_sha1(argv[i], sha1) < 0 ||
 		    get_sha1(argv[i + 1], sha2) < 0)

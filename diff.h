@@ -23,7 +23,7 @@ struct mbuf;
 struct diff_side {
 	const char *path;
 	unsigned int mode;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	const char *data;
 	size_t size;
 };
@@ -166,7 +166,7 @@ int merge_buffers(struct merge_result *out, const struct merge_input *in,
 struct rename_file {
 	const char *path;
 	unsigned int mode;
-	unsigned char sha1[20];	/* its id (the caller hashes work files) */
+	unsigned char sha1[HASH_MAX_RAWSZ];	/* its id (the caller hashes work files) */
 };
 
 struct rename_options {

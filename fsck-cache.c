@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 	report_problems();
 	errors_found |= report_special_blobs();
 	for (; i < argc; i++, roots++) {
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 
 		if (get_sha1(argv[i], sha1) < 0)
 			exit(128);

@@ -62,7 +62,7 @@ extern int pack_errors;
  * git, only if reachable, and never when a promisor pack names it.
  */
 struct missing {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	unsigned char type;
 	unsigned char promised;	/* an object of a promisor pack names it */
 	unsigned char reached;	/* the walk met it */

@@ -124,7 +124,7 @@ enum root_kind {
 };
 
 struct root {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *name;		/* a ref, its reflog, or the id given */
 	enum root_kind kind;
 };
@@ -162,8 +162,8 @@ static int add_ref_root(const char *name, const unsigned char *sha1,
  */
 static void add_reflog_roots(const char *path, const char *name)
 {
-	static const unsigned char null_sha1[20];
-	unsigned char old[20], new[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
+	unsigned char old[HASH_MAX_RAWSZ], new[HASH_MAX_RAWSZ];
 	char line[256];
 	FILE *f = fopen(path, "r");
 
@@ -232,7 +232,7 @@ static void add_all_reflogs(void)
 }
 
 /* The ids the index names, kept from before the store was listed. */
-static unsigned char (*index_ids)[20];
+static unsigned char (*index_ids)[HASH_MAX_RAWSZ];
 static unsigned int nr_index_ids;
 
 /*
@@ -256,8 +256,8 @@ void read_index_ids(void)
 
 void add_default_roots(void)
 {
-	static const unsigned char null_sha1[20];
-	unsigned char sha1[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *head = NULL;
 	unsigned int i;
 

@@ -129,7 +129,7 @@ struct seen {
 	struct fsck_link *links;	/* kept for the next reading */
 	size_t alloc_links;
 	struct {
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 		unsigned char refs;
 	} e[SEEN_SIZE];
 };

@@ -223,7 +223,7 @@ static int special_file(const struct name_entry *e)
 static int scan_tree(const void *buf, size_t size, int strict,
 		     struct tree_flags *t, const struct link_sink *s)
 {
-	static const unsigned char null_sha1[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 	struct df_check df = { NULL, 0, 0 };
 	struct name_entry prev = { NULL, 0, 0, NULL }, e;
 	struct tree_desc desc;
@@ -414,7 +414,7 @@ static int check_ident(const char *p, const char *end, struct fsck_options *o)
 
 static int is_sha1_line(const char *v, const char *le)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	return le - v == 40 && !get_sha1_hex(v, sha1);
 }
@@ -549,7 +549,7 @@ static void commit_links(const struct link_sink *s, const char *buf,
 static void tag_links(const struct link_sink *s, const char *buf,
 		      size_t size, struct fsck_options *opt)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	int bad = fsck_tag(buf, size, opt, sha1, &type);
 

@@ -55,9 +55,9 @@ int hexval(int c)
 
 int get_sha1_hex(const char *hex, unsigned char *sha1)
 {
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < 20; i++) {
+	for (i = 0; i < the_hash->rawsz; i++) {
 		int hi = hex_values[(unsigned char)hex[2 * i]], lo;
 
 		if (hi < 0)		/* not past a NUL */
@@ -72,17 +72,17 @@ int get_sha1_hex(const char *hex, unsigned char *sha1)
 
 char *sha1_to_hex(const unsigned char *sha1)
 {
-	static __thread char bufs[4][41];
+	static __thread char bufs[4][HASH_MAX_HEXSZ + 1];
 	static __thread int next;
 	static const char hex[] = "0123456789abcdef";
 	char *buf = bufs[next++ & 3];
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < 20; i++) {
+	for (i = 0; i < the_hash->rawsz; i++) {
 		buf[2 * i] = hex[sha1[i] >> 4];
 		buf[2 * i + 1] = hex[sha1[i] & 15];
 	}
-	buf[40] = '\0';
+	buf[2 * i] = '\0';
 	return buf;
 }
 
@@ -144,19 +144,21 @@ static int get_lower_hex(const char *hex, unsigned char *out, size_t n)
 int parse_loose_name(const char *dir, const char *file, unsigned char *sha1)
 {
 	/* One pass over each name: a store listing parses them all. */
+	size_t rest = the_hash->rawsz - 1;
+
 	if (get_lower_hex(dir, sha1, 1) || dir[2] ||
-	    get_lower_hex(file, sha1 + 1, 19) || file[38])
+	    get_lower_hex(file, sha1 + 1, rest) || file[2 * rest])
 		return -1;
 	return 0;
 }
 
 /*
  * Binary search of a table sorted by id, whose elements (size bytes
- * each) begin with their 20-byte id.
+ * each) begin with their id.
  */
 static int compare_leading_sha1(const void *a, const void *b)
 {
-	return memcmp(a, b, 20);
+	return hashcmp(a, b);
 }
 
 void sort_sha1_table(void *table, size_t nr, size_t size)
@@ -173,7 +175,7 @@ void *find_sha1_in_table(const unsigned char *sha1, const void *table,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const unsigned char *elem = (const unsigned char *)table + mid * size;
-		int cmp = memcmp(sha1, elem, 20);
+		int cmp = hashcmp(sha1, elem);
 
 		if (!cmp)
 			return (void *)elem;

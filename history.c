@@ -288,7 +288,7 @@ int parse_commit(struct commit *c)
 
 struct commit *lookup_commit_peeled(const unsigned char *sha1)
 {
-	unsigned char peeled[20];
+	unsigned char peeled[HASH_MAX_RAWSZ];
 	struct commit *c;
 	size_t size;
 	void *buf = read_object_peeled(sha1, OBJ_COMMIT, &size, peeled);

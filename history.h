@@ -30,7 +30,7 @@
 #define MERGE_BASE_FLAGS (PARENT1 | PARENT2 | STALE | RESULT)
 
 struct object {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	unsigned int flags;
 };
@@ -39,7 +39,7 @@ struct commit {
 	struct object object;		/* first: a commit is an object */
 	int parsed;
 	uint64_t date;			/* committer time, 0 if unreadable */
-	unsigned char tree[20];
+	unsigned char tree[HASH_MAX_RAWSZ];
 	struct commit **parents;	/* in the commit's order */
 	size_t nr_parents;
 	int indegree;			/* topological sort's scratch */
@@ -172,7 +172,7 @@ int is_promisor_object(const unsigned char *sha1);
 /* A tree read, parsed and checked ahead (buf NULL: not read). */
 struct ahead_tree {
 	struct ahead_tree *next;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	const void *buf;		/* the tree: owned, or ref's */
 	size_t size;
 	void *owned;			/* malloc'd */
@@ -186,7 +186,7 @@ struct ahead_tree {
 	 * says entries[i] is one of that base's entries, byte for byte.
 	 */
 	int has_base;
-	unsigned char base_sha1[20];
+	unsigned char base_sha1[HASH_MAX_RAWSZ];
 	unsigned char *copied;		/* alloc_entries of them */
 };
 struct tree_ahead;
@@ -197,7 +197,7 @@ struct tree_ahead;
  * first met, as walk_objects reads them, and queues them; NULL when no
  * thread can be started.
  */
-struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
+struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[HASH_MAX_RAWSZ],
 				    size_t nr);
 /* One more root, after those given; end_tree_ahead: no more will come. */
 void add_tree_ahead(struct tree_ahead *ra, const unsigned char *sha1);

@@ -75,7 +75,7 @@ static int check_strict(void *data, const struct pack_in_entry *e,
 {
 	struct strict_report r = { "" };
 	struct fsck_options o = { 1, first_problem, &r, NULL, 1 };
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	int bad = 0;
 	const char *why;
@@ -138,7 +138,7 @@ static struct pack_idx_entry *idx_entries(const struct pack_in *p,
 {
 	struct pack_idx_entry *ents = xmalloc((p->nr ? p->nr : 1) *
 					      sizeof(*ents));
-	unsigned char dup[20];
+	unsigned char dup[HASH_MAX_RAWSZ];
 	uint32_t i;
 
 	for (i = 0; i < p->nr; i++) {

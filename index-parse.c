@@ -233,7 +233,7 @@ static int parse_index(const unsigned char *map, size_t size,
 struct index_hash {
 	const unsigned char *buf;
 	size_t len;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int collision;		/* it looks like a SHA-1 collision attack */
 };
 

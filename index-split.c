@@ -206,7 +206,7 @@ static int apply_split(struct cache_entry **mine, unsigned int mine_nr,
 
 static struct cache_entry **shared;
 static unsigned int shared_nr;
-static unsigned char shared_sha1[20];
+static unsigned char shared_sha1[HASH_MAX_RAWSZ];
 static int came_split;
 
 void forget_split_index(void)
@@ -238,7 +238,7 @@ static void keep_shared(const unsigned char *sha1)
 
 static int is_null_sha1(const unsigned char *sha1)
 {
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 	return !memcmp(sha1, null_id, 20);
 }
@@ -435,7 +435,7 @@ static int freshen_shared_index(void)
 /* A new shared index of the whole index, the split file empty. */
 static int new_shared_index(struct split_plan *plan, unsigned int version)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (write_shared_index(version, sha1) < 0)
 		return -1;

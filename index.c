@@ -388,7 +388,7 @@ void preload_index(int (*wanted)(const char *name))
  */
 static int refresh_gitlink(struct cache_entry *ce, const struct stat *st)
 {
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 
 	if (!S_ISDIR(st->st_mode))
 		return 1;

@@ -16,6 +16,11 @@
  * creates one with its own umask.  Object files are read-only for all
  * anyway, and refs are replaced by rename, which needs only the
  * directory's permission.
+ *
+ * --object-format=sha256 (or GIT_DEFAULT_HASH, as git) makes a store
+ * whose objects are named by SHA-256, recorded as git records it:
+ * format version 1 and extensions.objectformat.  A store is never
+ * reinitialized with another hash.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +32,8 @@
 
 #include "cache.h"
 
-static const char init_db_usage[] = "init-db [-q | --quiet] [--shared]";
+static const char init_db_usage[] =
+	"init-db [-q | --quiet] [--shared] [--object-format=<format>]";
 
 static int shared;
 
@@ -55,6 +61,40 @@ static void make_fanout_dirs(const char *objects)
 	}
 }
 
+/* The hash --object-format or GIT_DEFAULT_HASH names, or NULL. */
+static const struct hash_algo *requested_hash(const char *name)
+{
+	const struct hash_algo *algo;
+
+	if (!name)
+		name = getenv("GIT_DEFAULT_HASH");
+	if (!name || !*name)
+		return NULL;
+	algo = hash_algo_by_name(name);
+	if (!algo)
+		die("unknown hash algorithm '%s'", name);
+	return algo;
+}
+
+/* The config a new store gets: git's, for the hash it names objects by. */
+static char *initial_config(const struct hash_algo *algo)
+{
+	struct mbuf cfg = MBUF_INIT;
+
+	mbuf_addf(&cfg, "[core]\n\trepositoryformatversion = %d\n"
+		  "\tfilemode = true\n\tbare = false\n",
+		  algo == &hash_sha1 ? 0 : 1);
+	if (shared)
+		mbuf_addstr(&cfg, "\tsharedrepository = 1\n"
+			    "[receive]\n\tdenyNonFastforwards = true\n");
+	if (algo != &hash_sha1)
+		mbuf_addf(&cfg, "[extensions]\n\tobjectformat = %s\n",
+			  algo->name);
+	if (cfg.failed)
+		die("out of memory");
+	return mbuf_detach(&cfg, NULL);
+}
+
 /* Write a small file unless it exists: a rerun must not lose HEAD. */
 static void create_file(const char *dir, const char *name, const char *text)
 {
@@ -74,8 +114,9 @@ static void create_file(const char *dir, const char *name, const char *text)
 
 int main(int argc, char **argv)
 {
-	const char *git_dir, *common, *objects;
-	char head[PATH_MAX], abs[PATH_MAX];
+	const char *git_dir, *common, *objects, *format = NULL;
+	const struct hash_algo *algo;
+	char head[PATH_MAX], abs[PATH_MAX], *config;
 	int existed, quiet = 0, i;
 
 	setup_tool(argv[0]);
@@ -85,9 +126,12 @@ int main(int argc, char **argv)
 			shared = 1;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
 			quiet = 1;
+		else if (!strncmp(argv[i], "--object-format=", 16))
+			format = argv[i] + 16;
 		else
 			usage(init_db_usage);
 	}
+	algo = requested_hash(format);
 	if (check_git_dir() < 0 || check_repository_format() < 0)
 		exit(128);
 	git_dir = get_git_dir();
@@ -96,6 +140,10 @@ int main(int argc, char **argv)
 
 	snprintf(head, sizeof(head), "%s/HEAD", git_dir);
 	existed = !access(head, F_OK);
+	if (existed && format && algo != the_hash)
+		die("attempt to reinitialize repository with different hash");
+	if (!existed && algo)
+		the_hash = algo;
 	make_dir(git_dir, "");
 	make_dir(common, "refs");
 	make_dir(common, "refs/heads");
@@ -106,13 +154,9 @@ int main(int argc, char **argv)
 	if (shared)
 		make_fanout_dirs(objects);
 	create_file(git_dir, "HEAD", "ref: refs/heads/master\n");
-	create_file(common, "config", shared ?
-		    "[core]\n\trepositoryformatversion = 0\n"
-		    "\tfilemode = true\n\tbare = false\n"
-		    "\tsharedrepository = 1\n"
-		    "[receive]\n\tdenyNonFastforwards = true\n" :
-		    "[core]\n\trepositoryformatversion = 0\n"
-		    "\tfilemode = true\n\tbare = false\n");
+	config = initial_config(the_hash);
+	create_file(common, "config", config);
+	free(config);
 	if (!realpath(git_dir, abs))
 		die_errno("realpath '%s'", git_dir);
 	if (!quiet)

@@ -74,7 +74,7 @@ void free_file_changes(struct file_changes *l)
 
 static int is_null_id(const unsigned char *sha1)
 {
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 	return !memcmp(sha1, null_id, 20);
 }

@@ -249,7 +249,7 @@ static void show_subject(const char *msg, const char *end)
 
 static const char *short_id(const unsigned char *sha1)
 {
-	static char hex[41];
+	static char hex[HASH_MAX_HEXSZ + 1];
 
 	memcpy(hex, sha1_to_hex(sha1), 41);
 	hex[find_abbrev_len(sha1, ABBREV_DEFAULT)] = '\0';
@@ -528,7 +528,7 @@ static int parse_option(int argc, char **argv, int *i)
 
 static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (get_sha1(arg, sha1) < 0 || add_revision(revs, sha1, excluded) < 0)
 		die("bad revision '%s'", arg);
@@ -539,7 +539,7 @@ static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 /* HEAD, or git's words for a branch with no commit yet. */
 static void add_head(struct rev_info *revs)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *ref = NULL;
 
 	if (resolve_ref("HEAD", sha1, &ref) < 0 && ref &&

@@ -29,7 +29,7 @@ struct file_change {
 	char *old_path;
 	int score;
 	unsigned int mode[2];
-	unsigned char sha1[2][20];
+	unsigned char sha1[2][HASH_MAX_RAWSZ];
 	unsigned long added, deleted;	/* lines; bytes when binary */
 	int binary;
 };

@@ -54,7 +54,7 @@ static int walk_fanout(const char *objdir, unsigned int first, loose_fn fn,
 	dir = path_join(objdir, hex);
 	d = opendir(dir);
 	while (!ret && d && (de = readdir(d)) != NULL) {
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 
 		if (de->d_name[0] == '.')
 			continue;

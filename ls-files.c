@@ -203,7 +203,7 @@ static int ce_dtype(const struct cache_entry *ce)
 static int is_modified(const struct cache_entry *ce, const struct stat *st)
 {
 	unsigned int changed = ce_match_stat(ce, st);
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (!changed)
 		return 0;

@@ -176,7 +176,7 @@ static void list_tree(const unsigned char *sha1, const char *base,
 
 int main(int argc, char **argv)
 {
-	unsigned char sha1[20], tree[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 	size_t size;
 	void *buf;
 	int i;

@@ -18,7 +18,7 @@ static const char merge_base_usage[] =
 
 static struct commit *get_commit_arg(const char *arg)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	struct commit *c;
 
 	if (get_sha1(arg, sha1) < 0)

@@ -66,7 +66,7 @@ static void failed(void)
 /* Run the program on the stages of the path at pos; the next position. */
 static unsigned int merge_entry(unsigned int pos, const char *path)
 {
-	char ids[3][41], modes[3][16];
+	char ids[3][HASH_MAX_HEXSZ + 1], modes[3][16];
 	char *argv[9];
 	int found = 0, i;
 

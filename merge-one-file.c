@@ -43,7 +43,7 @@ static const char merge_one_file_usage[] =
 /* One stage of the path: missing when !present. */
 struct side {
 	int present;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	unsigned int mode;
 };
 
@@ -203,7 +203,7 @@ static int merge_contents(const struct side *b, const struct side *o,
 	struct merge_input in;
 	struct merge_result res;
 	struct cache_entry *ce;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *bases, *ours, *theirs;
 	int conflict;
 

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 {
 	int findings = 0;
 	struct fsck_options opt = { 1, report_line, &findings, NULL, 0 };
-	unsigned char target[20], sha1[20];
+	unsigned char target[HASH_MAX_RAWSZ], sha1[HASH_MAX_RAWSZ];
 	enum object_type type, stored;
 	size_t len, size;
 	char *buf;

@@ -355,7 +355,7 @@ static int write_nameless_object(const char *name, const unsigned char *sha1,
  */
 struct held_object {
 	int fd;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	void *buf;
 	size_t len;

@@ -176,7 +176,7 @@ int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci)
 {
 	const char *p = buf, *end = p + size;
 	size_t alloc = 0;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	ci->parents = NULL;
 	ci->nr_parents = 0;
@@ -231,7 +231,7 @@ static int peel_once(const void *buf, size_t size, enum object_type *type,
 void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 			 size_t *size, unsigned char *peeled)
 {
-	unsigned char cur[20];
+	unsigned char cur[HASH_MAX_RAWSZ];
 	enum object_type type;
 	int depth;
 
@@ -294,7 +294,7 @@ void free_commit_info(struct commit_info *ci)
 
 /* ---- shallow commits ---- */
 
-static unsigned char (*shallow)[20];
+static unsigned char (*shallow)[HASH_MAX_RAWSZ];
 static size_t nr_shallow;
 static pthread_once_t shallow_once = PTHREAD_ONCE_INIT;
 
@@ -334,7 +334,7 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 {
 	enum object_type type;
 	struct commit_info ci;
-	unsigned char cur[20];
+	unsigned char cur[HASH_MAX_RAWSZ];
 	void *buf = read_sha1_file(sha1, &type, size);
 	int depth;
 

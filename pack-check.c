@@ -25,10 +25,10 @@ static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
 {
 	unsigned char *buf = xmalloc(OBJECT_CHUNK);
 	uint64_t at = 0;
-	struct sha1_ctx c;
+	struct hash_ctx c;
 	int ret = 0;
 
-	sha1_init(&c);
+	hash_init(&c, the_hash);
 	while (at < len) {
 		size_t want = len - at < OBJECT_CHUNK ? len - at : OBJECT_CHUNK;
 		ssize_t n = pread(fd, buf, want, at);
@@ -37,10 +37,10 @@ static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
 			ret = -1;
 			break;
 		}
-		sha1_update(&c, buf, n);
+		hash_update(&c, buf, n);
 		at += n;
 	}
-	if (sha1_final(sha1, &c) < 0 && !ret)
+	if (hash_final(sha1, &c) < 0 && !ret)
 		ret = 1;
 	free(buf);
 	return ret;
@@ -50,7 +50,7 @@ typedef void (*report_fn)(void *data, const char *fmt, ...);
 
 static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (hash_buffer(p->idx, p->idx_size - 20, sha1) < 0)
 		return say(data, "index of %s: SHA-1 collision attack "
@@ -63,7 +63,7 @@ static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 
 static int check_pack_sum(struct packed_git *p, report_fn say, void *data)
 {
-	unsigned char sha1[20], trailer[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], trailer[HASH_MAX_RAWSZ];
 	int ret = hash_file_prefix(p->fd, p->pack_size - 20, sha1);
 
 	if (ret > 0)

@@ -184,7 +184,7 @@ int for_each_packed_prefix(const char *hex, size_t len,
 			   int (*fn)(const unsigned char *sha1, void *data),
 			   void *data)
 {
-	unsigned char low[20] = { 0 };
+	unsigned char low[HASH_MAX_RAWSZ] = { 0 };
 	struct packed_git *p;
 	size_t i;
 	int ret = 0;

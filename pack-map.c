@@ -136,7 +136,7 @@ static int pack_unusable(struct packed_git *p, struct fault *f,
  */
 static int open_pack_file(struct packed_git *p, struct fault *f)
 {
-	unsigned char hdr[12], trailer[20];
+	unsigned char hdr[12], trailer[HASH_MAX_RAWSZ];
 	struct stat st;
 
 	if (p->fd >= 0)

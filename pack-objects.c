@@ -137,7 +137,7 @@ static void read_object_list(void)
 	char *line = NULL;
 	size_t alloc = 0;
 	ssize_t len;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	while ((len = getline(&line, &alloc, stdin)) > 0) {
 		if (line[len - 1] == '\n')
@@ -177,7 +177,7 @@ static void walk_revisions(void)
 	char *line = NULL;
 	size_t alloc = 0;
 	ssize_t len;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	init_revisions(&revs);
 	revs.tree_objects = 1;
@@ -790,7 +790,7 @@ static void write_to_stdout(void)
 {
 	struct pack_idx_entry *ents = xmalloc((nr_objects + 1) *
 					      sizeof(*ents));
-	unsigned char pack_sha1[20];
+	unsigned char pack_sha1[HASH_MAX_RAWSZ];
 
 	if (write_pack(1, ents, pack_sha1) < 0)
 		exit(128);
@@ -801,7 +801,7 @@ static void write_to_files(const char *base_name)
 {
 	struct pack_idx_entry *ents = xmalloc((nr_objects + 1) *
 					      sizeof(*ents));
-	unsigned char pack_sha1[20];
+	unsigned char pack_sha1[HASH_MAX_RAWSZ];
 
 	if (open_pack_tmp(&tmp, base_name) < 0) {
 		remove_pack_tmp(&tmp);

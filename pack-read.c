@@ -367,7 +367,7 @@ static unsigned char *resolve_delta(struct packed_git *p, uint64_t offset,
 static int delta_result_size(const unsigned char *data, size_t len,
 			     size_t size, size_t *result, struct fault *f)
 {
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 	size_t base_size, want = size < sizeof(head) ? size : sizeof(head);
 	z_stream z;
 	int ret;

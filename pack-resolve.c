@@ -44,7 +44,7 @@ struct ofs_child {
 };
 
 struct ref_child {
-	unsigned char base[20];
+	unsigned char base[HASH_MAX_RAWSZ];
 	uint32_t n;
 };
 
@@ -121,15 +121,15 @@ static int stream_entry(struct resolver *r, const unsigned char *in,
 	const unsigned char *fed = in;
 	struct pack_in *p = r->p;
 	z_stream z;
-	struct sha1_ctx ctx;
+	struct hash_ctx ctx;
 	size_t left = e->size;
 	int ret;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK)
 		return set_fault(f, FAULT_IO, "zlib cannot start");
-	sha1_init(&ctx);
-	sha1_update(&ctx, hdr, format_object_header((char *)hdr, e->type,
+	hash_init(&ctx, the_hash);
+	hash_update(&ctx, hdr, format_object_header((char *)hdr, e->type,
 						    e->size));
 	z.next_in = (unsigned char *)in;
 	do {
@@ -150,7 +150,7 @@ static int stream_entry(struct resolver *r, const unsigned char *in,
 		left -= sizeof(out) - z.avail_out;
 		if (e->type == OBJ_NONE)	/* a delta's data: checked only */
 			continue;
-		sha1_update(&ctx, out, sizeof(out) - z.avail_out);
+		hash_update(&ctx, out, sizeof(out) - z.avail_out);
 		if (p->piece && p->piece(p->data, e, out,
 					 sizeof(out) - z.avail_out, f) < 0) {
 			inflateEnd(&z);
@@ -161,7 +161,7 @@ static int stream_entry(struct resolver *r, const unsigned char *in,
 	e->crc = crc32_z(e->crc, fed, z.next_in - fed);
 	inflateEnd(&z);
 	if (ret == Z_STREAM_END && !left) {
-		if (e->type != OBJ_NONE && sha1_final(e->sha1, &ctx) < 0)
+		if (e->type != OBJ_NONE && hash_final(e->sha1, &ctx) < 0)
 			return collision_fault(e, f);
 		return 0;
 	}
@@ -769,20 +769,20 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 static int check_trailer(struct pack_in *p, const unsigned char *map,
 			 struct fault *f)
 {
-	struct sha1_ctx ctx;
+	struct hash_ctx ctx;
 	uint64_t off = 0;
 
-	sha1_init(&ctx);
+	hash_init(&ctx, the_hash);
 	while (off < p->pack_size - 20) {
 		uint64_t n = p->pack_size - 20 - off;
 
 		if (n > TRIM_BYTES)
 			n = TRIM_BYTES;
-		sha1_update(&ctx, map + off, n);
+		hash_update(&ctx, map + off, n);
 		off += n;
 		madvise((void *)map, off & ~(uint64_t)4095, MADV_DONTNEED);
 	}
-	if (sha1_final(p->sha1, &ctx) < 0)
+	if (hash_final(p->sha1, &ctx) < 0)
 		return set_fault(f, FAULT_CORRUPT, "pack %s: SHA-1 collision "
 				 "attack detected", sha1_to_hex(p->sha1));
 	if (memcmp(p->sha1, map + p->pack_size - 20, 20))

@@ -465,7 +465,7 @@ int write_pack_objects(const struct pack_object *objs, size_t nr)
 {
 	struct pack_tmp t;
 	struct pack_idx_entry *ents;
-	unsigned char pack_sha1[20];
+	unsigned char pack_sha1[HASH_MAX_RAWSZ];
 	char *base;
 	int ret = -1;
 

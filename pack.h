@@ -247,7 +247,7 @@ struct pack_entry_info {
 	int type;			/* as stored: 1-4, OFS or REF delta */
 	size_t size;			/* in its header */
 	uint64_t base_offset;		/* of a delta's base */
-	unsigned char base_sha1[20];	/* of a REF_DELTA's base */
+	unsigned char base_sha1[HASH_MAX_RAWSZ];	/* of a REF_DELTA's base */
 };
 /*
  * Parse the header of the entry at offset (len bytes at buf, up to the
@@ -285,7 +285,7 @@ struct pack_in_entry {
 	uint64_t offset;
 	size_t size;			/* in its header: object or delta */
 	uint32_t crc;			/* CRC32 of its raw bytes, as idx v2 */
-	unsigned char sha1[20];		/* the object's id, once resolved */
+	unsigned char sha1[HASH_MAX_RAWSZ];		/* the object's id, once resolved */
 	unsigned char hdr_len;		/* its header's length */
 	signed char in_type;		/* as stored: 1-4, OFS or REF delta */
 	signed char type;		/* the object's; OBJ_NONE unresolved */
@@ -316,7 +316,7 @@ struct pack_in {
 	uint64_t pack_size;
 	uint32_t nr;
 	struct pack_in_entry *entries;	/* in pack order; malloc'd */
-	unsigned char sha1[20];		/* the pack's trailer */
+	unsigned char sha1[HASH_MAX_RAWSZ];		/* the pack's trailer */
 };
 /*
  * Read the pack in file fd and check it whole: header, trailer, every
@@ -343,7 +343,7 @@ enum reuse_kind {
 
 /* One object of the pack being made. */
 struct object_entry {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	uint32_t name_hash;	/* pack_name_hash of its path */
 	size_t size;		/* of its content */

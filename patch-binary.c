@@ -146,7 +146,7 @@ static int is_full_id(const char *id)
 /* Does content hash to the full id (when it is one)? */
 static int matches_id(const char *id, const char *buf, size_t size)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (!is_full_id(id))
 		return 1;
@@ -159,7 +159,7 @@ static int matches_id(const char *id, const char *buf, size_t size)
 static int from_store(const struct patch *patch, const char *name,
 		      char **out, size_t *out_size, struct fault *f)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (!is_full_id(patch->new_id) ||
 	    get_sha1_hex(patch->new_id, sha1) < 0 || !has_sha1_file(sha1))

@@ -651,7 +651,7 @@ void reverse_patch_set(struct patch_set *set)
 	for (p = set->first; p; p = p->next) {
 		struct patch_hunk *h;
 		struct patch_binary b = p->forward;
-		char *name = p->old_name, id[41];
+		char *name = p->old_name, id[HASH_MAX_HEXSZ + 1];
 		unsigned int mode = p->old_mode;
 		int flag = p->is_new;
 

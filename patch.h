@@ -72,8 +72,8 @@ struct patch {
 	int is_rename, is_copy;
 	int score;		/* "similarity index" (or dissimilarity), % */
 	int is_binary;		/* a binary patch, or "Binary files differ" */
-	char old_id[41];	/* from the "index" line, maybe abbreviated */
-	char new_id[41];	/* ("" when there is none) */
+	char old_id[HASH_MAX_HEXSZ + 1];	/* from the "index" line, maybe abbreviated */
+	char new_id[HASH_MAX_HEXSZ + 1];	/* ("" when there is none) */
 	struct patch_hunk *hunks;	/* in order */
 	unsigned int nr_hunks;
 	struct patch_binary forward, reverse;
@@ -87,7 +87,7 @@ struct patch {
 	size_t result_size;
 	int result_ready;
 	unsigned int result_mode;
-	unsigned char result_sha1[20];
+	unsigned char result_sha1[HASH_MAX_RAWSZ];
 	int has_rejects;
 };
 

@@ -21,7 +21,7 @@ static const char prune_packed_usage[] = "prune-packed [-n] [-q]";
 static int dry_run;
 
 struct packed_loose {
-	unsigned char (*ids)[20];
+	unsigned char (*ids)[HASH_MAX_RAWSZ];
 	size_t nr, alloc;
 };
 

@@ -130,7 +130,7 @@ static int parse_expire(const char *s, int64_t now, int64_t *when)
 /* ---- what may go ---- */
 
 struct candidates {
-	unsigned char (*ids)[20];
+	unsigned char (*ids)[HASH_MAX_RAWSZ];
 	size_t nr, alloc;
 };
 
@@ -178,7 +178,7 @@ static int mark(struct reach *r, const unsigned char *sha1,
 static void mark_root(struct reach *r, const unsigned char *sha1, int must,
 		      const char *what)
 {
-	static const unsigned char null_sha1[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	size_t size;
 	struct fault f;
@@ -231,7 +231,7 @@ static void walk(struct reach *r)
 	while (r->nr) {
 		struct object *o = r->todo[--r->nr];
 		enum object_type type;
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 		size_t size;
 		void *buf = read_object_of_type(o->sha1, o->type, &size);
 		int ret = -1;
@@ -265,7 +265,7 @@ static void file_roots(struct reach *r, const char *name, int must)
 	char *path = path_join(get_git_dir(), name);
 	FILE *f = fopen(path, "r");
 	char line[256];
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (!f) {
 		if (errno != ENOENT)
@@ -370,7 +370,7 @@ static void index_roots(struct reach *r)
 static void mark_reachable(void)
 {
 	struct reach r = { NULL, 0, 0 };
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	for_each_ref(ref_root, &r);
 	if (!resolve_ref("HEAD", sha1, NULL))

@@ -165,7 +165,7 @@ unsigned int ce_match_stat_basic(const struct cache_entry *ce,
 static unsigned int gitlink_match(const struct cache_entry *ce,
 				  const struct stat *st)
 {
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 
 	if (!S_ISDIR(st->st_mode))
 		return TYPE_CHANGED;

@@ -53,7 +53,7 @@ static void install_list(struct entry_list *l)
 static void prime_cache_tree(const char *name, const struct entry_list *l)
 {
 	struct cache_tree *it;
-	unsigned char sha1[20], tree[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 	size_t i;
 
 	if (get_sha1(name, sha1) < 0 || peel_object(sha1, OBJ_TREE, tree) < 0)
@@ -81,7 +81,7 @@ static void read_trees(int n, char **names, struct entry_list *lists,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 
 		if (get_sha1(names[i], sha1) < 0 ||
 		    read_tree_list(sha1, &lists[i], lists, i, !merge) < 0)

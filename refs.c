@@ -77,7 +77,7 @@ char *ref_path(const char *name)
 
 struct packed_ref {
 	char *name;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 };
 
 static struct packed_ref *packed;
@@ -86,7 +86,7 @@ static int packed_loaded;
 
 static void parse_packed_line(const char *line, size_t len)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	struct packed_ref *r;
 
 	/* "<40 hex> <name>"; "^<hex>" peel lines and "#" comments skipped */
@@ -315,7 +315,7 @@ int resolve_gitlink_head(const char *path, unsigned char *sha1)
 
 struct ref_item {
 	char *name;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int packed;		/* from packed-refs: a loose one wins */
 };
 
@@ -359,7 +359,7 @@ static void list_loose_refs_in(struct ref_list *l, const char *base,
 		free(full);
 		while (d && (de = readdir(d)) != NULL) {
 			char *name, *target;
-			unsigned char sha1[20];
+			unsigned char sha1[HASH_MAX_RAWSZ];
 			struct stat st;
 
 			if (de->d_name[0] == '.')
@@ -448,7 +448,7 @@ static int other_head(const char *dir, const char *name, each_ref_fn fn,
 		      void *data)
 {
 	struct repo_dirs r;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	r.git_dir = dir;
 	r.common_dir = get_common_dir();
@@ -514,8 +514,8 @@ int for_each_other_head(each_ref_fn fn, void *data)
 
 static int ref_is_current(const char *name, const unsigned char *old_sha1)
 {
-	static const unsigned char null_sha1[20];
-	unsigned char cur[20];
+	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
+	unsigned char cur[HASH_MAX_RAWSZ];
 	int exists = !read_ref(name, cur);
 
 	if (!memcmp(old_sha1, null_sha1, 20))

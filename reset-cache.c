@@ -234,7 +234,7 @@ static void check_merge_reset(const struct entry_list *l)
 /* Read the tree-ish name into l. */
 static void read_source(const char *name, struct entry_list *l)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (get_sha1(name, sha1) < 0)
 		exit(128);
@@ -244,7 +244,7 @@ static void read_source(const char *name, struct entry_list *l)
 
 static void reset_hard(const char *name)
 {
-	unsigned char sha1[20], tree[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 	size_t size;
 	void *buf;
 

@@ -19,13 +19,13 @@
 struct flat_entry {
 	char *path;
 	unsigned int mode;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 };
 
 /* A subtree met: its path (no '/' at its end), id, and entries. */
 struct flat_dir {
 	char *path;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	size_t start, end;
 };
 

@@ -44,7 +44,7 @@ static enum {
 
 static void add_arg(struct rev_info *revs, const char *arg, int excluded)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (get_sha1(arg, sha1) < 0 || add_revision(revs, sha1, excluded) < 0)
 		die("bad revision '%s'", arg);
@@ -77,7 +77,7 @@ static int add_ref_tip(const char *name, const unsigned char *sha1,
 /* git's --all: the refs in name order, HEAD, the other worktrees' HEADs. */
 static void add_all(struct rev_info *revs)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	for_each_ref(add_ref_tip, revs);
 	if (!read_ref("HEAD", sha1))

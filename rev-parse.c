@@ -89,7 +89,7 @@ static int parse_short(const char *s)
 
 int main(int argc, char **argv)
 {
-	unsigned char (*ids)[20];
+	unsigned char (*ids)[HASH_MAX_RAWSZ];
 	int i, first = 1, shorten = 40;
 
 	setup_tool(argv[0]);

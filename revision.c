@@ -110,7 +110,7 @@ static int peel_once(unsigned char *sha1)
 int add_revision(struct rev_info *revs, const unsigned char *sha1,
 		 int excluded)
 {
-	unsigned char cur[20];
+	unsigned char cur[HASH_MAX_RAWSZ];
 	enum object_type type;
 	struct commit *c;
 	size_t size;
@@ -689,7 +689,7 @@ static int walk_tree(struct object_walk *w, struct object *tree)
  */
 static struct tree_ahead *start_ahead(struct rev_info *revs)
 {
-	unsigned char (*roots)[20] = NULL;
+	unsigned char (*roots)[HASH_MAX_RAWSZ] = NULL;
 	struct tree_ahead *ra;
 	size_t i, nr = 0, alloc = 0;
 
@@ -703,7 +703,7 @@ static struct tree_ahead *start_ahead(struct rev_info *revs)
 		ALLOC_GROW(roots, nr + 1, alloc);
 		memcpy(roots[nr++], obj->sha1, 20);
 	}
-	ra = start_tree_ahead((const unsigned char (*)[20])roots, nr);
+	ra = start_tree_ahead((const unsigned char (*)[HASH_MAX_RAWSZ])roots, nr);
 	free(roots);
 	return ra;
 }
@@ -752,7 +752,7 @@ static void mark_promised(const unsigned char *sha1, enum object_type type)
 /* What a packed object names is promised with it. */
 static void promise_named(const unsigned char *sha1, enum object_type type)
 {
-	unsigned char named[20];
+	unsigned char named[HASH_MAX_RAWSZ];
 	enum object_type named_type;
 	struct tree_desc desc;
 	struct name_entry e;

@@ -295,6 +295,7 @@ struct repo_format {
 	long version;
 	struct mbuf unknown, v1_only;	/* extension names, ", " between */
 	char *object_format;		/* one we do not read, or NULL */
+	const struct hash_algo *algo;	/* the one named, SHA-1 by default */
 };
 
 static void add_name(struct mbuf *list, const char *name)
@@ -308,7 +309,7 @@ static void add_name(struct mbuf *list, const char *name)
  * git's rules (setup.c check_repo_format): these extensions mean
  * something in a version 0 repository too; noop-v1 and objectformat
  * only in version 1; any other is unknown, which only version 1 must
- * refuse.  Of object formats, only sha1 is read here.
+ * refuse.  Object formats: sha1 and sha256, as git 2.39.
  */
 static int check_format_var(const char *key, const char *value, void *data)
 {
@@ -337,9 +338,12 @@ static int check_format_var(const char *key, const char *value, void *data)
 		return 0;
 	}
 	add_name(&fmt->v1_only, ext);
-	if (!strcmp(ext, "objectformat") && (!value || strcmp(value, "sha1"))) {
+	if (!strcmp(ext, "objectformat")) {
+		const struct hash_algo *algo = value ? hash_algo_by_name(value) : NULL;
+
 		free(fmt->object_format);
-		fmt->object_format = xstrdup(value ? value : "");
+		fmt->object_format = algo ? NULL : xstrdup(value ? value : "");
+		fmt->algo = algo ? algo : &hash_sha1;
 	}
 	return 0;
 }
@@ -368,12 +372,14 @@ static int verify_format(const struct repo_format *fmt)
 
 int check_repository_format(void)
 {
-	struct repo_format fmt = { 0, MBUF_INIT, MBUF_INIT, NULL };
+	struct repo_format fmt = { 0, MBUF_INIT, MBUF_INIT, NULL, &hash_sha1 };
 	char *path = path_join(common_dir, "config");
 	int ret = config_from_file(path, check_format_var, &fmt);
 
 	if (!ret)
 		ret = verify_format(&fmt);
+	if (!ret)
+		the_hash = fmt.algo;
 	free(path);
 	mbuf_release(&fmt.unknown);
 	mbuf_release(&fmt.v1_only);

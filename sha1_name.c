@@ -35,7 +35,7 @@ static const char *const ref_rules[] = {
  */
 static int dwim_ref(const char *name, size_t len, unsigned char *sha1)
 {
-	unsigned char found_sha1[20];
+	unsigned char found_sha1[HASH_MAX_RAWSZ];
 	size_t i;
 	int found = 0;
 
@@ -53,7 +53,7 @@ static int dwim_ref(const char *name, size_t len, unsigned char *sha1)
 struct abbrev {
 	const char *hex;	/* lowercase */
 	size_t len;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int found;
 };
 
@@ -95,7 +95,7 @@ static int is_hex(const char *s, size_t len)
 /* A hex prefix of 4 to 40 digits naming one object: 0, 1 or 2 (ambiguous). */
 static int get_short_sha1(const char *name, size_t len, unsigned char *sha1)
 {
-	char lower[41];
+	char lower[HASH_MAX_HEXSZ + 1];
 	size_t i;
 
 	if (len < 4 || len > 40 || !is_hex(name, len))
@@ -113,7 +113,7 @@ static int get_short_sha1(const char *name, size_t len, unsigned char *sha1)
  */
 static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
 {
-	unsigned char other[20];
+	unsigned char other[HASH_MAX_RAWSZ];
 	int refs, n;
 
 	if (len == 1 && *name == '@') {
@@ -144,7 +144,7 @@ static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
 static int nth_parent(unsigned char *sha1, unsigned long n)
 {
 	struct commit_info ci;
-	unsigned char commit[20];
+	unsigned char commit[HASH_MAX_RAWSZ];
 	size_t size;
 	void *buf = read_object_peeled(sha1, OBJ_COMMIT, &size, commit);
 	int ret = -1;
@@ -171,7 +171,7 @@ static int peel_to(unsigned char *sha1, const char *type, size_t len)
 	static const enum object_type types[] = { OBJ_COMMIT, OBJ_TREE,
 						  OBJ_BLOB, OBJ_TAG };
 	enum object_type want = OBJ_NONE, have;
-	unsigned char peeled[20];
+	unsigned char peeled[HASH_MAX_RAWSZ];
 	size_t i, size;
 	void *buf;
 
@@ -207,7 +207,7 @@ static int peel_to(unsigned char *sha1, const char *type, size_t len)
 
 struct dated {
 	unsigned long date;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 };
 
 /*
@@ -218,13 +218,13 @@ struct dated {
 struct message_walk {
 	struct dated *queue;
 	size_t nr, alloc;
-	unsigned char (*seen)[20];
+	unsigned char (*seen)[HASH_MAX_RAWSZ];
 	size_t seen_nr, seen_size;	/* size: a power of two */
 };
 
 static int is_null_id(const unsigned char *sha1)
 {
-	static const unsigned char null_id[20];
+	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
 	return !memcmp(sha1, null_id, 20);
 }
@@ -243,7 +243,7 @@ static size_t seen_slot(const struct message_walk *w, const unsigned char *sha1)
 static int mark_seen(struct message_walk *w, const unsigned char *sha1)
 {
 	size_t i, old_size = w->seen_size;
-	unsigned char (*old)[20] = w->seen;
+	unsigned char (*old)[HASH_MAX_RAWSZ] = w->seen;
 
 	if (is_null_id(sha1))
 		return 0;
@@ -306,7 +306,7 @@ static void queue_commit(struct message_walk *w, const unsigned char *sha1,
 /* Queue what sha1 peels to when it is a commit; 0, or -1 if unreadable. */
 static int queue_start(struct message_walk *w, const unsigned char *sha1)
 {
-	unsigned char commit[20];
+	unsigned char commit[HASH_MAX_RAWSZ];
 	enum object_type type;
 	size_t size;
 	void *buf;
@@ -402,7 +402,7 @@ static int get_sha1_by_message(const char *text, size_t len,
 			       unsigned char *sha1)
 {
 	struct message_walk w;
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 	char *pattern;
 	int negative = 0, found = -1, code;
 	regex_t re;
@@ -447,7 +447,7 @@ static int get_sha1_by_message(const char *text, size_t len,
 static int message_suffix(const char *name, size_t len, size_t i,
 			  unsigned char *sha1)
 {
-	unsigned char start[20];
+	unsigned char start[HASH_MAX_RAWSZ];
 	int ret;
 
 	memcpy(start, sha1, 20);

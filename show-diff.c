@@ -182,7 +182,7 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st,
 			  struct diff_side *work, struct fault *ahead)
 {
 	unsigned int changed;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *data;
 	int gone;
 

@@ -45,7 +45,7 @@ static unsigned char *read_stdin(size_t *len)
 /* Die unless the idx in p is whole and sound. */
 static void check_idx(struct packed_git *p)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	const char *bad;
 
 	if (p->idx_size < 20)

@@ -57,11 +57,11 @@ int parse_object_header(const unsigned char *hdr, size_t avail,
 
 int hash_buffer(const void *buf, size_t len, unsigned char *sha1)
 {
-	struct sha1_ctx c;
+	struct hash_ctx c;
 
-	sha1_init(&c);
-	sha1_update(&c, buf, len);
-	return sha1_final(sha1, &c);
+	hash_init(&c, the_hash);
+	hash_update(&c, buf, len);
+	return hash_final(sha1, &c);
 }
 
 int hash_sha1_file(const void *buf, size_t len, enum object_type type,
@@ -69,12 +69,12 @@ int hash_sha1_file(const void *buf, size_t len, enum object_type type,
 {
 	char hdr[MAX_HEADER_LEN];
 	int hdrlen = format_object_header(hdr, type, len);
-	struct sha1_ctx c;
+	struct hash_ctx c;
 
-	sha1_init(&c);
-	sha1_update(&c, hdr, hdrlen);
-	sha1_update(&c, buf, len);
-	return sha1_final(sha1, &c);
+	hash_init(&c, the_hash);
+	hash_update(&c, hdr, hdrlen);
+	hash_update(&c, buf, len);
+	return hash_final(sha1, &c);
 }
 
 /* ---- reading ---- */
@@ -155,8 +155,8 @@ int open_loose_prefix(struct object_stream *st, const void *zbuf,
 	if (hdrlen < 0)
 		return set_fault(f, FAULT_CORRUPT, "bad header");
 	/* The header is part of what the id hashes. */
-	sha1_init(&st->ctx);
-	sha1_update(&st->ctx, st->early, hdrlen);
+	hash_init(&st->ctx, the_hash);
+	hash_update(&st->ctx, st->early, hdrlen);
 	st->early_pos = hdrlen;
 	st->early_len = got;
 	if (got - hdrlen > st->size)
@@ -178,8 +178,8 @@ int open_raw_stream(struct object_stream *st, const void *zbuf, size_t len,
 		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
 	st->type = type;
 	st->size = st->left = size;
-	sha1_init(&st->ctx);
-	sha1_update(&st->ctx, hdr, format_object_header(hdr, type, size));
+	hash_init(&st->ctx, the_hash);
+	hash_update(&st->ctx, hdr, format_object_header(hdr, type, size));
 	return check_claimed_size(st, f);
 }
 
@@ -192,13 +192,13 @@ void open_memory_stream(struct object_stream *st, const void *buf,
 	st->mem = buf;
 	st->type = type;
 	st->size = st->left = size;
-	sha1_init(&st->ctx);
-	sha1_update(&st->ctx, hdr, format_object_header(hdr, type, size));
+	hash_init(&st->ctx, the_hash);
+	hash_update(&st->ctx, hdr, format_object_header(hdr, type, size));
 }
 
 void verify_object_stream(struct object_stream *st, const unsigned char *sha1)
 {
-	memcpy(st->sha1, sha1, 20);
+	hashcpy(st->sha1, sha1);
 	st->verify = 1;
 }
 
@@ -308,7 +308,7 @@ static int fill(struct object_stream *st, unsigned char *buf, size_t n,
  */
 static int check_end(struct object_stream *st, struct fault *f)
 {
-	unsigned char spare, check[20];
+	unsigned char spare, check[HASH_MAX_RAWSZ];
 
 	if (st->inflating && !st->ended) {
 		st->z.next_out = &spare;
@@ -332,10 +332,10 @@ static int check_end(struct object_stream *st, struct fault *f)
 				 "stream");
 	if (!st->verify)
 		return 0;
-	if (sha1_final(check, &st->ctx) < 0)
+	if (hash_final(check, &st->ctx) < 0)
 		return set_fault(f, FAULT_CORRUPT, "SHA-1 collision attack "
 				 "detected");
-	if (memcmp(check, st->sha1, 20))
+	if (hashcmp(check, st->sha1))
 		return set_fault(f, FAULT_HASH_MISMATCH, "its content hashes "
 				 "to %s", sha1_to_hex(check));
 	return 0;
@@ -357,7 +357,7 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 	if (fill(st, buf, n, f) < 0)
 		return -1;
 	if (st->verify)
-		sha1_update(&st->ctx, buf, n);
+		hash_update(&st->ctx, buf, n);
 	st->left -= n;
 	return n;
 }
@@ -371,7 +371,7 @@ static void *take_owned(struct object_stream *st, struct fault *f)
 	unsigned char *buf = st->owned;
 
 	if (st->verify)
-		sha1_update(&st->ctx, buf, st->size);
+		hash_update(&st->ctx, buf, st->size);
 	st->left = 0;
 	if (check_end(st, f) < 0)
 		return NULL;

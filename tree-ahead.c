@@ -61,7 +61,7 @@ struct tree_starts {
 	struct tree_starts *newer;	/* in the order read */
 	struct packed_git *pack;
 	uint64_t offset;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	size_t size;
 	unsigned char bits[];		/* bit o set: an entry starts at o */
 };
@@ -80,7 +80,7 @@ struct starts_map {
 
 /* The trees the thread met: open addressing on the id's first bytes. */
 struct tree_set {
-	unsigned char (*ids)[20];
+	unsigned char (*ids)[HASH_MAX_RAWSZ];
 	unsigned char *used;
 	size_t size, nr;
 };
@@ -94,7 +94,7 @@ struct tree_ahead {
 	int stop;			/* the walk is over: give up */
 	int done;			/* the thread has read all it will */
 	int walk_waits, thread_waits;	/* on cond: wake it when it may go */
-	unsigned char (*roots)[20];	/* given so far */
+	unsigned char (*roots)[HASH_MAX_RAWSZ];	/* given so far */
 	size_t nr_roots, alloc_roots;
 	int roots_end;			/* no more roots will come */
 	struct ahead_tree *spare;	/* done with: entries kept for reuse */
@@ -442,7 +442,7 @@ static struct ahead_tree *read_ahead(struct tree_ahead *ra,
  */
 static void check_ahead_tree(struct ahead_tree *t)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	if (t->buf) {
 		if (hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1) < 0 ||
@@ -498,7 +498,7 @@ static int queue_tree(struct tree_ahead *ra, struct ahead_tree *t)
 static int walk_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 {
 	struct ahead_tree *t;
-	unsigned char (*subs)[20] = NULL;
+	unsigned char (*subs)[HASH_MAX_RAWSZ] = NULL;
 	size_t i, nr = 0, alloc = 0;
 	int ret = 0;
 
@@ -543,7 +543,7 @@ static int next_root(struct tree_ahead *ra, unsigned char *sha1)
 static void *run_ahead(void *data)
 {
 	struct tree_ahead *ra = data;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	while (!next_root(ra, sha1))
 		if (walk_ahead(ra, sha1) < 0)
@@ -555,7 +555,7 @@ static void *run_ahead(void *data)
 	return NULL;
 }
 
-struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[20],
+struct tree_ahead *start_tree_ahead(const unsigned char (*roots)[HASH_MAX_RAWSZ],
 				    size_t nr)
 {
 	struct tree_ahead *ra = xcalloc(1, sizeof(*ra));

@@ -16,7 +16,7 @@
 /* Deeper trees are refused: a hostile store could nest them forever. */
 #define MAX_TREE_DIFF_DEPTH 4096
 
-static const unsigned char empty_tree_sha1[20] = {
+static const unsigned char empty_tree_sha1[HASH_MAX_RAWSZ] = {
 	0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
 	0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
 };
@@ -40,7 +40,7 @@ struct tree_diff {
 #define TREE_CACHE_SIZE 64
 
 struct cached_tree {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	void *buf;		/* NULL: an empty slot */
 	size_t size;
 	unsigned int pinned;

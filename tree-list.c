@@ -289,7 +289,7 @@ int read_tree_list(const unsigned char *sha1, struct entry_list *l,
 		   const struct entry_list *prev, int nr_prev, int check_blobs)
 {
 	struct tree_reader r = { l, prev, nr_prev, check_blobs };
-	unsigned char tree_sha1[20];
+	unsigned char tree_sha1[HASH_MAX_RAWSZ];
 	char *path;
 	size_t size;
 	void *buf;

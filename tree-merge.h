@@ -15,7 +15,7 @@
 struct subtree_span {
 	char *path;
 	size_t len;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	size_t start, end;
 };
 

@@ -122,7 +122,7 @@ static int finish_big(const struct pack_in_entry *e, struct fault *f)
 static int write_one(void *data, const struct pack_in_entry *e,
 		     const void *buf, size_t size, struct fault *f)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 
 	(void)data;
 	if (!buf)

@@ -196,7 +196,7 @@ static void add_cacheinfo(const char *mode_arg, const char *id,
 {
 	size_t len = strlen(path);
 	struct cache_entry *ce;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	enum object_type type;
 	unsigned long mode;
 	size_t size;

@@ -22,7 +22,7 @@ static const char update_ref_usage[] =
 
 static const char *branch_of_head(void)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *resolved;
 
 	resolve_ref("HEAD", sha1, &resolved);
@@ -33,7 +33,7 @@ static const char *branch_of_head(void)
 
 int main(int argc, char **argv)
 {
-	unsigned char sha1[20], old[20];
+	unsigned char sha1[HASH_MAX_RAWSZ], old[HASH_MAX_RAWSZ];
 	enum object_type type;
 	const char *ref;
 	size_t size;

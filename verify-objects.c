@@ -302,7 +302,7 @@ static int check_type(const unsigned char *sha1, int type, int want,
  * unchanged entries of every changed tree is most of the work).
  */
 struct store_link {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	signed char want, found;
 	struct qobject *referrer;
 };
@@ -806,7 +806,7 @@ static void install_objects(void)
 int main(int argc, char **argv)
 {
 	int install = 0, i = 1;
-	unsigned char (*heads)[20];
+	unsigned char (*heads)[HASH_MAX_RAWSZ];
 	int nr_heads, h;
 	struct progress *progress;
 

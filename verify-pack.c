@@ -126,7 +126,7 @@ static int show_entries(struct packed_git *p)
 	for (i = 0; i < p->nr; i++) {
 		uint32_t n = order[2 * i + 1];
 		struct pack_entry_info e;
-		unsigned char base[20];
+		unsigned char base[HASH_MAX_RAWSZ];
 		int type, depth;
 
 		if (pack_entry_info(p, n, &e, &f) < 0 ||

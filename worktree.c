@@ -165,10 +165,10 @@ static int stream_file(int fd, const char *path, size_t size,
 	int hdrlen = format_object_header(hdr, OBJ_BLOB, size), ret = 0;
 	unsigned char *in = xmalloc(OBJECT_CHUNK);
 	size_t left = size;
-	struct sha1_ctx c;
+	struct hash_ctx c;
 
-	sha1_init(&c);
-	sha1_update(&c, hdr, hdrlen);
+	hash_init(&c, the_hash);
+	hash_update(&c, hdr, hdrlen);
 	if (w && deflate_writer_add(w, hdr, hdrlen, 0) < 0)
 		ret = set_fault_errno(f, "write object for '%s'", path);
 	while (!ret && left) {
@@ -177,7 +177,7 @@ static int stream_file(int fd, const char *path, size_t size,
 		ret = read_piece(fd, path, in, n, f);
 		left -= n;
 		if (!ret)
-			sha1_update(&c, in, n);
+			hash_update(&c, in, n);
 		if (!ret && w && deflate_writer_add(w, in, n, !left) < 0)
 			ret = set_fault_errno(f, "write object for '%s'",
 					      path);
@@ -185,7 +185,7 @@ static int stream_file(int fd, const char *path, size_t size,
 	if (!ret)
 		ret = check_at_end(fd, path, f);
 	free(in);
-	if (sha1_final(sha1, &c) < 0 && !ret)
+	if (hash_final(sha1, &c) < 0 && !ret)
 		ret = set_fault(f, FAULT_CORRUPT, "'%s': SHA-1 collision "
 				"attack detected", path);
 	return ret;
@@ -244,7 +244,7 @@ static int check_big_file(int fd, const char *path, size_t size,
 			  const unsigned char *sha1)
 {
 	struct piece_reader r = { .fd = fd, .path = path };
-	unsigned char again[20];
+	unsigned char again[HASH_MAX_RAWSZ];
 	struct fault f;
 	int cmp;
 
@@ -376,7 +376,7 @@ int index_path(const char *path, const struct stat *st, int write_object,
 int path_matches_sha1(const char *path, const struct stat *st,
 		      const unsigned char *sha1)
 {
-	unsigned char now[20];
+	unsigned char now[HASH_MAX_RAWSZ];
 
 	if (index_path(path, st, 0, now) < 0)
 		return -1;

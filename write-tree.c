@@ -41,7 +41,7 @@ static void write_back_index(int was_valid)
 
 int main(int argc, char **argv)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int was_valid;
 
 	setup_tool(argv[0]);

@@ -231,7 +231,7 @@ static int diff_tree_range(const unsigned char *tree, struct mbuf *base,
 			   unsigned int lo, unsigned int hi)
 {
 	size_t baselen = base->len, dirlen = baselen ? baselen - 1 : 0, size;
-	unsigned char ct_sha1[20];
+	unsigned char ct_sha1[HASH_MAX_RAWSZ];
 	unsigned int nr, pos = lo;
 	struct tree_desc desc;
 	struct name_entry e;
@@ -274,7 +274,7 @@ static int diff_tree_range(const unsigned char *tree, struct mbuf *base,
 static void find_staged(const unsigned char *head)
 {
 	struct mbuf base = MBUF_INIT;
-	unsigned char tree[20];
+	unsigned char tree[HASH_MAX_RAWSZ];
 	size_t size;
 	void *buf;
 
@@ -1043,7 +1043,7 @@ static void read_head(unsigned char *head)
 
 int main(int argc, char **argv)
 {
-	unsigned char head[20];
+	unsigned char head[HASH_MAX_RAWSZ];
 	struct stat index_st;
 	const char *log;
 	int sparse;

@@ -50,7 +50,7 @@ int main(void)
 	size_t nr, i, total, alloc = 1 << 20, off = 0;
 	char **paths = read_paths(&nr);
 	char *all = malloc(alloc);
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	struct stat st;
 	double t;
 	struct deflate_writer *w;

@@ -36,9 +36,9 @@ static int read_in_pieces(const uint8_t *data, size_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const unsigned char zero[20];
+	static const unsigned char zero[HASH_MAX_RAWSZ];
 	struct object_stream st;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	struct fault f;
 	char *buf = NULL;
 

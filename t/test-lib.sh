@@ -43,6 +43,19 @@ HOME="$TRASH_DIRECTORY"
 PATH="$TOP:$PATH"
 ASAN_OPTIONS="exitcode=120:detect_leaks=0"
 UBSAN_OPTIONS="exitcode=120:halt_on_error=1:print_stacktrace=1"
+# DIRCACHE_TEST_DEFAULT_HASH=sha256 (make test HASH=sha256): every
+# store a test makes, ours (init-db) and git's (git init), names its
+# objects by SHA-256, through GIT_DEFAULT_HASH, which both read.
+test_hash_algo=${DIRCACHE_TEST_DEFAULT_HASH:-sha1}
+case "$test_hash_algo" in
+sha1)	OID_HEXSZ=40 ;;
+sha256)	OID_HEXSZ=64
+	GIT_DEFAULT_HASH=sha256
+	export GIT_DEFAULT_HASH ;;
+*)	echo "Bail out! unknown DIRCACHE_TEST_DEFAULT_HASH $test_hash_algo"
+	exit 1 ;;
+esac
+ZERO_OID=$(printf "%0${OID_HEXSZ}d" 0)
 export LANG LC_ALL TZ HOME PATH GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_AUTHOR_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
 	GIT_COMMITTER_DATE GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL \
@@ -215,9 +228,27 @@ test_have_prereq() {
 	case "$1" in
 	GIT) command -v git >/dev/null ;;
 	PYTHON) command -v python3 >/dev/null ;;
+	SHA1) test "$test_hash_algo" = sha1 ;;
+	SHA256) test "$test_hash_algo" = sha256 ;;
 	SYMLINKS) ln -s x "$TRASH_DIRECTORY/.symlink-probe" 2>/dev/null &&
 		rm -f "$TRASH_DIRECTORY/.symlink-probe" ;;
 	*) return 1 ;;
+	esac
+}
+
+# test_oid NAME: a well-known id in the store's hash: zero, empty_tree,
+# empty_blob.  Tests that spell out other ids of SHA-1 content run
+# only with the SHA1 prerequisite.
+test_oid() {
+	case "$1,$test_hash_algo" in
+	zero,*) echo "$ZERO_OID" ;;
+	empty_tree,sha1) echo 4b825dc642cb6eb9a060e54bf8d69288fbee4904 ;;
+	empty_tree,sha256)
+		echo 6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321 ;;
+	empty_blob,sha1) echo e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 ;;
+	empty_blob,sha256)
+		echo 473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813 ;;
+	*) echo >&2 "test_oid: unknown $1"; return 1 ;;
 	esac
 }
 

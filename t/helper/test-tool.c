@@ -89,7 +89,7 @@ static int cmd_pathspec(int argc, char **argv, int dirs)
 
 static int cmd_resolve_ref(char **argv)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char *name;
 	int ret = resolve_ref(argv[0], sha1, &name);
 
@@ -113,7 +113,7 @@ static int show_ref(const char *name, const unsigned char *sha1, void *data)
 static int cmd_stream(char **argv)
 {
 	struct object_stream st;
-	unsigned char sha1[20], *buf;
+	unsigned char sha1[HASH_MAX_RAWSZ], *buf;
 	size_t piece = strtoul(argv[1], NULL, 10);
 	struct fault f;
 	ssize_t n;
@@ -170,7 +170,7 @@ static int cmd_traverse(int argc, char **argv)
 	if (argc > MAX_TRAVERSE_TREES)
 		die("at most %d trees", MAX_TRAVERSE_TREES);
 	for (i = 0; i < argc; i++) {
-		unsigned char sha1[20], tree[20];
+		unsigned char sha1[HASH_MAX_RAWSZ], tree[HASH_MAX_RAWSZ];
 		size_t size;
 
 		if (get_sha1(argv[i], sha1) < 0 ||
@@ -312,7 +312,7 @@ static int cmd_apply_sets(int argc, char **argv)
 /* One promise per item, and one shared by all, from every thread. */
 static size_t promise_nth(void *data, size_t i)
 {
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	char buf[64];
 	int len = snprintf(buf, sizeof(buf), "object %zu\n", i);
 
@@ -368,7 +368,7 @@ static int cmd_read_ids(void)
 	char line[128];
 
 	while (fgets(line, sizeof(line), stdin)) {
-		unsigned char sha1[20];
+		unsigned char sha1[HASH_MAX_RAWSZ];
 		enum object_type type, itype;
 		size_t size, isize;
 		struct fault f;
@@ -538,7 +538,7 @@ static int sha1_fd(int fd, unsigned char *sha1, unsigned long *blocks,
 static int cmd_sha1(int argc, char **argv)
 {
 	unsigned long blocks = 0, flagged = 0;
-	unsigned char sha1[20];
+	unsigned char sha1[HASH_MAX_RAWSZ];
 	int i, stats = 0, ret = 0;
 
 	if (argc && !strcmp(argv[0], "--stats")) {
@@ -578,7 +578,7 @@ static int cmd_sha1_batch(void)
 {
 	unsigned long objs = 0, blocks = 0, flagged = 0;
 	char line[256], hdr[MAX_HEADER_LEN], type[16], hex[41];
-	unsigned char want[20], got[20], *buf = NULL;
+	unsigned char want[HASH_MAX_RAWSZ], got[HASH_MAX_RAWSZ], *buf = NULL;
 	size_t alloc = 0, size;
 	int ret = 0;
 
