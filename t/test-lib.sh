@@ -132,7 +132,17 @@ test_profile() {
 	test_cpu_was=$_cpu
 }
 
+# test_expect_success [PREREQ] TITLE BODY: PREREQ (as test_have_prereq
+# knows them) missing, the test is reported skipped and not run.
 test_expect_success() {
+	if [ $# = 3 ]; then
+		if ! test_have_prereq "$1"; then
+			test_count=$((test_count + 1))
+			echo "ok $test_count # skip $2 (missing $1)"
+			return 0
+		fi
+		shift
+	fi
 	test_count=$((test_count + 1))
 	cd "$TRASH_DIRECTORY"
 	if run_test_body "$2"; then
