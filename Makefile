@@ -177,7 +177,7 @@ demo: all
 	@sh t/demo.sh
 
 bench: all
-	@QUICK=$(QUICK) CPU=$(CPU) sh bench/run
+	@QUICK=$(QUICK) CPU=$(CPU) HASH=$(HASH) sh bench/run
 
 # libFuzzer targets (clang): `make fuzz` builds them, `make fuzz-run
 # FUZZ_SECONDS=600` runs each on its seed corpus under ASan and UBSan.

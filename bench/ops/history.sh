@@ -79,7 +79,7 @@ hist_source() {
 	else
 		hc=${HIST_COMMITS:-200000} hf=${HIST_FILES:-4000}
 	fi
-	HIST_SRC=$BENCH_DATA/history-g$HIST_GEN_VERSION-${hc}x$hf.git
+	HIST_SRC=$BENCH_DATA/history-g$HIST_GEN_VERSION-${hc}x$hf$HASH_SUFFIX.git
 	[ -f "$HIST_SRC/built" ] || hist_build "$HIST_SRC" $hc $hf || {
 		echo "bench: building the history failed" >&2
 		exit 1

@@ -61,7 +61,7 @@ log_setup() {
 		src=$OLD_SRC/$SUBDIR
 		key=$key-$(echo "$SUBDIR" | tr / _)
 	fi
-	L=$BENCH_DATA/log-$key-$LOG_COMMITS.git
+	L=$BENCH_DATA/log-$key-$LOG_COMMITS$HASH_SUFFIX.git
 	[ -d "$L" ] && return 0
 	echo "bench: building $L" >&2
 	rm -rf "$L.tmp"
