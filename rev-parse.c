@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 		usage(rev_parse_usage);
 	if (setup_repository() < 0)
 		exit(128);
-	ids = xcalloc(argc, 20);
+	ids = xcalloc(argc, sizeof(*ids));
 	for (i = first; i < argc; i++)
 		if (argv[i][0] == ':' && argv[i][1] != '/' ?
 		    index_name(argv[i], ids[i]) < 0 :

@@ -249,7 +249,7 @@ static int mark_seen(struct message_walk *w, const unsigned char *sha1)
 		return 0;
 	if (2 * (w->seen_nr + 1) > w->seen_size) {
 		w->seen_size = old_size ? 2 * old_size : 256;
-		w->seen = xcalloc(w->seen_size, 20);
+		w->seen = xcalloc(w->seen_size, sizeof(*w->seen));
 		for (i = 0; i < old_size; i++)
 			if (!is_null_id(old[i]))
 				memcpy(w->seen[seen_slot(w, old[i])], old[i], 20);
