@@ -88,7 +88,7 @@ static void remember_tree(const unsigned char *sha1)
 		size_t i, old_alloc = known_alloc;
 
 		known_alloc = old_alloc ? old_alloc * 2 : 1024;
-		known_trees = xcalloc(known_alloc, 20);
+		known_trees = xcalloc(known_alloc, sizeof(*known_trees));
 		for (i = 0; i < old_alloc; i++)
 			if (memcmp(old[i], (unsigned char[HASH_MAX_RAWSZ]){ 0 }, 20))
 				memcpy(known_trees[known_slot(old[i])],
@@ -103,7 +103,7 @@ static void remember_tree(const unsigned char *sha1)
 static void forget_known_trees(void)
 {
 	if (known_alloc)
-		memset(known_trees, 0, known_alloc * 20);
+		memset(known_trees, 0, known_alloc * sizeof(*known_trees));
 	known_nr = 0;
 }
 
@@ -353,13 +353,13 @@ static int compare_ids(const void *a, const void *b)
 /* How many different trees of the queue are new to the store. */
 static size_t count_new_trees(void)
 {
-	unsigned char (*ids)[HASH_MAX_RAWSZ] = xmalloc((pending_nr + 1) * 20);
+	unsigned char (*ids)[HASH_MAX_RAWSZ] = xmalloc((pending_nr + 1) * sizeof(*ids));
 	size_t i, nr = 0, distinct = 0;
 
 	for (i = 0; i < pending_nr; i++)
 		if (pending_trees[i].unlisted)
 			memcpy(ids[nr++], pending_trees[i].sha1, 20);
-	qsort(ids, nr, 20, compare_ids);
+	qsort(ids, nr, sizeof(*ids), compare_ids);
 	for (i = 0; i < nr; i++)
 		distinct += !i || memcmp(ids[i - 1], ids[i], 20);
 	free(ids);

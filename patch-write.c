@@ -66,7 +66,7 @@ static int write_target(struct target *t)
 
 int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
 {
-	unsigned char (*ids)[HASH_MAX_RAWSZ] = xcalloc(nr ? nr : 1, 20);
+	unsigned char (*ids)[HASH_MAX_RAWSZ] = xcalloc(nr ? nr : 1, sizeof(*ids));
 	int with_index = flags & (APPLY_INDEX | APPLY_CACHED);
 	int ret = -1;
 	size_t i;

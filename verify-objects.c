@@ -822,7 +822,7 @@ int main(int argc, char **argv)
 		exit(128);
 	quarantine = argv[i++];
 	nr_heads = argc - i;
-	heads = xcalloc(nr_heads, 20);
+	heads = xcalloc(nr_heads, sizeof(*heads));
 	for (h = 0; h < nr_heads; h++)
 		if (get_sha1_hex(argv[i + h], heads[h]) < 0 ||
 		    argv[i + h][40])
