@@ -212,6 +212,33 @@ sys.stdout.buffer.write(out)
 	grep "treeNotSorted" err && only_files s1 ./a.pack
 '
 
+case $test_hash_algo in
+sha1)	other_hash=sha256 ;;
+*)	other_hash=sha1 ;;
+esac
+
+test_expect_success 'a pack of the other hash: refused in one line, told why' '
+	git init -q --object-format=$other_hash oh &&
+	(cd oh && seq 1 300 >f && git add f && git commit -q -m one &&
+	 seq 1 301 >f && git commit -q -a -m two &&
+	 git rev-list --objects --all | git pack-objects -q --stdout) \
+		>oh.pack &&
+	rm -rf os && git init -q os &&
+	(cd os && test_expect_code 128 index-pack --stdin <../oh.pack \
+		>../out 2>../err) &&
+	! test -s out && test $(wc -l <err) = 1 &&
+	grep "is a $other_hash pack, the store is $test_hash_algo" err &&
+	! find os/.git/objects -type f | grep . &&
+	rm -rf of && mkdir of && cp oh.pack of/x.pack &&
+	test_expect_code 128 index-pack --object-format=$test_hash_algo \
+		of/x.pack 2>err &&
+	grep "is a $other_hash pack" err && only_files of ./x.pack &&
+	index-pack --object-format=$other_hash of/x.pack >hex &&
+	git index-pack --object-format=$other_hash -o of/git.idx of/x.pack \
+		>/dev/null &&
+	cmp of/git.idx of/x.idx
+'
+
 test_expect_success 'usage' '
 	index-pack -h >out && grep "^usage: index-pack" out &&
 	test_expect_code 129 index-pack &&
