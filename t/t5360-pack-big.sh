@@ -52,7 +52,7 @@ test_expect_success 'unpack-objects writes it loose, a piece at a time' '
 	(cd u && init-db 2>/dev/null && rss_below unpack-objects <../p.pack) &&
 	GIT_DIR=u/.dircache git cat-file --batch-all-objects \
 		--batch-check="%(objectname)" >got &&
-	cut -c1-40 list | sort >want &&
+	cut -c1-$OID_HEXSZ list | sort >want &&
 	test_cmp want got &&
 	id=$(sed -n "s/ mid\$//p" list) &&
 	(cd u && stream_cmp ../mid cat-file blob $id) &&
