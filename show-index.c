@@ -5,7 +5,7 @@
  * "<offset> <id>" for v1.  Only the idx is read, never the pack: this
  * is how repack learns what a pack holds without reading the objects
  * (verify-pack reads every one of them, and maps the whole pack).
- * Unlike git's, it checks the idx first, its trailing SHA-1, fan-out,
+ * Unlike git's, it checks the idx first, its trailing hash, fan-out,
  * sizes and order of the ids, and prints nothing when it is corrupt:
  * a list that is not the pack's could make repack drop an object.
  */
@@ -46,14 +46,16 @@ static unsigned char *read_stdin(size_t *len)
 static void check_idx(struct packed_git *p)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
+	size_t sum = p->idx_size - the_hash->rawsz;
 	const char *bad;
 
-	if (p->idx_size < 20)
+	if (p->idx_size < the_hash->rawsz)
 		die("index file is too small");
-	if (hash_buffer(p->idx, p->idx_size - 20, sha1) < 0)
+	if (hash_buffer(p->idx, sum, sha1) < 0)
 		die("index file: SHA-1 collision attack detected");
-	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
-		die("index file is corrupt: its SHA-1 does not match");
+	if (!hasheq(sha1, p->idx + sum))
+		die("index file is corrupt: its %s does not match",
+		    the_hash == &hash_sha1 ? "SHA-1" : "SHA-256");
 	bad = check_pack_idx(p);
 	if (!bad)
 		bad = check_pack_idx_order(p);

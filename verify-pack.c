@@ -108,7 +108,7 @@ static int chain_of(struct packed_git *p, uint32_t n, int *type,
 		if (pos < 0 || ++depth > p->nr)
 			return -1;
 		if (depth == 1)
-			memcpy(base, nth_packed_sha1(p, pos), 20);
+			hashcpy(base, nth_packed_sha1(p, pos));
 	}
 }
 
