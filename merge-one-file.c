@@ -56,7 +56,7 @@ static void parse_side(struct side *s, const char *id, const char *mode)
 	memset(s, 0, sizeof(*s));
 	if (!*id && !*mode)
 		return;
-	if (get_sha1_hex(id, s->sha1) || id[40])
+	if (get_sha1_hex(id, s->sha1) || id[the_hash->hexsz])
 		die("'%s' is not an object id", id);
 	s->mode = strtoul(mode, &end, 8);
 	if (!*mode || *end)
@@ -66,7 +66,7 @@ static void parse_side(struct side *s, const char *id, const char *mode)
 
 static int same_id(const struct side *a, const struct side *b)
 {
-	return a->present && b->present && !memcmp(a->sha1, b->sha1, 20);
+	return a->present && b->present && !hashcmp(a->sha1, b->sha1);
 }
 
 /* Is name in the index at any stage? */
@@ -116,7 +116,7 @@ static struct cache_entry *side_entry(const unsigned char *sha1,
 {
 	struct cache_entry *ce = make_cache_entry(path, strlen(path));
 
-	memcpy(ce->sha1, sha1, 20);
+	hashcpy(ce->sha1, sha1);
 	ce->ce_mode = mode;
 	return ce;
 }
