@@ -1277,7 +1277,7 @@ int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
 void remove_pack_tmp(struct pack_tmp *t);
 /*
  * The pieces, for index-pack's other names: sort ents by id (-1 with
- * the id found twice in dup, 20 bytes); a new file <dir>/<prefix>XXXXXX
+ * the id found twice in dup, rawsz bytes); a new file <dir>/<prefix>XXXXXX
  * (dir made if need be: its fd, the name in *tmp, malloc'd; -1 after
  * error()); make *tmp (fd, closed here) read-only, synced unless
  * DIRCACHE_NO_SYNC, and rename it to path (0 and *tmp freed and NULL,

@@ -142,7 +142,7 @@ static struct pack_idx_entry *idx_entries(const struct pack_in *p,
 	uint32_t i;
 
 	for (i = 0; i < p->nr; i++) {
-		memcpy(ents[i].sha1, p->entries[i].sha1, 20);
+		hashcpy(ents[i].sha1, p->entries[i].sha1);
 		ents[i].crc = p->entries[i].crc;
 		ents[i].offset = p->entries[i].offset;
 	}
