@@ -237,7 +237,7 @@ static int scan_tree(const void *buf, size_t size, int strict,
 		if (ret <= 0)
 			break;
 		t->zero_pad |= *start == '0';
-		t->null_sha1 |= !memcmp(e.sha1, null_sha1, 20);
+		t->null_sha1 |= !hashcmp(e.sha1, null_sha1);
 		t->bad_mode |= !is_valid_mode(e.mode, strict);
 		note_name(t, e.path, e.pathlen);
 		e.mode = canon_mode(e.mode);
@@ -416,7 +416,7 @@ static int is_sha1_line(const char *v, const char *le)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
 
-	return le - v == 40 && !get_sha1_hex(v, sha1);
+	return le - v == (long)the_hash->hexsz && !get_sha1_hex(v, sha1);
 }
 
 int fsck_commit(const void *data, size_t size, struct fsck_options *o)
@@ -505,7 +505,7 @@ void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
 		   int type)
 {
 	ALLOC_GROW(o->links, o->nr_links + 1, o->alloc_links);
-	memcpy(o->links[o->nr_links].sha1, sha1, 20);
+	hashcpy(o->links[o->nr_links].sha1, sha1);
 	o->links[o->nr_links++].type = type;
 }
 
