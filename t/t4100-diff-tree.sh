@@ -61,7 +61,7 @@ test_expect_success 'non-recursive output is git'"'"'s' '
 	test_grep "^:100644 120000 .* T	tolink$" actual &&
 	test_grep "^:120000 100644 .* T	fromlink$" actual &&
 	test_grep "^:100644 100755 .* M	chmod$" actual &&
-	test_grep "^:000000 040000 0\{40\} .* A	new$" actual
+	test_grep "^:000000 040000 0\{$OID_HEXSZ\} .* A	new$" actual
 '
 
 test_expect_success 'recursive output is git'"'"'s' '
@@ -290,7 +290,7 @@ test_expect_success 'deep trees are followed, too deep ones refused' '
 	test_expect_code 128 diff-tree -r $EMPTY_TREE $deep >out 2>err &&
 	test_grep "^diff-tree: refusing trees nested deeper than 4096 levels" err &&
 	diff-tree $EMPTY_TREE $deep >out &&
-	test_grep "^:000000 040000 0\{40\} [0-9a-f]\{40\} A	d$" out
+	test_grep "^:000000 040000 0\{$OID_HEXSZ\} [0-9a-f]\{$OID_HEXSZ\} A	d$" out
 '
 
 test_expect_success 'refuses paths outside the tree and the empty path' '
