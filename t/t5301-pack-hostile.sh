@@ -49,7 +49,7 @@ test_expect_success 'the pack maker makes packs git reads' '
 	git cat-file -p $id >../expect &&
 	cat-file -p $id >../ours &&
 	test_cmp ../expect ../ours &&
-	git verify-pack -v .git/objects/pack/*.idx >../expect &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../expect &&
 	verify-pack -v .git/objects/pack/*.idx >../ours &&
 	test_cmp ../expect ../ours &&
 	fsck-cache
@@ -62,7 +62,7 @@ test_expect_success 'a chain 300 deep, OFS and REF in turn, read as git' '
 	cat-file -p $id >../ours &&
 	test_cmp ../expect ../ours &&
 	test_grep "^line 299" ../ours &&
-	git verify-pack -v .git/objects/pack/*.idx >../expect &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../expect &&
 	verify-pack -v .git/objects/pack/*.idx >../ours &&
 	test_cmp ../expect ../ours &&
 	test_grep "chain length = 300: 1 object" ../ours &&
@@ -154,7 +154,7 @@ test_expect_success 'a bad CRC: fsck-cache and verify-pack say so, as git' '
 	refuses fsck-cache &&
 	test_grep "index CRC mismatch for object $id" ../err &&
 	refuses verify-pack .git/objects/pack/*.idx &&
-	test_must_fail git verify-pack .git/objects/pack/*.idx 2>../gerr &&
+	test_must_fail git verify-pack --object-format=$test_hash_algo .git/objects/pack/*.idx 2>../gerr &&
 	test_must_fail git fsck 2>../gerr &&
 	test_grep "index CRC mismatch for object $id" ../gerr
 '
@@ -163,7 +163,7 @@ test_expect_success 'a wrong zlib checksum: fsck-cache says so, as git fsck' '
 	git init -q adler && cd adler &&
 	id=$($MP bad_adler .git/objects/pack) &&
 	cat-file -p $id >../ours &&
-	test_must_fail git verify-pack .git/objects/pack/*.idx 2>../gerr &&
+	test_must_fail git verify-pack --object-format=$test_hash_algo .git/objects/pack/*.idx 2>../gerr &&
 	refuses verify-pack .git/objects/pack/*.idx &&
 	test_grep "adler32" ../err &&
 	test_must_fail git fsck 2>../gerr &&

@@ -23,8 +23,8 @@ test_expect_success 'setup: packs with OFS_DELTA and with REF_DELTA' '
 		>ofs.hex &&
 	(cd repo && git pack-objects -q --no-delta-base-offset --window=50 \
 		--depth=20 ../ref/p <../objs) >ref.hex &&
-	git verify-pack -v ofs/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$" &&
-	git verify-pack -v ref/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$"
+	git verify-pack --object-format=$test_hash_algo -v ofs/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$" &&
+	git verify-pack --object-format=$test_hash_algo -v ref/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$"
 '
 
 test_expect_success 'the idx is byte for byte git index-pack'"'"'s' '
@@ -33,7 +33,7 @@ test_expect_success 'the idx is byte for byte git index-pack'"'"'s' '
 		mkdir -p mine-$k && cp $k/p-$h.pack mine-$k/x.pack &&
 		index-pack mine-$k/x.pack >out &&
 		echo $h >expect && test_cmp expect out &&
-		git index-pack -o git-$k.idx mine-$k/x.pack >/dev/null &&
+		git index-pack --object-format=$test_hash_algo -o git-$k.idx mine-$k/x.pack >/dev/null &&
 		cmp git-$k.idx mine-$k/x.idx &&
 		cmp $k/p-$h.idx mine-$k/x.idx || exit 1
 	done
@@ -99,9 +99,9 @@ test_expect_success 'few bases held: made again, the same ids' '
 		"$TEST_DIRECTORY"/helper/test-tool pack-resolve 100000000 $p | sort >many &&
 		test_cmp many few &&
 		index-pack -o x.idx $p >/dev/null &&
-		git index-pack -o gx.idx $p >/dev/null &&
+		git index-pack --object-format=$test_hash_algo -o gx.idx $p >/dev/null &&
 		cmp gx.idx x.idx &&
-		git show-index <x.idx | cut -d" " -f2 | sort >idx-ids &&
+		git show-index --object-format=$test_hash_algo <x.idx | cut -d" " -f2 | sort >idx-ids &&
 		test_cmp idx-ids few || exit 1
 	done
 '
@@ -121,7 +121,7 @@ open(sys.argv[4], \"wb\").write(d)
 refused() {
 	rm -rf rf && mkdir rf && cp "$1" rf/bad.pack &&
 	if test "$2" != git-takes; then
-		test_must_fail git index-pack -o rf/git.idx rf/bad.pack \
+		test_must_fail git index-pack --object-format=$test_hash_algo -o rf/git.idx rf/bad.pack \
 			2>/dev/null
 	fi &&
 	rm -f rf/git.idx &&
@@ -184,7 +184,7 @@ assert len(e) == 8
 p = b\"PACK\" + struct.pack(\">II\", 2, 2) + bytes([0x30]) + e + bytes([0x20]) + e
 open(\"small.pack\", \"wb\").write(p + hashlib.sha1(p).digest())
 " &&
-	git index-pack -o small-git.idx small.pack >/dev/null &&
+	git index-pack --object-format=$test_hash_algo -o small-git.idx small.pack >/dev/null &&
 	index-pack small.pack >/dev/null && cmp small-git.idx small.idx
 '
 

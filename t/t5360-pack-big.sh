@@ -136,7 +136,7 @@ test_expect_success 'big: pack-objects writes it streamed, as git would' '
 	rm -rf ours && mkdir ours &&
 	rss_below pack-objects ours/pack <list >hex &&
 	cp ours/pack-$(cat hex).pack p.pack &&
-	GIT_DIR=.dircache git index-pack -o g.idx p.pack >git-hex &&
+	GIT_DIR=.dircache git index-pack --object-format=$test_hash_algo -o g.idx p.pack >git-hex &&
 	test_cmp hex git-hex &&
 	cmp g.idx ours/pack-$(cat hex).idx
 '
@@ -167,10 +167,10 @@ test_expect_success 'big: unpack-objects writes it loose, streamed' '
 test_expect_success 'big: a pack over 4 GiB, its idx with 64-bit offsets' '
 	python3 "$TEST_DIRECTORY/big-pack.py" $FIVE_GIB wide.pack >ids &&
 	rss_below index-pack wide.pack >hex &&
-	GIT_DIR=.dircache git index-pack -o git-wide.idx wide.pack >git-hex &&
+	GIT_DIR=.dircache git index-pack --object-format=$test_hash_algo -o git-wide.idx wide.pack >git-hex &&
 	test_cmp git-hex hex &&
 	cmp git-wide.idx wide.idx &&
-	git show-index <wide.idx >offsets &&
+	git show-index --object-format=$test_hash_algo <wide.idx >offsets &&
 	test_grep "^5369118754 $(sed -n 2p ids) " offsets
 '
 
