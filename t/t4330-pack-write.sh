@@ -40,7 +40,7 @@ test_expect_success 'setup: objects of every type and size' '
 	grep "^pack-[0-9a-f]\{40\}\.idx\$" packdir
 '
 
-test_expect_success 'git verify-pack --object-format=$test_hash_algo and fsck --strict accept it' '
+test_expect_success 'git verify-pack and fsck --strict accept it' '
 	idx=$(ls g/.git/objects/pack/*.idx) &&
 	git verify-pack --object-format=$test_hash_algo -v "$idx" >verify &&
 	grep "^non delta: 306 objects" verify &&
@@ -48,7 +48,7 @@ test_expect_success 'git verify-pack --object-format=$test_hash_algo and fsck --
 	test ! -s fsck.out
 '
 
-test_expect_success 'the idx is the one git index-pack --object-format=$test_hash_algo makes, named by the pack id' '
+test_expect_success 'the idx is the one git index-pack makes, named by the pack id' '
 	pack=$(ls g/.git/objects/pack/*.pack) &&
 	cp "$pack" copy.pack &&
 	id=$(git index-pack --object-format=$test_hash_algo -o copy.idx copy.pack) &&
