@@ -231,8 +231,9 @@ int parse_diff_option(struct diff_options *opt, const char *arg)
 	else if (!strncmp(arg, "--abbrev=", 9)) {
 		unsigned long n = strtoul(arg + 9, NULL, 10);
 
-		opt->abbrev = n < 4 ? 4 : n > the_hash->hexsz ?
-			      (int)the_hash->hexsz : (int)n;
+		/* tools parse before setup: the ids' size is not known */
+		opt->abbrev = n < 4 ? 4 : n > HASH_MAX_HEXSZ ?
+			      HASH_MAX_HEXSZ : (int)n;
 	} else {
 		return 0;
 	}
