@@ -150,14 +150,11 @@ static int64_t idx_offsets64(const struct packed_git *p, size_t size,
 	return (size - min) / 8;
 }
 
-/*
- * Sizes and the fan-out table; NULL when good.  An idx of the other
- * hash's ids never fits this one's sizes: it is named for what it is.
- */
-const char *check_pack_idx(struct packed_git *p)
+/* Sizes and the fan-out table for ids of rawsz bytes; NULL when good. */
+static const char *check_idx_as(struct packed_git *p, size_t rawsz)
 {
 	const unsigned char *fanout = p->idx;
-	size_t size = p->idx_size, rawsz = the_hash->rawsz;
+	size_t size = p->idx_size;
 	uint32_t prev = 0, i;
 	int64_t nr64;
 
@@ -181,12 +178,6 @@ const char *check_pack_idx(struct packed_git *p)
 	p->nr = prev;
 	p->names = fanout + 1024;
 	nr64 = idx_offsets64(p, size, rawsz);
-	if (nr64 < 0 && the_hash == &hash_sha1 &&
-	    idx_offsets64(p, size, hash_sha256.rawsz) >= 0)
-		return "index file has sha256 ids, the store is sha1";
-	if (nr64 < 0 && the_hash == &hash_sha256 &&
-	    idx_offsets64(p, size, hash_sha1.rawsz) >= 0)
-		return "index file has sha1 ids, the store is sha256";
 	if (nr64 < 0)
 		return "index file has the wrong size";
 	if (p->idx_version == 2) {
@@ -196,6 +187,58 @@ const char *check_pack_idx(struct packed_git *p)
 		p->nr_offsets64 = nr64;
 	}
 	return NULL;
+}
+
+static const struct hash_algo *other_hash(void)
+{
+	return the_hash == &hash_sha1 ? &hash_sha256 : &hash_sha1;
+}
+
+/*
+ * An idx of the other hash's ids never fits this one's sizes (nor the
+ * reverse): it is named for what it is.
+ */
+const char *check_pack_idx(struct packed_git *p)
+{
+	struct packed_git q = *p;
+	const char *bad = check_idx_as(p, the_hash->rawsz);
+
+	if (bad && !check_idx_as(&q, other_hash()->rawsz))
+		return the_hash == &hash_sha1 ?
+			"index file has sha256 ids, the store is sha1" :
+			"index file has sha1 ids, the store is sha256";
+	return bad;
+}
+
+const struct hash_algo *guess_idx_hash(const unsigned char *head,
+				       size_t size)
+{
+	struct packed_git q;
+
+	memset(&q, 0, sizeof(q));
+	q.idx = head;
+	q.idx_size = size;
+	if (check_idx_as(&q, the_hash->rawsz) &&
+	    !check_idx_as(&q, other_hash()->rawsz))
+		return other_hash();
+	return the_hash;
+}
+
+const struct hash_algo *guess_idx_file_hash(const char *idx_name)
+{
+	unsigned char head[8 + 1024];
+	const struct hash_algo *algo = the_hash;
+	struct stat st;
+	int fd = open(idx_name, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return the_hash;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size >= (off_t)sizeof(head) &&
+	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
+		algo = guess_idx_hash(head, st.st_size);
+	close(fd);
+	return algo;
 }
 
 struct packed_git *new_packed_git(const char *idx_name)
