@@ -124,12 +124,12 @@ static char *check_job(const struct later_job *j)
 	char id[HASH_MAX_HEXSZ + 1], got[HASH_MAX_HEXSZ + 1];
 	const char *bad;
 
-	memcpy(id, sha1_to_hex(j->sha1), 41);
+	memcpy(id, sha1_to_hex(j->sha1), the_hash->hexsz + 1);
 	if (hash_sha1_file(j->buf, j->size, j->type, sha1) < 0)
 		return message("object %s is corrupt: SHA-1 collision attack "
 			       "detected", id);
-	if (memcmp(sha1, j->sha1, 20)) {
-		memcpy(got, sha1_to_hex(sha1), 41);
+	if (hashcmp(sha1, j->sha1)) {
+		memcpy(got, sha1_to_hex(sha1), the_hash->hexsz + 1);
 		return message("hash mismatch %s: its content hashes to %s",
 			       id, got);
 	}
@@ -295,7 +295,7 @@ int read_later(struct check_later *cl, const unsigned char *sha1,
 	if (!o->buf)
 		return -1;
 	j = xmalloc(sizeof(*j));
-	memcpy(j->sha1, sha1, 20);
+	hashcpy(j->sha1, sha1);
 	j->type = want;
 	j->buf = o->buf;
 	j->size = o->size;

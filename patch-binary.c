@@ -136,11 +136,16 @@ long parse_binary_hunks(struct patch *patch, const char *p, const char *end,
 	return one + two;
 }
 
-/* A full id, and not the null one (which stands for "no file"). */
+/*
+ * A full id of the store's hash (hexsz digits), and not the null one
+ * (which stands for "no file").
+ */
 static int is_full_id(const char *id)
 {
-	return strlen(id) == 40 && is_lower_hex(id, 40) &&
-	       strspn(id, "0") != 40;
+	const size_t hexsz = the_hash->hexsz;
+
+	return strlen(id) == hexsz && is_lower_hex(id, hexsz) &&
+	       strspn(id, "0") != hexsz;
 }
 
 /* Does content hash to the full id (when it is one)? */

@@ -205,8 +205,8 @@ static int parse_mode(const char *s, size_t len, unsigned int *mode)
 
 static void copy_id(char *dst, const char *s, size_t len)
 {
-	if (len > 40)
-		len = 40;
+	if (len > the_hash->hexsz)
+		len = the_hash->hexsz;
 	memcpy(dst, s, len);
 	dst[len] = '\0';
 }
@@ -215,16 +215,17 @@ static void copy_id(char *dst, const char *s, size_t len)
 static int parse_index_line(const char *s, size_t len, struct patch *patch)
 {
 	const char *end = s + len, *dots, *sp;
+	const ptrdiff_t hexsz = the_hash->hexsz;
 
 	dots = memmem(s, len, "..", 2);
-	if (!dots || dots - s > 40)
+	if (!dots || dots - s > hexsz)
 		return -1;
 	copy_id(patch->old_id, s, dots - s);
 	s = dots + 2;
 	sp = memchr(s, ' ', end - s);
 	if (!sp)
 		sp = end;
-	if (sp - s > 40)
+	if (sp - s > hexsz)
 		return -1;
 	copy_id(patch->new_id, s, sp - s);
 	if (sp < end && !patch->old_mode &&

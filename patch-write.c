@@ -39,7 +39,7 @@ static int index_target(const struct target *t, unsigned int flags,
 	struct cache_entry *ce = make_cache_entry(t->path, strlen(t->path));
 	struct stat st;
 
-	memcpy(ce->sha1, sha1, 20);
+	hashcpy(ce->sha1, sha1);
 	if (!(flags & APPLY_CACHED)) {
 		if (lstat(t->path, &st) < 0) {
 			free_cache_entry(ce);

@@ -16,11 +16,6 @@
 /* Deeper trees are refused: a hostile store could nest them forever. */
 #define MAX_TREE_DIFF_DEPTH 4096
 
-static const unsigned char empty_tree_sha1[HASH_MAX_RAWSZ] = {
-	0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
-	0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
-};
-
 struct tree_diff {
 	const struct pathspec *ps;
 	tree_change_fn fn;
@@ -61,7 +56,7 @@ static struct cached_tree *cache_slot(const unsigned char *sha1)
 	unsigned int i;
 
 	for (i = 0; i < TREE_CACHE_SIZE; i++)
-		if (tree_cache[i].buf && !memcmp(tree_cache[i].sha1, sha1, 20))
+		if (tree_cache[i].buf && hasheq(tree_cache[i].sha1, sha1))
 			return &tree_cache[i];
 	for (i = 0; i < TREE_CACHE_SIZE; i++) {
 		struct cached_tree *t = &tree_cache[tree_cache_next++ %
@@ -107,7 +102,7 @@ static int hold_tree(struct held_tree *h, const unsigned char *sha1,
 	h->slot = NULL;
 	h->buf = NULL;
 	h->size = 0;
-	if (!sha1 || (!memcmp(sha1, empty_tree_sha1, 20) &&
+	if (!sha1 || (hasheq(sha1, the_hash->empty_tree) &&
 		      !has_sha1_file(sha1)))
 		return 0;
 	t = cache_slot(sha1);
@@ -122,7 +117,7 @@ static int hold_tree(struct held_tree *h, const unsigned char *sha1,
 	if (!h->buf)
 		return -1;
 	if (t) {
-		memcpy(t->sha1, sha1, 20);
+		hashcpy(t->sha1, sha1);
 		t->buf = h->buf;
 		t->size = h->size;
 		t->pinned = 1;
@@ -153,7 +148,7 @@ static int diff_one_entry(struct tree_diff *td, const struct name_entry *one,
 	int ret = 0;
 
 	if (one && two && one->mode == two->mode &&
-	    !memcmp(one->sha1, two->sha1, 20))
+	    hasheq(one->sha1, two->sha1))
 		return 0;
 	ALLOC_GROW(td->path, td->len + e->pathlen + 2, td->alloc);
 	memcpy(td->path + td->len, e->path, e->pathlen);
@@ -274,7 +269,7 @@ static int literal_differs(const unsigned char *t1, const unsigned char *t2,
 
 	if (!t1 && !t2)
 		return 0;
-	if (t1 && t2 && !memcmp(t1, t2, 20))
+	if (t1 && t2 && hasheq(t1, t2))
 		return 0;
 	if (hold_tree(&h1, t1, item->match) < 0)
 		return -1;
@@ -297,7 +292,7 @@ static int literal_differs(const unsigned char *t1, const unsigned char *t2,
 		ret = 1;
 	else
 		ret = has1 && (e1.mode != e2.mode ||
-			       memcmp(e1.sha1, e2.sha1, 20));
+			       hashcmp(e1.sha1, e2.sha1));
 	release_tree(&h2);
 	release_tree(&h1);
 	return ret;
@@ -319,7 +314,7 @@ int trees_differ(const unsigned char *old, const unsigned char *new,
 	size_t i;
 	int r;
 
-	if (old && new && !memcmp(old, new, 20))
+	if (old && new && hasheq(old, new))
 		return 0;
 	if (!ps || ps->match_all || !all_literal(ps))
 		return diff_trees(old, new, ps, note_change, NULL);

@@ -672,6 +672,9 @@ int main(int argc, char **argv)
 	setup_tool(argv[0]);
 	if (argc < 2)
 		die("usage: test-tool <command> <args>");
+	/* the store's hash, for the commands that read ids or objects */
+	if (!check_git_dir() && check_repository_format() < 0)
+		exit(128);
 	if (!strcmp(argv[1], "mbuf"))
 		ret = cmd_mbuf(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "pathspec"))
