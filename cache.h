@@ -608,7 +608,9 @@ void setup_environment(void);
  * the repository's format is one we read, else -1 after one line:
  * "not a dircache repository (or GIT_DIR): <dir>" (and, from inside a
  * work tree, where its top is: the tools run there), git's words for
- * a gitfile that names no repository, or the format's problem.
+ * a gitfile that names no repository, the format's problem, or a
+ * store of another hash than the common directory's (a worktree's git
+ * directory or detached HEAD, GIT_OBJECT_DIRECTORY, an alternate).
  */
 int setup_repository(void);
 /* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */

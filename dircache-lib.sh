@@ -133,7 +133,7 @@ dc_hexsz() {
 
 # Set DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache).
 dc_set_hash() {
-	DC_HEXSZ=$(dc_hexsz)
+	DC_HEXSZ=$(dc_hexsz "$(common_dir)")
 	NULL_ID=$(printf "%0${DC_HEXSZ}d" 0)
 }
 

@@ -24,4 +24,75 @@ test_expect_success 'the scripts read the object format from the config' '
 	lib_hash s1 >actual5 && test_cmp expect2 actual5
 '
 
+# A work tree made by git with the object format $1, one commit, in
+# w-$1; its store is w-$1/.git.
+git_repo() {
+	git init -q --object-format="$1" "w-$1" &&
+	(cd "w-$1" && echo "$1" >file && git add file &&
+	 git commit -q -m "a $1 commit")
+}
+
+test_expect_success 'setup: a sha1 and a sha256 repository made by git' '
+	git_repo sha1 && git_repo sha256 &&
+	test "$(git -C w-sha256 rev-parse --show-object-format)" = sha256 &&
+	test "$(git -C w-sha1 rev-parse --show-object-format)" = sha1
+'
+
+# refuses <cmd> <ours> <theirs>: dircache <cmd> in w-<ours> from or to
+# w-<theirs> exits 128 with one line naming both formats, and neither
+# repository changes at all.
+refuses() {
+	repo_state "w-$2" >before-ours &&
+	repo_state "w-$3" >before-theirs &&
+	(cd "w-$2" && test_expect_code 128 dircache "$1" "../w-$3/.git") \
+		2>err &&
+	test "$(wc -l <err)" -eq 1 &&
+	test_grep "mismatched object formats: .*w-$3/.git is $3, this store is $2" err &&
+	repo_state "w-$2" >after-ours &&
+	repo_state "w-$3" >after-theirs &&
+	test_cmp before-ours after-ours &&
+	test_cmp before-theirs after-theirs
+}
+
+test_expect_success 'pull between a sha1 and a sha256 store: refused, both ways' '
+	refuses pull sha1 sha256 &&
+	refuses pull sha256 sha1
+'
+
+test_expect_success 'fetch between a sha1 and a sha256 store: refused, both ways' '
+	refuses fetch sha1 sha256 &&
+	refuses fetch sha256 sha1
+'
+
+test_expect_success 'push between a sha1 and a sha256 store: refused, both ways' '
+	refuses push sha1 sha256 &&
+	refuses push sha256 sha1
+'
+
+test_expect_success 'dircache init --object-format: the config git writes' '
+	dircache init -q --object-format=sha256 i256 &&
+	git init -q --object-format=sha256 g256 &&
+	test "$(git_in i256 rev-parse --show-object-format)" = sha256 &&
+	git_in i256 config core.repositoryformatversion >actual &&
+	git -C g256 config core.repositoryformatversion >expect &&
+	git_in i256 config extensions.objectformat >>actual &&
+	git -C g256 config extensions.objectformat >>expect &&
+	test_cmp expect actual &&
+	GIT_DEFAULT_HASH=sha1 dircache init -q --object-format=sha1 i1 &&
+	test "$(git_in i1 rev-parse --show-object-format)" = sha1 &&
+	test_expect_code 129 dircache init --object-format 2>/dev/null
+'
+
+test_expect_success 'clone keeps the object format of the store cloned' '
+	for f in sha1 sha256; do
+		dircache clone "w-$f/.git" "c-$f" 2>/dev/null &&
+		test "$(git_in "c-$f" rev-parse --show-object-format)" = $f &&
+		git -C "w-$f" rev-parse HEAD >expect &&
+		git_in "c-$f" rev-parse HEAD >actual &&
+		test_cmp expect actual &&
+		git_in "c-$f" fsck --strict --no-dangling &&
+		test "$(cat "c-$f/file")" = $f || return 1
+	done
+'
+
 test_done
