@@ -33,7 +33,7 @@ for line in sorted(sys.stdin):
     while entry[i - 1] & 0x80:
         i += 1
     if (entry[0] >> 4) & 7 == 7:
-        i += 20
+        i += $((OID_HEXSZ / 2))
     else:
         while entry[i] & 0x80:
             i += 1
@@ -77,7 +77,7 @@ test_expect_success 'a pack and its idx, named by the pack id' '
 	test $(grep -c -E " (commit|tree|blob|tag) " ../v) = $(wc -l <../list)
 '
 
-test_expect_success 'the idx is the one git index-pack --object-format=$test_hash_algo makes' '
+test_expect_success 'the idx is the one git index-pack makes' '
 	cd repo &&
 	hex=$(cat ../out) &&
 	cp ../p-$hex.pack ../copy.pack &&
@@ -151,12 +151,12 @@ test_expect_success '--window-memory: past it, only the newest base is kept' '
 
 test_expect_success '--revs walks as rev-list --objects' '
 	cd repo &&
-	git rev-list --objects e30 ^t10 | cut -c1-40 | sort >../want &&
+	git rev-list --objects e30 ^t10 | cut -c1-$OID_HEXSZ | sort >../want &&
 	printf "e30\n^t10\n" | pack-objects --revs ../r >/dev/null &&
 	git verify-pack --object-format=$test_hash_algo ../r-*.idx &&
 	pack_ids ../r-*.idx >../got &&
 	test_cmp ../want ../got &&
-	git rev-list --objects --all | cut -c1-40 | sort >../want &&
+	git rev-list --objects --all | cut -c1-$OID_HEXSZ | sort >../want &&
 	pack-objects --revs --all --stdout </dev/null >../all.pack &&
 	git index-pack --object-format=$test_hash_algo -o ../all.idx ../all.pack &&
 	pack_ids ../all.idx >../got &&
