@@ -158,8 +158,35 @@ int detect_file_renames(struct file_changes *l,
 	return needed;
 }
 
-/* A side's text; a gitlink's is "Subproject commit <id>", as git's. */
-static int read_side(struct diff_side *s, const struct file_change *ch,
+int fill_later_side(struct diff_side *s, struct later_obj *o,
+		    struct check_later *cl, const char *path,
+		    unsigned int mode, const unsigned char *sha1)
+{
+	memset(o, 0, sizeof(*o));
+	if (!cl || !mode || S_ISGITLINK(mode)) {
+		if (fill_blob_side(s, path, mode, sha1) < 0)
+			return -1;
+		o->buf = (void *)s->data;
+		return 0;
+	}
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->mode = mode;
+	memcpy(s->sha1, sha1, 20);
+	if (read_later(cl, sha1, OBJ_BLOB, NULL, o) < 0)
+		return error("cannot read blob %s for '%s'", sha1_to_hex(sha1),
+			     path);
+	s->data = o->buf;
+	s->size = o->size;
+	return 0;
+}
+
+/*
+ * A side's text into s, its buffer in o (release_later it): a
+ * gitlink's is "Subproject commit <id>", as git's.
+ */
+static int read_side(struct diff_side *s, struct later_obj *o,
+		     struct check_later *cl, const struct file_change *ch,
 		     int i)
 {
 	struct mbuf gitlink;
@@ -167,11 +194,15 @@ static int read_side(struct diff_side *s, const struct file_change *ch,
 	if (ch->mode[i] && !S_ISGITLINK(ch->mode[i]) &&
 	    is_null_id(ch->sha1[i])) {
 		memset(s, 0, sizeof(*s));
+		memset(o, 0, sizeof(*o));
 		s->path = ch->path;
 		s->mode = ch->mode[i];
-		return read_work_side(s, ch->path);
+		if (read_work_side(s, ch->path) < 0)
+			return -1;
+		o->buf = (void *)s->data;
+		return 0;
 	}
-	if (fill_blob_side(s, ch->path, ch->mode[i], ch->sha1[i]) < 0)
+	if (fill_later_side(s, o, cl, ch->path, ch->mode[i], ch->sha1[i]) < 0)
 		return -1;
 	if (S_ISGITLINK(ch->mode[i])) {
 		mbuf_init(&gitlink);
@@ -179,6 +210,7 @@ static int read_side(struct diff_side *s, const struct file_change *ch,
 			      sha1_to_hex(ch->sha1[i])) < 0)
 			return error("out of memory");
 		s->data = mbuf_detach(&gitlink, &s->size);
+		o->buf = (void *)s->data;
 	}
 	return 0;
 }
@@ -202,17 +234,18 @@ static int same_blob(const struct file_change *ch)
 }
 
 /* The counts of one change for the diffstat, as git counts them. */
-static int count_change(struct file_change *ch)
+static int count_change(struct file_change *ch, struct check_later *cl)
 {
 	struct diff_side s[2];
+	struct later_obj o[2];
 	struct diff_line *a, *b;
 	struct diff_edit *e;
 	size_t na, nb, ne;
 
-	if (read_side(&s[0], ch, 0) < 0)
+	if (read_side(&s[0], &o[0], cl, ch, 0) < 0)
 		return -1;
-	if (read_side(&s[1], ch, 1) < 0) {
-		free((void *)s[0].data);
+	if (read_side(&s[1], &o[1], cl, ch, 1) < 0) {
+		release_later(cl, &o[0]);
 		return -1;
 	}
 	if ((s[0].data && buffer_is_binary(s[0].data, s[0].size)) ||
@@ -232,8 +265,8 @@ static int count_change(struct file_change *ch)
 		free(a);
 		free(b);
 	}
-	free((void *)s[0].data);
-	free((void *)s[1].data);
+	release_later(cl, &o[0]);
+	release_later(cl, &o[1]);
 	return 0;
 }
 
@@ -452,7 +485,7 @@ int count_file_changes(struct file_changes *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (count_change(&l->items[i]) < 0)
+		if (count_change(&l->items[i], l->checker) < 0)
 			return -1;
 	return 0;
 }
