@@ -226,6 +226,51 @@ static unsigned long count_lines(const struct diff_edit *e, size_t nr,
 	return n;
 }
 
+/* The lines of size bytes at p (a last one without '\n' counts). */
+static unsigned long lines_in(const char *p, size_t size)
+{
+	const char *end = p + size, *nl;
+	unsigned long n = 0;
+
+	while (p < end && (nl = memchr(p, '\n', end - p)) != NULL) {
+		n++;
+		p = nl + 1;
+	}
+	return n + (p < end);
+}
+
+/*
+ * The counts when the texts differ by lines only added or only
+ * removed in one place: their equal head and tail of whole lines set
+ * aside (as the diff sets them aside first), one side has nothing
+ * left.  0 when both have something left: the diff must count.
+ */
+static int count_one_sided(struct file_change *ch, const char *a, size_t na,
+			   const char *b, size_t nb)
+{
+	size_t head = 0, tail = 0, min = na < nb ? na : nb;
+
+	while (head < min && a[head] == b[head])
+		head++;
+	while (head && a[head - 1] != '\n')	/* whole lines only */
+		head--;
+	min -= head;
+	while (tail < min && a[na - 1 - tail] == b[nb - 1 - tail])
+		tail++;
+	/* the tail starts a line on both sides, or after its first '\n' */
+	if (tail && !((na - tail == head || a[na - tail - 1] == '\n') &&
+		      (nb - tail == head || b[nb - tail - 1] == '\n'))) {
+		const char *nl = memchr(a + na - tail, '\n', tail);
+
+		tail = nl ? (size_t)(a + na - (nl + 1)) : 0;
+	}
+	if (head + tail < na && head + tail < nb)
+		return 0;
+	ch->deleted = lines_in(a + head, na - head - tail);
+	ch->added = lines_in(b + head, nb - head - tail);
+	return 1;
+}
+
 /* Are both sides the same blob (a work-tree side never is)? */
 static int same_blob(const struct file_change *ch)
 {
@@ -255,7 +300,9 @@ static int count_change(struct file_change *ch, struct check_later *cl)
 			ch->deleted = s[0].size;
 			ch->added = s[1].size;
 		}
-	} else if (!same_blob(ch)) {
+	} else if (!same_blob(ch) &&
+		   !count_one_sided(ch, s[0].data ? s[0].data : "", s[0].size,
+				    s[1].data ? s[1].data : "", s[1].size)) {
 		a = split_lines(s[0].data ? s[0].data : "", s[0].size, &na);
 		b = split_lines(s[1].data ? s[1].data : "", s[1].size, &nb);
 		e = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &ne);
