@@ -239,6 +239,30 @@ static unsigned long lines_in(const char *p, size_t size)
 	return n + (p < end);
 }
 
+/* How many of the first max bytes of a and b are equal. */
+static size_t same_head(const char *a, const char *b, size_t max)
+{
+	size_t n = 0;
+
+	while (max - n >= 256 && !memcmp(a + n, b + n, 256))
+		n += 256;
+	while (n < max && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* How many of the last max bytes before a_end and b_end are equal. */
+static size_t same_tail(const char *a_end, const char *b_end, size_t max)
+{
+	size_t n = 0;
+
+	while (max - n >= 256 && !memcmp(a_end - n - 256, b_end - n - 256, 256))
+		n += 256;
+	while (n < max && a_end[-1 - (long)n] == b_end[-1 - (long)n])
+		n++;
+	return n;
+}
+
 /*
  * The counts when the texts differ by lines only added or only
  * removed in one place: their equal head and tail of whole lines set
@@ -248,15 +272,12 @@ static unsigned long lines_in(const char *p, size_t size)
 static int count_one_sided(struct file_change *ch, const char *a, size_t na,
 			   const char *b, size_t nb)
 {
-	size_t head = 0, tail = 0, min = na < nb ? na : nb;
+	size_t head, tail, min = na < nb ? na : nb;
 
-	while (head < min && a[head] == b[head])
-		head++;
+	head = same_head(a, b, min);
 	while (head && a[head - 1] != '\n')	/* whole lines only */
 		head--;
-	min -= head;
-	while (tail < min && a[na - 1 - tail] == b[nb - 1 - tail])
-		tail++;
+	tail = same_tail(a + na, b + nb, min - head);
 	/* the tail starts a line on both sides, or after its first '\n' */
 	if (tail && !((na - tail == head || a[na - tail - 1] == '\n') &&
 		      (nb - tail == head || b[nb - tail - 1] == '\n'))) {
