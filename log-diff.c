@@ -32,11 +32,11 @@ static void add_change(struct file_changes *l, const char *path,
 	ch->path = xstrdup(path);
 	if (one) {
 		ch->mode[0] = one->mode;
-		memcpy(ch->sha1[0], one->sha1, 20);
+		hashcpy(ch->sha1[0], one->sha1);
 	}
 	if (two) {
 		ch->mode[1] = two->mode;
-		memcpy(ch->sha1[1], two->sha1, 20);
+		hashcpy(ch->sha1[1], two->sha1);
 	}
 }
 
@@ -76,7 +76,7 @@ static int is_null_id(const unsigned char *sha1)
 {
 	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
-	return !memcmp(sha1, null_id, 20);
+	return hasheq(sha1, null_id);
 }
 
 /* The work-tree file at path, the side a raw line gives the null id. */
@@ -105,7 +105,7 @@ static struct rename_file *rename_files(const struct file_changes *l,
 			continue;
 		f[n].path = ch->path;
 		f[n].mode = ch->mode[side];
-		memcpy(f[n].sha1, ch->sha1[side], 20);
+		hashcpy(f[n].sha1, ch->sha1[side]);
 		(*index)[n++] = i;
 	}
 	*nr = n;
@@ -121,7 +121,7 @@ static void make_rename(struct file_changes *l, size_t d, size_t s,
 	add->old_path = del->path;
 	del->path = NULL;
 	add->mode[0] = del->mode[0];
-	memcpy(add->sha1[0], del->sha1[0], 20);
+	hashcpy(add->sha1[0], del->sha1[0]);
 	add->score = score;
 }
 
@@ -172,7 +172,7 @@ int fill_later_side(struct diff_side *s, struct later_obj *o,
 	memset(s, 0, sizeof(*s));
 	s->path = path;
 	s->mode = mode;
-	memcpy(s->sha1, sha1, 20);
+	hashcpy(s->sha1, sha1);
 	if (read_later(cl, sha1, OBJ_BLOB, NULL, o) < 0)
 		return error("cannot read blob %s for '%s'", sha1_to_hex(sha1),
 			     path);
@@ -295,7 +295,7 @@ static int count_one_sided(struct file_change *ch, const char *a, size_t na,
 /* Are both sides the same blob (a work-tree side never is)? */
 static int same_blob(const struct file_change *ch)
 {
-	return !memcmp(ch->sha1[0], ch->sha1[1], 20) &&
+	return hasheq(ch->sha1[0], ch->sha1[1]) &&
 	       !is_null_id(ch->sha1[1]);
 }
 
