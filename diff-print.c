@@ -231,8 +231,9 @@ int parse_diff_option(struct diff_options *opt, const char *arg)
 	else if (!strncmp(arg, "--abbrev=", 9)) {
 		unsigned long n = strtoul(arg + 9, NULL, 10);
 
-		opt->abbrev = n < 4 ? 4 : n > the_hash->hexsz ?
-			      (int)the_hash->hexsz : (int)n;
+		/* tools parse before setup: the ids' size is not known */
+		opt->abbrev = n < 4 ? 4 : n > HASH_MAX_HEXSZ ?
+			      HASH_MAX_HEXSZ : (int)n;
 	} else {
 		return 0;
 	}
@@ -408,7 +409,13 @@ static void emit_binary_differ(FILE *out, const struct diff_side *one,
 
 /* ---- print_patch ---- */
 
-/* A side's text: its data, or git's made-up text for a gitlink. */
+/* git's made-up text for a gitlink, with the longest id. */
+#define GITLINK_TEXT_MAX (sizeof("Subproject commit \n") + HASH_MAX_HEXSZ)
+
+/*
+ * A side's text: its data, or git's made-up text for a gitlink (into
+ * gitlink_buf, GITLINK_TEXT_MAX bytes).
+ */
 static const char *side_data(const struct diff_side *s, size_t *size,
 			     char *gitlink_buf)
 {
@@ -467,7 +474,7 @@ int print_patch_f(FILE *out, const struct diff_side *one,
 		  const struct diff_side *two, const struct diff_options *opt,
 		  struct fault *f)
 {
-	char buf1[64], buf2[64];
+	char buf1[GITLINK_TEXT_MAX], buf2[GITLINK_TEXT_MAX];
 	const char *d1, *d2;
 	size_t s1, s2;
 	int binary, want_binary = opt && opt->binary, ret = 0, abbrev;

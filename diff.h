@@ -53,8 +53,8 @@ struct diff_options {
 
 /*
  * The options every patch-writing tool takes: --full-index, --abbrev
- * and --abbrev=<n> (clamped to 4..hexsz as git does).  1 when arg was
- * one of them, else 0.
+ * and --abbrev=<n> (4 at least; past the store's hex digits it means
+ * them all, as in git).  1 when arg was one of them, else 0.
  */
 int parse_diff_option(struct diff_options *opt, const char *arg);
 
