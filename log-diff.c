@@ -32,11 +32,11 @@ static void add_change(struct file_changes *l, const char *path,
 	ch->path = xstrdup(path);
 	if (one) {
 		ch->mode[0] = one->mode;
-		memcpy(ch->sha1[0], one->sha1, 20);
+		hashcpy(ch->sha1[0], one->sha1);
 	}
 	if (two) {
 		ch->mode[1] = two->mode;
-		memcpy(ch->sha1[1], two->sha1, 20);
+		hashcpy(ch->sha1[1], two->sha1);
 	}
 }
 
@@ -72,13 +72,6 @@ void free_file_changes(struct file_changes *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int is_null_id(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return !memcmp(sha1, null_id, 20);
-}
-
 /* The work-tree file at path, the side a raw line gives the null id. */
 static int read_work_side(struct diff_side *s, const char *path)
 {
@@ -105,7 +98,7 @@ static struct rename_file *rename_files(const struct file_changes *l,
 			continue;
 		f[n].path = ch->path;
 		f[n].mode = ch->mode[side];
-		memcpy(f[n].sha1, ch->sha1[side], 20);
+		hashcpy(f[n].sha1, ch->sha1[side]);
 		(*index)[n++] = i;
 	}
 	*nr = n;
@@ -121,7 +114,7 @@ static void make_rename(struct file_changes *l, size_t d, size_t s,
 	add->old_path = del->path;
 	del->path = NULL;
 	add->mode[0] = del->mode[0];
-	memcpy(add->sha1[0], del->sha1[0], 20);
+	hashcpy(add->sha1[0], del->sha1[0]);
 	add->score = score;
 }
 
@@ -172,7 +165,7 @@ int fill_later_side(struct diff_side *s, struct later_obj *o,
 	memset(s, 0, sizeof(*s));
 	s->path = path;
 	s->mode = mode;
-	memcpy(s->sha1, sha1, 20);
+	hashcpy(s->sha1, sha1);
 	if (read_later(cl, sha1, OBJ_BLOB, NULL, o) < 0)
 		return error("cannot read blob %s for '%s'", sha1_to_hex(sha1),
 			     path);
@@ -192,7 +185,7 @@ static int read_side(struct diff_side *s, struct later_obj *o,
 	struct mbuf gitlink;
 
 	if (ch->mode[i] && !S_ISGITLINK(ch->mode[i]) &&
-	    is_null_id(ch->sha1[i])) {
+	    is_null_hash(ch->sha1[i])) {
 		memset(s, 0, sizeof(*s));
 		memset(o, 0, sizeof(*o));
 		s->path = ch->path;
@@ -295,8 +288,8 @@ static int count_one_sided(struct file_change *ch, const char *a, size_t na,
 /* Are both sides the same blob (a work-tree side never is)? */
 static int same_blob(const struct file_change *ch)
 {
-	return !memcmp(ch->sha1[0], ch->sha1[1], 20) &&
-	       !is_null_id(ch->sha1[1]);
+	return hasheq(ch->sha1[0], ch->sha1[1]) &&
+	       !is_null_hash(ch->sha1[1]);
 }
 
 /* The counts of one change for the diffstat, as git counts them. */
