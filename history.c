@@ -251,7 +251,10 @@ static uint64_t parse_commit_date(const char *p, const char *end)
 /* The bytes after the tree and parent lines: where "author" must be. */
 static const char *after_parents(const char *buf, size_t nr_parents)
 {
-	return buf + 46 + 48 * nr_parents;
+	size_t hexsz = the_hash->hexsz;
+
+	/* "tree <hex>\n", then "parent <hex>\n" for each */
+	return buf + 6 + hexsz + (8 + hexsz) * nr_parents;
 }
 
 int parse_commit(struct commit *c)

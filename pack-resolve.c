@@ -769,15 +769,16 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 	return 0;
 }
 
-static int check_trailer(struct pack_in *p, const unsigned char *map,
-			 struct fault *f)
+/* The hash (algo) of the first len bytes of map into sum, a piece at a time. */
+static int hash_map(const struct hash_algo *algo, const unsigned char *map,
+		    uint64_t len, unsigned char *sum)
 {
-	uint64_t off = 0, end = p->pack_size - the_hash->rawsz;
 	struct hash_ctx ctx;
+	uint64_t off = 0;
 
-	hash_init(&ctx, the_hash);
-	while (off < end) {
-		uint64_t n = end - off;
+	hash_init(&ctx, algo);
+	while (off < len) {
+		uint64_t n = len - off;
 
 		if (n > TRIM_BYTES)
 			n = TRIM_BYTES;
@@ -785,13 +786,41 @@ static int check_trailer(struct pack_in *p, const unsigned char *map,
 		off += n;
 		madvise((void *)map, off & ~(uint64_t)4095, MADV_DONTNEED);
 	}
-	if (hash_final(p->sha1, &ctx) < 0)
+	return hash_final(sum, &ctx);
+}
+
+/*
+ * A pack whose trailer is wrong for the_hash but right for the other
+ * is not corrupt: it belongs to a store of the other kind.
+ */
+static int other_hash_pack(const struct pack_in *p, const unsigned char *map)
+{
+	const struct hash_algo *other = the_hash == &hash_sha1 ?
+		&hash_sha256 : &hash_sha1;
+	unsigned char sum[HASH_MAX_RAWSZ];
+
+	if (p->pack_size < 12 + other->rawsz ||
+	    hash_map(other, map, p->pack_size - other->rawsz, sum) < 0)
+		return 0;
+	return !memcmp(sum, map + p->pack_size - other->rawsz, other->rawsz);
+}
+
+static int check_trailer(struct pack_in *p, const unsigned char *map,
+			 struct fault *f)
+{
+	uint64_t end = p->pack_size - the_hash->rawsz;
+
+	if (hash_map(the_hash, map, end, p->sha1) < 0)
 		return set_fault(f, FAULT_CORRUPT, "pack %s: SHA-1 collision "
 				 "attack detected", sha1_to_hex(p->sha1));
-	if (!hasheq(p->sha1, map + end))
-		return set_fault(f, FAULT_CORRUPT, "pack is corrupted (SHA1 "
-				 "mismatch)");
-	return 0;
+	if (hasheq(p->sha1, map + end))
+		return 0;
+	if (other_hash_pack(p, map))
+		return set_fault(f, FAULT_CORRUPT, "pack is a %s pack, the "
+				 "store is %s", the_hash == &hash_sha1 ?
+				 "sha256" : "sha1", the_hash->name);
+	return set_fault(f, FAULT_CORRUPT, "pack is corrupted (SHA1 "
+			 "mismatch)");
 }
 
 int read_pack_in(struct pack_in *p, int fd, struct fault *f)

@@ -110,8 +110,8 @@ static int index_name(const char *name, unsigned char *sha1)
 }
 
 /*
- * --short=<n>: n digits at least, 4 to a whole id as git clamps them
- * (to the store's size once it is known).
+ * --short=<n>: n digits at least, 4 to 40 as git 2.39 clamps them, in
+ * a sha256 store too (40 digits of 64 are as unique as can be asked).
  */
 static int parse_short(const char *s)
 {
@@ -120,7 +120,7 @@ static int parse_short(const char *s)
 
 	if (end == s || *end)
 		die("'%s' is not a number", s);
-	return n < 4 ? 4 : n > HASH_MAX_HEXSZ ? HASH_MAX_HEXSZ : n;
+	return n < 4 ? 4 : n > 40 ? 40 : n;
 }
 
 int main(int argc, char **argv)

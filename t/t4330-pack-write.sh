@@ -4,7 +4,7 @@ test_description='pack-write: new objects as one pack and its idx
 write_pack_objects stores objects as whole (undeltified) entries of a
 new pack, deflated a batch at a time, and its idx v2, written last.
 git reads the pack (verify-pack, fsck --strict, cat-file), and the idx
-is byte for byte the one git index-pack --object-format=$test_hash_algo makes of the pack.  applymbox
+is byte for byte the one git index-pack makes of the pack.  applymbox
 stores a checkpoint of many objects that way, and a checkpoint of a
 few as loose objects.'
 . "$(dirname "$0")/test-lib.sh"
@@ -36,8 +36,8 @@ test_expect_success 'setup: objects of every type and size' '
 	test $(wc -l <ids) = 306 &&
 	ls g/.git/objects/pack >packdir &&
 	test $(wc -l <packdir) = 2 &&
-	grep "^pack-[0-9a-f]\{40\}\.pack\$" packdir &&
-	grep "^pack-[0-9a-f]\{40\}\.idx\$" packdir
+	grep "^pack-[0-9a-f]\{$OID_HEXSZ\}\.pack\$" packdir &&
+	grep "^pack-[0-9a-f]\{$OID_HEXSZ\}\.idx\$" packdir
 '
 
 test_expect_success 'git verify-pack and fsck --strict accept it' '

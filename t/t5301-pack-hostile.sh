@@ -173,6 +173,26 @@ test_expect_success 'a wrong zlib checksum: fsck-cache says so, as git fsck' '
 	test $(grep -c "is corrupt" ../err) = 2
 '
 
+case $test_hash_algo in
+sha1)	other_hash=sha256 ;;
+*)	other_hash=sha1 ;;
+esac
+
+test_expect_success 'a pack and idx of the other hash in the store: refused, told why' '
+	git init -q --object-format=$other_hash oh &&
+	(cd oh && echo one >f && git add f && git commit -q -m one &&
+	 git repack -q -ad) &&
+	git init -q mixed && cd mixed &&
+	cp ../oh/.git/objects/pack/* .git/objects/pack/ &&
+	oid=$(git -C ../oh rev-parse HEAD:f) &&
+	refuses cat-file -p $(echo one | git hash-object --stdin) &&
+	test_grep "has $other_hash ids, the store is $test_hash_algo" \
+		../err &&
+	refuses fsck-cache &&
+	test_grep "has $other_hash ids" ../err &&
+	verify-pack .git/objects/pack/*.idx
+'
+
 test_expect_success 'a flipped byte in a real pack: refused, never read' '
 	git init -q real && cd real &&
 	seq 1 2000 >f && git add f && git commit -q -m one &&

@@ -38,7 +38,7 @@ test_expect_success 'pack-objects streams it: the bytes git writes' '
 
 test_expect_success 'index-pack and verify-pack read it a piece at a time' '
 	cp ours/pack-$(cat hex).pack p.pack &&
-	rss_below index-pack p.pack >out &&
+	rss_below index-pack --object-format=$test_hash_algo p.pack >out &&
 	test_cmp hex out &&
 	cmp p.idx ours/pack-$(cat hex).idx &&
 	rss_below verify-pack -v p.idx >out &&
@@ -52,7 +52,7 @@ test_expect_success 'unpack-objects writes it loose, a piece at a time' '
 	(cd u && init-db 2>/dev/null && rss_below unpack-objects <../p.pack) &&
 	GIT_DIR=u/.dircache git cat-file --batch-all-objects \
 		--batch-check="%(objectname)" >got &&
-	cut -c1-40 list | sort >want &&
+	cut -c1-$OID_HEXSZ list | sort >want &&
 	test_cmp want got &&
 	id=$(sed -n "s/ mid\$//p" list) &&
 	(cd u && stream_cmp ../mid cat-file blob $id) &&
@@ -143,7 +143,7 @@ test_expect_success 'big: pack-objects writes it streamed, as git would' '
 
 test_expect_success 'big: index-pack and verify-pack on it' '
 	rm -f p.idx &&
-	rss_below index-pack p.pack >out &&
+	rss_below index-pack --object-format=$test_hash_algo p.pack >out &&
 	test_cmp hex out &&
 	cmp p.idx g.idx &&
 	rss_below verify-pack -v p.idx >out &&
@@ -166,7 +166,7 @@ test_expect_success 'big: unpack-objects writes it loose, streamed' '
 # offsets; index-pack streams the entry, its pages given back.
 test_expect_success 'big: a pack over 4 GiB, its idx with 64-bit offsets' '
 	python3 "$TEST_DIRECTORY/big-pack.py" $FIVE_GIB wide.pack >ids &&
-	rss_below index-pack wide.pack >hex &&
+	rss_below index-pack --object-format=$test_hash_algo wide.pack >hex &&
 	GIT_DIR=.dircache git index-pack --object-format=$test_hash_algo -o git-wide.idx wide.pack >git-hex &&
 	test_cmp git-hex hex &&
 	cmp git-wide.idx wide.idx &&
