@@ -24,6 +24,16 @@ test_expect_success 'the scripts read the object format from the config' '
 	lib_hash s1 >actual5 && test_cmp expect2 actual5
 '
 
+test_expect_success 'the search for the top stops below GIT_CEILING_DIRECTORIES' '
+	mkdir -p outer/inner/deeper && (cd outer && dircache init -q) &&
+	(cd outer/inner/deeper && dircache status >/dev/null) &&
+	(GIT_CEILING_DIRECTORIES=/nowhere:$PWD/outer &&
+	 export GIT_CEILING_DIRECTORIES && cd outer/inner/deeper &&
+	 test_expect_code 128 dircache branch x 2>../../../err) &&
+	test_grep "not a dircache repository" err &&
+	test_must_fail git_in outer rev-parse --verify -q refs/heads/x
+'
+
 # A work tree made by git with the object format $1, one commit, in
 # w-$1; its store is w-$1/.git.
 git_repo() {
