@@ -1725,6 +1725,11 @@ uint64_t later_mark(struct check_later *cl);
  * failed, the first bad one's; else all queued.
  */
 uint64_t later_good_mark(struct check_later *cl);
+/*
+ * The mark below which every object has passed by now, without
+ * waiting: what output made of them can go.
+ */
+uint64_t later_passed_mark(struct check_later *cl);
 
 /* ---- diff-ahead.c: a diff's trees read from its far end, on another core ---- */
 
@@ -1792,6 +1797,14 @@ int diff_trees(const unsigned char *old, const unsigned char *new,
 /* 1 when the trees differ where ps selects, 0 when not; -1 after error(). */
 int trees_differ(const unsigned char *old, const unsigned char *new,
 		 const struct pathspec *ps);
+/*
+ * Trees read from now on by diff_trees and trees_differ are read
+ * unverified and checked on cl (check-later.c): the caller holds what
+ * it makes of them until wait_check_later passes.  NULL: checked as
+ * read again (the trees kept from cl are let go: call it so before
+ * stop_check_later).
+ */
+void tree_diff_check_later(struct check_later *cl);
 
 /* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
 

@@ -57,6 +57,7 @@ struct check_later {
 	int failed;		/* a check failed: first_* say which */
 	char *first_why;	/* the message for the first that failed */
 	uint64_t nr_queued;	/* jobs ever queued */
+	uint64_t nr_checked;	/* jobs checked: the first ones queued */
 	uint64_t good;		/* those before the first that failed */
 };
 
@@ -157,6 +158,7 @@ static void check_batch(struct check_later *cl, struct later_job *j)
 		}
 		free(why);
 		cl->bytes -= j->size;
+		cl->nr_checked++;
 		j->checked = 1;
 		if (j->released) {
 			j->next = cl->dead;
@@ -375,6 +377,18 @@ uint64_t later_good_mark(struct check_later *cl)
 		return 0;
 	pthread_mutex_lock(&cl->lock);
 	n = cl->failed ? cl->good : cl->nr_queued;
+	pthread_mutex_unlock(&cl->lock);
+	return n;
+}
+
+uint64_t later_passed_mark(struct check_later *cl)
+{
+	uint64_t n;
+
+	if (!cl)
+		return 0;
+	pthread_mutex_lock(&cl->lock);
+	n = cl->failed ? cl->good : cl->nr_checked;
 	pthread_mutex_unlock(&cl->lock);
 	return n;
 }

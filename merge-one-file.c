@@ -288,6 +288,8 @@ int main(int argc, char **argv)
 	handle_help(argc, argv, merge_one_file_usage);
 	if (argc != 8)
 		usage(merge_one_file_usage);
+	if (setup_repository() < 0)	/* the_hash: the ids' size */
+		exit(128);
 	parse_side(&b, argv[1], argv[5]);
 	parse_side(&o, argv[2], argv[6]);
 	parse_side(&t, argv[3], argv[7]);
@@ -295,8 +297,6 @@ int main(int argc, char **argv)
 	if (!verify_path(name, strlen(name)))
 		die("invalid path '%s'", argv[4]);
 	path = name;
-	if (setup_repository() < 0)
-		exit(128);
 	if (hold_index_lock() < 0)
 		die("cannot lock the index");
 	if (read_cache() < 0)

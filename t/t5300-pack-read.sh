@@ -89,7 +89,7 @@ test_expect_success 'abbreviations and cat-file -e see packed objects' '
 	cat-file -t $short >../ours && echo commit >../expect &&
 	test_cmp ../expect ../ours &&
 	cat-file -e $id &&
-	test_expect_code 1 cat-file -e 0123456789012345678901234567890123456789
+	test_expect_code 1 cat-file -e $(echo $ZERO_OID | tr 0 5)
 '
 
 test_expect_success 'writing an object that is packed compares with it' '
@@ -223,7 +223,7 @@ test_expect_success 'a pack that comes while a reader runs is found on a miss' '
 	test $(ls .git/objects/pack/*.pack | wc -l) = 2 &&
 	echo $b >&8 && read got <&9 &&
 	echo $a >&8 && read again <&9 &&
-	echo 0000000000000000000000000000000000000000 >&8 && read none <&9 &&
+	echo $ZERO_OID >&8 && read none <&9 &&
 	exec 8>&- 9<&- && wait &&
 	test "$got" = "blob 6 blob 6" &&
 	test "$again" = "blob 4 blob 4" &&

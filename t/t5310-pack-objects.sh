@@ -258,6 +258,73 @@ test_expect_success 'progress: with --progress only (stderr is no tty), never wi
 	test ! -s ../err
 '
 
+# A sha256 store whatever the suite's hash: its packs and idx files
+# are the bytes git writes, both ways, with OFS and REF deltas.
+test_expect_success 'a sha256 store: our pack and idx, git reads them byte for byte' '
+	git init -q --object-format=sha256 s256 && cd s256 &&
+	for i in 1 2 3 4 5 6 7 8; do
+		seq 1 $((300 + i * 40)) >text && seq $i 500 >rows &&
+		git add text rows && git commit -q -m "edit $i" || exit 1
+	done &&
+	git rev-list --objects --all >../l256 &&
+	test $(head -n 1 ../l256 | cut -d" " -f1 | wc -c) = 65 &&
+	pack-objects ../o256 <../l256 >../o256.hex &&
+	hex=$(cat ../o256.hex) && test ${#hex} = 64 &&
+	git verify-pack --object-format=sha256 -v ../o256-$hex.idx >../gv &&
+	test_grep "^chain length = " ../gv &&
+	verify-pack -v ../o256-$hex.idx >../ov &&
+	test_cmp ../gv ../ov &&
+	cp ../o256-$hex.pack ../c256.pack &&
+	test "$(git index-pack --object-format=sha256 -o ../c256.idx \
+		../c256.pack)" = $hex &&
+	cmp ../c256.idx ../o256-$hex.idx &&
+	pack-objects --stdout <../l256 | cmp - ../o256-$hex.pack &&
+	git init -q --bare --object-format=sha256 ../onlyours &&
+	cp ../o256-$hex.pack ../onlyours/objects/pack/pack-$hex.pack &&
+	cp ../o256-$hex.idx ../onlyours/objects/pack/pack-$hex.idx &&
+	git --git-dir=../onlyours fsck --strict --no-dangling >../fsck.out 2>&1 &&
+	! grep -v "^notice" ../fsck.out
+'
+
+test_expect_success 'a sha256 store: git'"'"'s packs, OFS and REF, read as git' '
+	cd s256 &&
+	for opt in --delta-base-offset --no-delta-base-offset; do
+		rm -rf ../g256 && mkdir ../g256 &&
+		git pack-objects -q $opt --window=50 ../g256/p <../l256 \
+			>../g.hex &&
+		h=$(cat ../g.hex) &&
+		cp ../g256/p-$h.pack ../g256/x.pack &&
+		test "$(index-pack ../g256/x.pack)" = $h &&
+		cmp ../g256/p-$h.idx ../g256/x.idx &&
+		git verify-pack --object-format=sha256 -v ../g256/x.idx >../gv &&
+		verify-pack -v ../g256/x.idx >../ov &&
+		test_cmp ../gv ../ov &&
+		show-index <../g256/x.idx >../os &&
+		git show-index --object-format=sha256 <../g256/x.idx >../gs &&
+		test_cmp ../gs ../os || exit 1
+	done &&
+	grep -q " 1 [0-9a-f]\{64\}\$" ../gv &&
+	python3 -c "
+import sys, zlib
+d = open(sys.argv[1], \"rb\").read()
+n = int.from_bytes(d[8:12], \"big\"); off = 12; kinds = set()
+for i in range(n):
+    c = d[off]; t = (c >> 4) & 7; off += 1
+    while c & 0x80:
+        c = d[off]; off += 1
+    if t == 7: off += 32
+    if t == 6:
+        c = d[off]; off += 1
+        while c & 0x80:
+            c = d[off]; off += 1
+    kinds.add(t)
+    z = zlib.decompressobj(); z.decompress(d[off:]); off = len(d) - len(z.unused_data)
+assert off == len(d) - 32, off
+print(\" \".join(str(k) for k in sorted(kinds)))
+" ../g256/x.pack >../kinds &&
+	grep -q 7 ../kinds
+'
+
 test_expect_success 'usage: exit 129' '
 	test_expect_code 129 pack-objects </dev/null &&
 	test_expect_code 129 pack-objects --stdout base </dev/null &&

@@ -367,6 +367,8 @@ static int cmd_read_ids(void)
 {
 	char line[128];
 
+	if (setup_repository() < 0)
+		return 1;
 	while (fgets(line, sizeof(line), stdin)) {
 		unsigned char sha1[HASH_MAX_RAWSZ];
 		enum object_type type, itype;
@@ -463,6 +465,8 @@ static int cmd_pack_rss(int argc, char **argv)
 {
 	struct pack_rss rss = { 0, 0 };
 
+	if (setup_repository() < 0)
+		return 1;
 	set_pack_trim_bytes(strtoul(argv[0], NULL, 10));
 	if (argc > 1)
 		rss.max = strtoull(argv[1], NULL, 10);
