@@ -66,6 +66,8 @@ cd_to_top() {
 		prefix=${dc_dir##*/}/$prefix
 		dc_dir=${dc_dir%/*}
 		[ -n "$dc_dir" ] || dc_dir=/
+		! is_ceiling "$dc_dir" ||
+			die "not a dircache repository (or any parent): $dc_here"
 	done
 	cd "$dc_dir" || die "cannot enter $dc_dir"
 	# for the tools: "<rev>:./<path>" is relative to where we were
@@ -146,6 +148,15 @@ check_same_format() {
 	dc_theirs=$(dc_object_format "$1")
 	[ "$dc_ours" = "$dc_theirs" ] ||
 		die "mismatched object formats: $2 is $dc_theirs, this store is $dc_ours"
+}
+
+# Is $1 one of GIT_CEILING_DIRECTORIES (as written there), which the
+# search for the top does not move up into, as git's and the tools'?
+is_ceiling() {
+	case :${GIT_CEILING_DIRECTORIES:-}: in
+	*:"$1":*) return 0 ;;
+	esac
+	return 1
 }
 
 git_dir() {

@@ -515,6 +515,26 @@ static void report_error(struct fsck_options *opt, const char *msg)
 		opt->report(opt->data, FSCK_ERROR, msg);
 }
 
+/*
+ * 1 when git cannot even begin to walk the tree (init_tree_desc_gently
+ * fails on its first entry): no NUL where the last entry's name must
+ * end, a mode that is not octal, or an empty name.  git fsck then says
+ * "broken links" before the tree's other findings.
+ */
+static int walk_fails_at_once(const unsigned char *buf, size_t size)
+{
+	size_t rawsz = the_hash->rawsz, i;
+
+	if (!size)
+		return 0;
+	if (size < rawsz + 3 || buf[size - rawsz - 1])
+		return 1;
+	for (i = 0; buf[i] != ' '; i++)
+		if (buf[i] < '0' || buf[i] > '7')
+			return 1;	/* the NUL ends the scan at worst */
+	return !buf[i + 1];
+}
+
 /* The links of a tree are kept even when it has problems, as git's. */
 static void tree_links(const struct link_sink *s, const char *buf,
 		       size_t size, struct fsck_options *opt)
@@ -525,6 +545,8 @@ static void tree_links(const struct link_sink *s, const char *buf,
 		report_error(opt, bad);
 		return;
 	}
+	if (walk_fails_at_once((const unsigned char *)buf, size))
+		report_error(opt, "broken links");
 	fsck_tree_links(buf, size, opt, s);
 }
 

@@ -72,13 +72,6 @@ void free_file_changes(struct file_changes *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int is_null_id(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return hasheq(sha1, null_id);
-}
-
 /* The work-tree file at path, the side a raw line gives the null id. */
 static int read_work_side(struct diff_side *s, const char *path)
 {
@@ -192,7 +185,7 @@ static int read_side(struct diff_side *s, struct later_obj *o,
 	struct mbuf gitlink;
 
 	if (ch->mode[i] && !S_ISGITLINK(ch->mode[i]) &&
-	    is_null_id(ch->sha1[i])) {
+	    is_null_hash(ch->sha1[i])) {
 		memset(s, 0, sizeof(*s));
 		memset(o, 0, sizeof(*o));
 		s->path = ch->path;
@@ -296,7 +289,7 @@ static int count_one_sided(struct file_change *ch, const char *a, size_t na,
 static int same_blob(const struct file_change *ch)
 {
 	return hasheq(ch->sha1[0], ch->sha1[1]) &&
-	       !is_null_id(ch->sha1[1]);
+	       !is_null_hash(ch->sha1[1]);
 }
 
 /* The counts of one change for the diffstat, as git counts them. */

@@ -372,7 +372,7 @@ static const char *short_id(const unsigned char *sha1)
 {
 	static char hex[HASH_MAX_HEXSZ + 1];
 
-	memcpy(hex, sha1_to_hex(sha1), 41);
+	memcpy(hex, sha1_to_hex(sha1), the_hash->hexsz + 1);
 	hex[find_abbrev_len(sha1, ABBREV_DEFAULT)] = '\0';
 	return hex;
 }

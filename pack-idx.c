@@ -63,7 +63,8 @@ uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n)
  * they nearly always differ there, and the search below makes three
  * comparisons a step.
  */
-static inline int cmp_id(const unsigned char *a, const unsigned char *b)
+static inline int cmp_id(const unsigned char *a, const unsigned char *b,
+			 size_t rawsz)
 {
 	uint64_t x, y;
 
@@ -76,7 +77,7 @@ static inline int cmp_id(const unsigned char *a, const unsigned char *b)
 #endif
 		return x < y ? -1 : 1;
 	}
-	if (the_hash->rawsz == 20)
+	if (rawsz == 20)
 		return memcmp(a + 8, b + 8, 12);
 	return memcmp(a + 8, b + 8, HASH_MAX_RAWSZ - 8);
 }
@@ -87,19 +88,22 @@ int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
 	const unsigned char *below = NULL, *above = NULL;
 	uint32_t lo = sha1[0] ? get_be32(fanout + 4 * (sha1[0] - 1)) : 0;
 	uint32_t hi = get_be32(fanout + 4 * sha1[0]);
+	/* nth_packed_sha1, with the sizes read once */
+	size_t rawsz = the_hash->rawsz;
+	size_t stride = p->idx_version == 1 ? rawsz + 4 : rawsz;
+	const unsigned char *names = p->names + (p->idx_version == 1 ? 4 : 0);
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const unsigned char *s = nth_packed_sha1(p, mid);
-		int cmp = cmp_id(sha1, s);
+		const unsigned char *s = names + stride * mid;
+		int cmp = cmp_id(sha1, s, rawsz);
 
-		if (s[0] != sha1[0] || (below && cmp_id(s, below) <= 0) ||
-		    (above && cmp_id(s, above) >= 0))
+		if (s[0] != sha1[0] || (below && cmp_id(s, below, rawsz) <= 0) ||
+		    (above && cmp_id(s, above, rawsz) >= 0))
 			return -2;
 		if (!cmp) {
-			if ((mid && !cmp_id(nth_packed_sha1(p, mid - 1), s)) ||
-			    (mid + 1 < p->nr &&
-			     !cmp_id(nth_packed_sha1(p, mid + 1), s)))
+			if ((mid && !cmp_id(s - stride, s, rawsz)) ||
+			    (mid + 1 < p->nr && !cmp_id(s + stride, s, rawsz)))
 				return -2;
 			return mid;
 		}

@@ -211,22 +211,28 @@ static void copy_id(char *dst, const char *s, size_t len)
 	dst[len] = '\0';
 }
 
-/* "index <a>..<b>[ <mode>]" */
+/*
+ * "index <a>..<b>[ <mode>]".  An id longer than the store's (a sha256
+ * patch in a sha1 store) leaves the rest of the line unread, as in
+ * git apply: a text patch still applies, a binary one lacks its ids.
+ */
 static int parse_index_line(const char *s, size_t len, struct patch *patch)
 {
 	const char *end = s + len, *dots, *sp;
 	const ptrdiff_t hexsz = the_hash->hexsz;
 
 	dots = memmem(s, len, "..", 2);
-	if (!dots || dots - s > hexsz)
+	if (!dots)
 		return -1;
+	if (dots - s > hexsz)
+		return 0;
 	copy_id(patch->old_id, s, dots - s);
 	s = dots + 2;
 	sp = memchr(s, ' ', end - s);
 	if (!sp)
 		sp = end;
 	if (sp - s > hexsz)
-		return -1;
+		return 0;
 	copy_id(patch->new_id, s, sp - s);
 	if (sp < end && !patch->old_mode &&
 	    parse_mode(sp + 1, end - sp - 1, &patch->old_mode) < 0)

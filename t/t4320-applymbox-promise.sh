@@ -26,7 +26,7 @@ loose() {
 # loose objects nor packs (a scratch file left behind would be one).
 stray() {
 	(cd "$1/.dircache/objects" && find . -type f) |
-		grep -v "^\./[0-9a-f][0-9a-f]/[0-9a-f]\{38\}\$" |
+		grep -v "^\./[0-9a-f][0-9a-f]/[0-9a-f]\{$((OID_HEXSZ - 2))\}\$" |
 		grep -v "^\./pack/pack-[0-9a-f]\{$OID_HEXSZ\}\.\(pack\|idx\)\$"
 }
 

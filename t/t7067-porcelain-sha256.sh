@@ -24,6 +24,16 @@ test_expect_success 'the scripts read the object format from the config' '
 	lib_hash s1 >actual5 && test_cmp expect2 actual5
 '
 
+test_expect_success 'the search for the top stops below GIT_CEILING_DIRECTORIES' '
+	mkdir -p outer/inner/deeper && (cd outer && dircache init -q) &&
+	(cd outer/inner/deeper && dircache status >/dev/null) &&
+	(GIT_CEILING_DIRECTORIES=/nowhere:$PWD/outer &&
+	 export GIT_CEILING_DIRECTORIES && cd outer/inner/deeper &&
+	 test_expect_code 128 dircache branch x 2>../../../err) &&
+	test_grep "not a dircache repository" err &&
+	test_must_fail git_in outer rev-parse --verify -q refs/heads/x
+'
+
 # A work tree made by git with the object format $1, one commit, in
 # w-$1; its store is w-$1/.git.
 git_repo() {
@@ -93,6 +103,73 @@ test_expect_success 'clone keeps the object format of the store cloned' '
 		git_in "c-$f" fsck --strict --no-dangling &&
 		test "$(cat "c-$f/file")" = $f || return 1
 	done
+'
+
+# Three files of every kind in the current directory, old enough that
+# no entry is racily clean.
+three_files() {
+	mkdir dir && echo one >dir/f && echo two >g && ln -s dir/f l &&
+	touch -h -d @1000000000 dir/f g l
+}
+
+test_expect_success 'sha256: add and commit write the index git writes' '
+	git init -q --object-format=sha256 w &&
+	(cd w && three_files && dircache add . && cp .git/index ../ours &&
+	 rm .git/index && git add . && cmp ../ours .git/index &&
+	 dircache commit -m one >/dev/null && cp .git/index ../ours &&
+	 rm .git/index && git read-tree HEAD &&
+	 git update-index -q --refresh && cmp ../ours .git/index)
+'
+
+test_expect_success 'sha256: commit and tag -a make the ids git makes' '
+	git init -q --object-format=sha256 gw &&
+	(cd gw && three_files && git add . && git commit -q -m one &&
+	 git tag -a -m "version one" v1 && git tag light) &&
+	(cd w && dircache tag -a -m "version one" v1 && dircache tag light) &&
+	git -C gw rev-parse HEAD HEAD^{tree} v1 light master >expect &&
+	git -C w rev-parse HEAD HEAD^{tree} v1 light master >actual &&
+	test_cmp expect actual &&
+	test "$(sort -u actual | wc -l)" = 3 &&
+	for r in heads/master tags/v1 tags/light; do
+		cmp gw/.git/refs/$r w/.git/refs/$r || return 1
+	done &&
+	git -C w fsck --strict --no-dangling
+'
+
+# idx_is_gits <store>: every idx of the store is the one git's
+# index-pack writes for its pack, byte for byte.
+idx_is_gits() {
+	ls "$1"/objects/pack/pack-*.pack >packs &&
+	test -s packs &&
+	while read -r p; do
+		rm -f git.idx &&
+		git --git-dir="$1" index-pack -o git.idx "$p" >/dev/null &&
+		cmp git.idx "${p%.pack}.idx" || return 1
+	done <packs
+}
+
+test_expect_success 'sha256: push, clone, pull and fetch; packs git reads' '
+	mkdir s && (cd s && dircache init -q --shared --object-format=sha256) &&
+	(cd w && dircache remote add central ../s &&
+	 dircache push central master 2>/dev/null) &&
+	test "$(git_in s rev-parse master)" = "$(git -C w rev-parse master)" &&
+	git_in s fsck --strict --no-dangling &&
+	idx_is_gits s/.dircache &&
+	dircache clone s c 2>/dev/null &&
+	test "$(git_in c rev-parse --show-object-format)" = sha256 &&
+	test "$(git_in c rev-parse HEAD)" = "$(git -C w rev-parse HEAD)" &&
+	(cd w && echo three >>g && dircache commit -a -m two >/dev/null &&
+	 dircache push central master 2>/dev/null) &&
+	(cd c && dircache pull 2>/dev/null) &&
+	test "$(git_in c rev-parse HEAD)" = "$(git -C w rev-parse HEAD)" &&
+	test "$(cat c/g)" = "$(printf "two\nthree")" &&
+	git_in c fsck --strict --no-dangling &&
+	(cd w && echo four >>g && dircache commit -a -m three >/dev/null &&
+	 dircache push central master 2>/dev/null) &&
+	(cd c && dircache fetch 2>/dev/null) &&
+	test "$(git_in c rev-parse origin/master)" = "$(git -C w rev-parse HEAD)" &&
+	git_in c fsck --strict --no-dangling &&
+	idx_is_gits c/.dircache
 '
 
 test_done
