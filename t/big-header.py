@@ -7,14 +7,20 @@
 # could hold SIZE bytes of zlib (deflate shrinks 1032 to 1 at most), so
 # a reader that checks that bound does not refuse it.  Reading the
 # content fails: the object is a shell.  Prints the id it is stored
-# under (made up: the content is never hashed).
+# under (made up: the content is never hashed).  Ids and checksums are
+# of the store's hash: $GIT_DEFAULT_HASH, else sha1.
 import hashlib, os, struct, sys, zlib
+
+ALGO = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
+
+def digest(data):
+    return hashlib.new(ALGO, data).digest()
 
 def filler_len(size):
     return size // 1000 + 64
 
 def fake_id(kind, size):
-    return hashlib.sha1(b"big-header %s %d" % (kind, size)).digest()
+    return digest(b"big-header %s %d" % (kind, size))
 
 def loose(size, objdir):
     # The header and a few bytes in a zlib stream flushed to a byte
@@ -47,14 +53,14 @@ def pack(size, packdir):
     # filler; a v2 idx with its right CRC and the pack's checksum.
     entry = entry_header(3, size) + bytes(filler_len(size))
     body = b"PACK" + struct.pack(">II", 2, 1) + entry
-    trailer = hashlib.sha1(body).digest()
+    trailer = digest(body)
     oid = fake_id(b"pack", size)
     idx = b"\xfftOc" + struct.pack(">I", 2)
     idx += b"".join(struct.pack(">I", 0 if i < oid[0] else 1)
                     for i in range(256))
     idx += oid + struct.pack(">I", zlib.crc32(entry)) + struct.pack(">I", 12)
     idx += trailer
-    idx += hashlib.sha1(idx).digest()
+    idx += digest(idx)
     name = os.path.join(packdir, "pack-" + trailer.hex())
     os.makedirs(packdir, exist_ok=True)
     with open(name + ".pack", "wb") as f:
