@@ -145,7 +145,7 @@ static void hash_tracked(struct hash_job *job, const struct stat *st)
 			job->failed = 1;
 			return;
 		}
-		if (!memcmp(now, ce->sha1, 20)) {
+		if (hasheq(now, ce->sha1)) {
 			if (changed) {
 				fill_stat_cache_info(ce, st);
 				job->changed = 1;
@@ -157,7 +157,7 @@ static void hash_tracked(struct hash_job *job, const struct stat *st)
 		job->failed = 1;
 		return;
 	}
-	memcpy(ce->sha1, now, 20);
+	hashcpy(ce->sha1, now);
 	fill_stat_cache_info(ce, st);
 	job->changed = 1;
 }

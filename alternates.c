@@ -152,11 +152,11 @@ const char *const *alternate_object_dirs(void)
 	return alt_list;
 }
 
-/* dir/xx/<38 hex> (malloc'd). */
+/* dir/xx/<hexsz - 2 hex> (malloc'd). */
 static char *alt_object_name(const char *dir, const unsigned char *sha1)
 {
 	const char *hex = sha1_to_hex(sha1);
-	char *name = xmalloc(strlen(dir) + 43);
+	char *name = xmalloc(strlen(dir) + HASH_MAX_HEXSZ + 3);
 
 	sprintf(name, "%s/%.2s/%s", dir, hex, hex + 2);
 	return name;

@@ -235,7 +235,7 @@ int am_create_state(struct am_state *st, int nr_mbox, char **mbox)
 		am_remove_state();
 		return -1;
 	}
-	memcpy(st->orig, st->head, 20);
+	hashcpy(st->orig, st->head);
 	st->orig_has_head = st->has_head;
 	st->next = 1;
 	st->last = nr;
@@ -265,7 +265,8 @@ int am_load_state(struct am_state *st)
 	p = mbuf_str(&b);
 	if (!ret && (take_line(&p, &line) < 0 ||
 		     (strcmp(line.buf, "-") &&
-		      get_sha1_hex(line.buf, st->orig) < 0)))
+		      (line.len != the_hash->hexsz ||
+		       get_sha1_hex(line.buf, st->orig) < 0))))
 		ret = -1;
 	st->orig_has_head = line.len && strcmp(mbuf_str(&line), "-");
 	if (!ret && take_line(&p, &line) < 0)
@@ -295,7 +296,7 @@ int am_load_state(struct am_state *st)
 int am_write_checkpoint(int next, const unsigned char *commit,
 			const unsigned char *old)
 {
-	char buf[128];
+	char buf[24 + 2 * (HASH_MAX_HEXSZ + 1)];
 	int n = snprintf(buf, sizeof(buf), "%d %s ", next,
 			 sha1_to_hex(commit));
 
@@ -309,6 +310,7 @@ int am_read_checkpoint(int *next, unsigned char *commit, unsigned char *old,
 		       int *has_old)
 {
 	struct mbuf b = MBUF_INIT;
+	const size_t hexsz = the_hash->hexsz;
 	const char *p;
 	char *end;
 	int ret = am_read_file("checkpoint", &b);
@@ -319,11 +321,12 @@ int am_read_checkpoint(int *next, unsigned char *commit, unsigned char *old,
 	p = mbuf_str(&b);
 	v = strtol(p, &end, 10);
 	if (end == p || *end != ' ' || v < 1 || v > 999999 ||
-	    get_sha1_hex(end + 1, commit) < 0 || end[41] != ' ')
+	    get_sha1_hex(end + 1, commit) < 0 || end[hexsz + 1] != ' ')
 		ret = -1;
-	else if (end[42] == '-' && end[43] == '\n')
+	else if (end[hexsz + 2] == '-' && end[hexsz + 3] == '\n')
 		*has_old = 0;
-	else if (get_sha1_hex(end + 42, old) < 0 || end[82] != '\n')
+	else if (get_sha1_hex(end + hexsz + 2, old) < 0 ||
+		 end[2 * hexsz + 2] != '\n')
 		ret = -1;
 	else
 		*has_old = 1;

@@ -7,7 +7,10 @@
  * wait in temporary files, renamed once all of it applies).  --stat,
  * --numstat and --summary print what git apply prints and apply
  * nothing; --check applies nothing either.  The work is the patch
- * library's (patch.h), which applymbox shares.
+ * library's (patch.h), which applymbox shares.  The ids on "index"
+ * lines are the store's (SHA-1's or SHA-256's), so the store's format
+ * is read first when there is one; outside one they are SHA-1's, as
+ * git apply's outside a repository.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,20 @@ static const char apply_usage[] =
 static unsigned int flags;
 static int show_stat, show_numstat, show_summary, reverse;
 static int p_value = 1;
+
+/* the_hash from the store's config, when there is a store. */
+static void read_store_hash(void)
+{
+	struct stat st;
+
+	if (flags & (APPLY_INDEX | APPLY_CACHED)) {
+		if (setup_repository() < 0)
+			exit(128);
+	} else if (!stat(get_git_dir(), &st) &&
+		   check_repository_format() < 0) {
+		exit(128);
+	}
+}
 
 /* All of fd (malloc'd, with room for a NUL after it). */
 static char *read_all(int fd, const char *name, size_t *len)
@@ -126,8 +143,6 @@ static int apply_set(struct patch_set *set)
 	int ret;
 
 	if (with_index) {
-		if (setup_repository() < 0)
-			exit(128);
 		if (locked && hold_index_lock() < 0)
 			exit(128);
 		if (read_cache() < 0)
@@ -165,6 +180,7 @@ int main(int argc, char **argv)
 	}
 	if ((flags & APPLY_INDEX) && (flags & APPLY_CACHED))
 		usage(apply_usage);
+	read_store_hash();
 	init_patch_set(&set);
 	if (i == argc)
 		read_patch(&set, NULL);

@@ -79,7 +79,7 @@ static int commit_tree_id(const unsigned char *sha1, unsigned char *tree)
 	free(buf);
 	if (ret < 0)
 		return error("commit %s is corrupt", sha1_to_hex(sha1));
-	memcpy(tree, ci.tree, 20);
+	hashcpy(tree, ci.tree);
 	free_commit_info(&ci);
 	return 0;
 }
@@ -228,7 +228,7 @@ static int old_content(const struct cache_entry *ce, char **buf,
 
 static void note_disk_head(void)
 {
-	memcpy(disk_head, st.head, 20);
+	hashcpy(disk_head, st.head);
 	disk_has_head = st.has_head;
 }
 
@@ -262,7 +262,7 @@ static void commit_mail(struct am_mail *m, const struct ident *author)
 				st.has_head, author, &committer,
 				mbuf_str(&m->msg), m->msg.len, commit) < 0)
 		exit(128);
-	memcpy(st.head, commit, 20);
+	hashcpy(st.head, commit);
 	st.has_head = 1;
 	commits_since++;
 	ident_release(&committer);
@@ -438,7 +438,7 @@ static void check_branch_still(void)
 	unsigned char now[HASH_MAX_RAWSZ];
 	int has_now = !read_ref(st.branch, now);
 
-	if (has_now == st.has_head && (!has_now || !memcmp(now, st.head, 20)))
+	if (has_now == st.has_head && (!has_now || hasheq(now, st.head)))
 		return;
 	am_remove_state();
 	die("%s moved while the run started (another run?): start again",
@@ -516,15 +516,15 @@ static void finish_checkpoint(void)
 	remove_stale(lock);
 	free(lock);
 	free(ref);
-	if (!st.has_head || memcmp(st.head, commit, 20)) {
+	if (!st.has_head || hashcmp(st.head, commit)) {
 		if (has_old != st.has_head ||
-		    (has_old && memcmp(old, st.head, 20)))
+		    (has_old && hashcmp(old, st.head)))
 			die("%s moved since the run was killed; it was %s",
 			    st.branch, has_old ? sha1_to_hex(old) : "unborn");
 		if (update_ref(st.branch, commit,
 			       st.has_head ? st.head : null_id) < 0)
 			exit(128);
-		memcpy(st.head, commit, 20);
+		hashcpy(st.head, commit);
 		st.has_head = 1;
 	}
 	reset_all(head_tree(tree));
@@ -544,7 +544,7 @@ static void commit_fixed(void)
 	load_index();
 	if (write_index_tree(tree, 1) < 0)
 		exit(128);
-	if (head_tree(head) && !memcmp(tree, head, 20))
+	if (head_tree(head) && hasheq(tree, head))
 		die("the index still matches HEAD: update-cache the fixed "
 		    "files first, or drop the mail with --skip");
 	if (load_mail(st.next, &m) < 0 || mail_author(&m, &author) < 0)

@@ -155,10 +155,10 @@ static struct cache_tree *read_node(const unsigned char **p,
 	it = cache_tree_new();
 	it->entry_count = count;
 	if (count >= 0) {
-		if (end - *p < 20)
+		if (end - *p < (ptrdiff_t)the_hash->rawsz)
 			goto bad;
-		memcpy(it->sha1, *p, 20);
-		*p += 20;
+		hashcpy(it->sha1, *p);
+		*p += the_hash->rawsz;
 	}
 	for (i = 0; i < subs; i++) {
 		const unsigned char *name = *p;
@@ -207,7 +207,7 @@ static int write_node(struct mbuf *b, const struct cache_tree *it,
 	mbuf_addch(b, '\0');
 	mbuf_addf(b, "%d %u\n", it->entry_count, it->subtree_nr);
 	if (it->entry_count >= 0)
-		mbuf_add(b, it->sha1, 20);
+		mbuf_add(b, it->sha1, the_hash->rawsz);
 	for (i = 0; i < it->subtree_nr; i++)
 		write_node(b, it->down[i]->tree, it->down[i]->name,
 			   it->down[i]->namelen);
@@ -271,7 +271,7 @@ int cache_tree_lookup(struct cache_tree *it, const char *dir, size_t len,
 	it = find_dir(it, dir, len, 0);
 	if (!it || it->entry_count < 0)
 		return 0;
-	memcpy(sha1, it->sha1, 20);
+	hashcpy(sha1, it->sha1);
 	*nr = it->entry_count;
 	return 1;
 }
@@ -280,7 +280,7 @@ void cache_tree_set(struct cache_tree *it, const char *dir, size_t len,
 		    const unsigned char *sha1, int nr)
 {
 	it = find_dir(it, dir, len, 1);
-	memcpy(it->sha1, sha1, 20);
+	hashcpy(it->sha1, sha1);
 	it->entry_count = nr;
 	it->used = 1;
 }

@@ -608,7 +608,9 @@ void setup_environment(void);
  * the repository's format is one we read, else -1 after one line:
  * "not a dircache repository (or GIT_DIR): <dir>" (and, from inside a
  * work tree, where its top is: the tools run there), git's words for
- * a gitfile that names no repository, or the format's problem.
+ * a gitfile that names no repository, the format's problem, or a
+ * store of another hash than the common directory's (a worktree's git
+ * directory or detached HEAD, GIT_OBJECT_DIRECTORY, an alternate).
  */
 int setup_repository(void);
 /* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */
@@ -1277,7 +1279,7 @@ int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
 void remove_pack_tmp(struct pack_tmp *t);
 /*
  * The pieces, for index-pack's other names: sort ents by id (-1 with
- * the id found twice in dup, 20 bytes); a new file <dir>/<prefix>XXXXXX
+ * the id found twice in dup, rawsz bytes); a new file <dir>/<prefix>XXXXXX
  * (dir made if need be: its fd, the name in *tmp, malloc'd; -1 after
  * error()); make *tmp (fd, closed here) read-only, synced unless
  * DIRCACHE_NO_SYNC, and rename it to path (0 and *tmp freed and NULL,
@@ -1723,6 +1725,11 @@ uint64_t later_mark(struct check_later *cl);
  * failed, the first bad one's; else all queued.
  */
 uint64_t later_good_mark(struct check_later *cl);
+/*
+ * The mark below which every object has passed by now, without
+ * waiting: what output made of them can go.
+ */
+uint64_t later_passed_mark(struct check_later *cl);
 
 /* ---- diff-ahead.c: a diff's trees read from its far end, on another core ---- */
 
@@ -1790,6 +1797,14 @@ int diff_trees(const unsigned char *old, const unsigned char *new,
 /* 1 when the trees differ where ps selects, 0 when not; -1 after error(). */
 int trees_differ(const unsigned char *old, const unsigned char *new,
 		 const struct pathspec *ps);
+/*
+ * Trees read from now on by diff_trees and trees_differ are read
+ * unverified and checked on cl (check-later.c): the caller holds what
+ * it makes of them until wait_check_later passes.  NULL: checked as
+ * read again (the trees kept from cl are let go: call it so before
+ * stop_check_later).
+ */
+void tree_diff_check_later(struct check_later *cl);
 
 /* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
 

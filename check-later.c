@@ -57,6 +57,7 @@ struct check_later {
 	int failed;		/* a check failed: first_* say which */
 	char *first_why;	/* the message for the first that failed */
 	uint64_t nr_queued;	/* jobs ever queued */
+	uint64_t nr_checked;	/* jobs checked: the first ones queued */
 	uint64_t good;		/* those before the first that failed */
 };
 
@@ -124,12 +125,12 @@ static char *check_job(const struct later_job *j)
 	char id[HASH_MAX_HEXSZ + 1], got[HASH_MAX_HEXSZ + 1];
 	const char *bad;
 
-	memcpy(id, sha1_to_hex(j->sha1), 41);
+	memcpy(id, sha1_to_hex(j->sha1), the_hash->hexsz + 1);
 	if (hash_sha1_file(j->buf, j->size, j->type, sha1) < 0)
 		return message("object %s is corrupt: SHA-1 collision attack "
 			       "detected", id);
-	if (memcmp(sha1, j->sha1, 20)) {
-		memcpy(got, sha1_to_hex(sha1), 41);
+	if (hashcmp(sha1, j->sha1)) {
+		memcpy(got, sha1_to_hex(sha1), the_hash->hexsz + 1);
 		return message("hash mismatch %s: its content hashes to %s",
 			       id, got);
 	}
@@ -157,6 +158,7 @@ static void check_batch(struct check_later *cl, struct later_job *j)
 		}
 		free(why);
 		cl->bytes -= j->size;
+		cl->nr_checked++;
 		j->checked = 1;
 		if (j->released) {
 			j->next = cl->dead;
@@ -295,7 +297,7 @@ int read_later(struct check_later *cl, const unsigned char *sha1,
 	if (!o->buf)
 		return -1;
 	j = xmalloc(sizeof(*j));
-	memcpy(j->sha1, sha1, 20);
+	hashcpy(j->sha1, sha1);
 	j->type = want;
 	j->buf = o->buf;
 	j->size = o->size;
@@ -375,6 +377,18 @@ uint64_t later_good_mark(struct check_later *cl)
 		return 0;
 	pthread_mutex_lock(&cl->lock);
 	n = cl->failed ? cl->good : cl->nr_queued;
+	pthread_mutex_unlock(&cl->lock);
+	return n;
+}
+
+uint64_t later_passed_mark(struct check_later *cl)
+{
+	uint64_t n;
+
+	if (!cl)
+		return 0;
+	pthread_mutex_lock(&cl->lock);
+	n = cl->failed ? cl->good : cl->nr_checked;
 	pthread_mutex_unlock(&cl->lock);
 	return n;
 }

@@ -57,14 +57,14 @@ static void add_parent(struct parents *p, const char *arg)
 
 	get_object(arg, OBJ_COMMIT, sha1);
 	for (i = 0; i < p->nr; i++) {
-		if (!memcmp(p->sha1[i], sha1, 20)) {
+		if (!hashcmp(p->sha1[i], sha1)) {
 			warning("duplicate parent %s ignored",
 				sha1_to_hex(sha1));
 			return;
 		}
 	}
 	ALLOC_GROW(p->sha1, p->nr + 1, p->alloc);
-	memcpy(p->sha1[p->nr++], sha1, 20);
+	hashcpy(p->sha1[p->nr++], sha1);
 }
 
 static char *read_message(size_t *len)

@@ -38,15 +38,15 @@ static void add_entry(struct tree_buf *t, unsigned int mode,
 	char mode_str[16];
 	int mlen = snprintf(mode_str, sizeof(mode_str), "%o", mode);
 
-	ALLOC_GROW(t->buf, t->len + mlen + len + 22, t->alloc);
+	ALLOC_GROW(t->buf, t->len + mlen + len + 2 + the_hash->rawsz, t->alloc);
 	memcpy(t->buf + t->len, mode_str, mlen);
 	t->buf[t->len + mlen] = ' ';
 	t->len += mlen + 1;
 	memcpy(t->buf + t->len, name, len);
 	t->buf[t->len + len] = '\0';
 	t->len += len + 1;
-	memcpy(t->buf + t->len, sha1, 20);
-	t->len += 20;
+	memcpy(t->buf + t->len, sha1, the_hash->rawsz);
+	t->len += the_hash->rawsz;
 }
 
 static int in_dir(const struct cache_entry *ce, const char *base,
@@ -70,15 +70,15 @@ static size_t known_slot(const unsigned char *sha1)
 		   (known_alloc - 1);
 	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
-	while (memcmp(known_trees[i], sha1, 20) &&
-	       memcmp(known_trees[i], null_id, 20))
+	while (hashcmp(known_trees[i], sha1) &&
+	       hashcmp(known_trees[i], null_id))
 		i = (i + 1) & (known_alloc - 1);
 	return i;
 }
 
 static int tree_is_known(const unsigned char *sha1)
 {
-	return known_alloc && !memcmp(known_trees[known_slot(sha1)], sha1, 20);
+	return known_alloc && !hashcmp(known_trees[known_slot(sha1)], sha1);
 }
 
 static void remember_tree(const unsigned char *sha1)
@@ -88,14 +88,13 @@ static void remember_tree(const unsigned char *sha1)
 		size_t i, old_alloc = known_alloc;
 
 		known_alloc = old_alloc ? old_alloc * 2 : 1024;
-		known_trees = xcalloc(known_alloc, 20);
+		known_trees = xcalloc(known_alloc, sizeof(*known_trees));
 		for (i = 0; i < old_alloc; i++)
-			if (memcmp(old[i], (unsigned char[HASH_MAX_RAWSZ]){ 0 }, 20))
-				memcpy(known_trees[known_slot(old[i])],
-				       old[i], 20);
+			if (!is_null_hash(old[i]))
+				hashcpy(known_trees[known_slot(old[i])], old[i]);
 		free(old);
 	}
-	memcpy(known_trees[known_slot(sha1)], sha1, 20);
+	hashcpy(known_trees[known_slot(sha1)], sha1);
 	known_nr++;
 }
 
@@ -103,7 +102,7 @@ static void remember_tree(const unsigned char *sha1)
 static void forget_known_trees(void)
 {
 	if (known_alloc)
-		memset(known_trees, 0, known_alloc * 20);
+		memset(known_trees, 0, known_alloc * sizeof(*known_trees));
 	known_nr = 0;
 }
 
@@ -200,7 +199,7 @@ static int use_memo(unsigned int *pos, const char *base, size_t baselen,
 	    *pos + m->nr > active_nr)
 		return 0;
 	if (sha1)
-		memcpy(sha1, m->sha1, 20);
+		hashcpy(sha1, m->sha1);
 	*pos += m->nr;
 	return 1;
 }
@@ -213,7 +212,7 @@ static void set_memo(const char *base, size_t baselen, unsigned int nr,
 	if (!memo_size)
 		return;
 	m = memo_find(base, baselen, 1);
-	memcpy(m->sha1, sha1, 20);
+	hashcpy(m->sha1, sha1);
 	m->nr = nr;
 	m->valid = 1;
 }
@@ -239,7 +238,7 @@ static int use_cache_tree(unsigned int *pos, const char *base,
 	    !nr || *pos + nr > active_nr || !has_sha1_file(id))
 		return 0;
 	if (sha1)
-		memcpy(sha1, id, 20);
+		hashcpy(sha1, id);
 	if (sha1 && update_ct)
 		cache_tree_keep(index_ct, base, dirlen);
 	*pos += nr;
@@ -304,7 +303,7 @@ static void queue_tree(struct tree_buf *t, const unsigned char *sha1,
 
 	ALLOC_GROW(pending_trees, pending_nr + 1, pending_alloc);
 	p = &pending_trees[pending_nr++];
-	memcpy(p->sha1, sha1, 20);
+	hashcpy(p->sha1, sha1);
 	p->buf = t->buf;
 	p->len = t->len;
 	p->base = base;
@@ -347,21 +346,22 @@ static void clear_pending_trees(void)
  */
 static int compare_ids(const void *a, const void *b)
 {
-	return memcmp(a, b, 20);
+	return hashcmp(a, b);
 }
 
 /* How many different trees of the queue are new to the store. */
 static size_t count_new_trees(void)
 {
-	unsigned char (*ids)[HASH_MAX_RAWSZ] = xmalloc((pending_nr + 1) * 20);
+	unsigned char (*ids)[HASH_MAX_RAWSZ];
 	size_t i, nr = 0, distinct = 0;
 
+	ids = xmalloc((pending_nr + 1) * sizeof(*ids));
 	for (i = 0; i < pending_nr; i++)
 		if (pending_trees[i].unlisted)
-			memcpy(ids[nr++], pending_trees[i].sha1, 20);
-	qsort(ids, nr, 20, compare_ids);
+			hashcpy(ids[nr++], pending_trees[i].sha1);
+	qsort(ids, nr, sizeof(*ids), compare_ids);
 	for (i = 0; i < nr; i++)
-		distinct += !i || memcmp(ids[i - 1], ids[i], 20);
+		distinct += !i || hashcmp(ids[i - 1], ids[i]);
 	free(ids);
 	return distinct;
 }
@@ -390,7 +390,7 @@ static int pack_new_trees(void)
 			continue;
 		}
 		remember_tree(p->sha1);
-		memcpy(objs[nr].sha1, p->sha1, 20);
+		hashcpy(objs[nr].sha1, p->sha1);
 		objs[nr].type = OBJ_TREE;
 		objs[nr].buf = p->buf;
 		objs[nr].len = p->len;
@@ -471,7 +471,7 @@ static int sparse_dir_at(unsigned int *pos, const char *base, size_t baselen,
 	    memcmp(ce->name, base, baselen))
 		return 0;
 	if (sha1)
-		memcpy(sha1, ce->sha1, 20);
+		hashcpy(sha1, ce->sha1);
 	(*pos)++;
 	return 1;
 }

@@ -1,9 +1,9 @@
 /*
  * csum-file.c: a file written through a buffer and hashed as it goes,
- * ending in the SHA-1 of all that came before (the index, a pack, an
- * idx), and put_be32/put_be64 (inline, in cache.h).  The bytes are
+ * ending in the hash (the_hash) of all that came before (the index, a
+ * pack, an idx), and put_be32/put_be64 (inline, in cache.h).  The bytes are
  * hashed a buffer at a time, just before they are written, so the file
- * is read once by SHA-1 and written in big pieces.
+ * is read once by the hash and written in big pieces.
  */
 #include <errno.h>
 #include <stdint.h>

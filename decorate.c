@@ -66,7 +66,7 @@ static void add_decoration(const unsigned char *sha1, const char *name,
 
 	ALLOC_GROW(decos, nr_decos + 1, alloc_decos);
 	d = &decos[nr_decos];
-	memcpy(d->sha1, sha1, 20);
+	hashcpy(d->sha1, sha1);
 	d->name = xstrdup(name);
 	d->kind = kind;
 	d->pos = nr_decos++;
@@ -83,7 +83,7 @@ static int add_ref(const char *name, const unsigned char *sha1, void *data)
 	size_t i;
 
 	(void)data;
-	memcpy(peeled, sha1, 20);
+	hashcpy(peeled, sha1);
 	if (peel_tags(peeled) < 0)
 		return 0;	/* git shows no name for what it cannot read */
 	if (!strcmp(name, "refs/stash")) {
@@ -106,7 +106,7 @@ static int add_ref(const char *name, const unsigned char *sha1, void *data)
 static int compare_decorations(const void *a, const void *b)
 {
 	const struct decoration *x = a, *y = b;
-	int c = memcmp(x->sha1, y->sha1, 20);
+	int c = hashcmp(x->sha1, y->sha1);
 
 	if (c)
 		return c;
@@ -140,12 +140,12 @@ static const struct decoration *first_decoration(const unsigned char *sha1)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(decos[mid].sha1, sha1, 20) < 0)
+		if (hashcmp(decos[mid].sha1, sha1) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < nr_decos && !memcmp(decos[lo].sha1, sha1, 20) ?
+	return lo < nr_decos && !hashcmp(decos[lo].sha1, sha1) ?
 	       &decos[lo] : NULL;
 }
 
@@ -177,7 +177,7 @@ void show_decorations(FILE *out, const unsigned char *sha1, int use_color)
 
 	if (!d)
 		return;
-	while (end < decos + nr_decos && !memcmp(end->sha1, sha1, 20))
+	while (end < decos + nr_decos && !hashcmp(end->sha1, sha1))
 		end++;
 	joined = 0;
 	for (p = d; p < end; p++)

@@ -89,7 +89,7 @@ static void put_entry(struct diff_ahead *da, const unsigned char *sha1,
 	struct ahead_entry *e = xmalloc(sizeof(*e));
 	struct ahead_entry **b = &da->table[bucket(sha1)];
 
-	memcpy(e->sha1, sha1, 20);
+	hashcpy(e->sha1, sha1);
 	e->buf = buf;
 	e->size = size;
 	pthread_mutex_lock(&da->lock);
@@ -113,17 +113,17 @@ static int note_pair(int n, const struct name_entry **e, void *data)
 
 	(void)n;
 	if (!S_ISDIR(x->mode) || (e[0] && e[1] && e[0]->mode == e[1]->mode &&
-				  !memcmp(e[0]->sha1, e[1]->sha1, 20)))
+				  hasheq(e[0]->sha1, e[1]->sha1)))
 		return 0;
 	ALLOC_GROW(s->pairs, s->nr + 1, s->alloc);
 	memset(&s->pairs[s->nr], 0, sizeof(s->pairs[0]));
 	if (e[0]) {
 		s->pairs[s->nr].has_one = 1;
-		memcpy(s->pairs[s->nr].one, e[0]->sha1, 20);
+		hashcpy(s->pairs[s->nr].one, e[0]->sha1);
 	}
 	if (e[1]) {
 		s->pairs[s->nr].has_two = 1;
-		memcpy(s->pairs[s->nr].two, e[1]->sha1, 20);
+		hashcpy(s->pairs[s->nr].two, e[1]->sha1);
 	}
 	s->nr++;
 	return 0;
@@ -315,7 +315,7 @@ int ahead_take(struct diff_ahead *da, uint64_t ticket,
 	for (;;) {
 		struct ahead_entry **b = &da->table[bucket(sha1)], *e;
 
-		while (*b && memcmp((*b)->sha1, sha1, 20))
+		while (*b && hashcmp((*b)->sha1, sha1))
 			b = &(*b)->next;
 		e = *b;
 		if (e) {

@@ -86,7 +86,7 @@ static void flatten_tree(const unsigned char *sha1, const char *base,
 			f = &tree_files[nr_tree_files++];
 			f->path = path;
 			f->mode = e.mode;
-			memcpy(f->sha1, e.sha1, 20);
+			hashcpy(f->sha1, e.sha1);
 		}
 	}
 	free(buf);
@@ -100,13 +100,14 @@ struct side {
 	int work;			/* the content is the work-tree file */
 };
 
-static int raw_abbrev = 40;	/* digits of raw ids (--abbrev) */
+static int raw_abbrev = HASH_MAX_HEXSZ;	/* digits of raw ids (--abbrev) */
 
 /* The id of a side in raw_abbrev digits (--abbrev), as git's. */
 static const char *raw_id(const struct side *s, char *buf)
 {
 	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
-	int len = raw_abbrev == 40 ? 40 : find_abbrev_len(sha1, raw_abbrev);
+	int len = raw_abbrev >= (int)the_hash->hexsz ? (int)the_hash->hexsz :
+		  find_abbrev_len(sha1, raw_abbrev);
 
 	memcpy(buf, sha1_to_hex(sha1), len);
 	buf[len] = '\0';
@@ -184,8 +185,8 @@ static void queue_pair(const char *path, const struct side *one,
 	q->path = xstrdup(path);
 	q->one = *one;
 	q->two = *two;
-	memcpy(q->sha1[0], one->sha1, 20);
-	memcpy(q->sha1[1], two->sha1, 20);
+	hashcpy(q->sha1[0], one->sha1);
+	hashcpy(q->sha1[1], two->sha1);
 	q->one.sha1 = q->sha1[0];
 	q->two.sha1 = q->sha1[1];
 }
@@ -239,7 +240,7 @@ static struct rename_file *side_files(int side, size_t **index, size_t *nr)
 			continue;
 		f[n].path = queue[i].path;
 		f[n].mode = s->mode;
-		memcpy(f[n].sha1, queue[i].sha1[side], 20);
+		hashcpy(f[n].sha1, queue[i].sha1[side]);
 		(*index)[n++] = i;
 	}
 	*nr = n;
@@ -263,7 +264,7 @@ static void find_queued_renames(void)
 		if (!q->two.work)
 			continue;
 		hash_queued_file(q);
-		memcpy(dst[i].sha1, q->sha1[1], 20);
+		hashcpy(dst[i].sha1, q->sha1[1]);
 		is_work[i] = 1;
 	}
 	work_files = dst;
@@ -284,7 +285,7 @@ static void find_queued_renames(void)
 		s->gone = 1;
 		d->from = s->path;
 		d->one = s->one;
-		memcpy(d->sha1[0], s->sha1[0], 20);
+		hashcpy(d->sha1[0], s->sha1[0]);
 		d->one.sha1 = d->sha1[0];
 		d->score = score[i];
 	}
@@ -354,7 +355,7 @@ static void show_pair(const char *path, const struct side *one,
 	    (one->mode & S_IFMT) != (two->mode & S_IFMT))
 		status = 'T';
 	if (status == 'M' && one->mode == two->mode &&
-	    !memcmp(one->sha1, two->sha1, 20))
+	    hasheq(one->sha1, two->sha1))
 		return;
 	if (detect_renames && !nr_queue_done) {
 		queue_pair(path, one, two);

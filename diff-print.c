@@ -231,7 +231,9 @@ int parse_diff_option(struct diff_options *opt, const char *arg)
 	else if (!strncmp(arg, "--abbrev=", 9)) {
 		unsigned long n = strtoul(arg + 9, NULL, 10);
 
-		opt->abbrev = n < 4 ? 4 : n > 40 ? 40 : (int)n;
+		/* tools parse before setup: the ids' size is not known */
+		opt->abbrev = n < 4 ? 4 : n > HASH_MAX_HEXSZ ?
+			      HASH_MAX_HEXSZ : (int)n;
 	} else {
 		return 0;
 	}
@@ -246,7 +248,9 @@ static void emit_index_id(FILE *out, const struct diff_side *s, int len)
 {
 	const unsigned char *sha1 = s->mode ? s->sha1 : null_sha1;
 
-	fprintf(out, "%.*s", find_abbrev_len(sha1, len), sha1_to_hex(sha1));
+	if (len < (int)the_hash->hexsz)
+		len = find_abbrev_len(sha1, len);
+	fprintf(out, "%.*s", len, sha1_to_hex(sha1));
 }
 
 static int is_rename(const struct diff_side *one, const struct diff_side *two)
@@ -287,7 +291,7 @@ static void emit_header(FILE *out, const struct diff_side *one,
 			one->mode, two->mode);
 	if (is_rename(one, two))
 		emit_rename(out, one, two, score);
-	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
+	if (one->mode && two->mode && hasheq(one->sha1, two->sha1))
 		return;
 	fputs("index ", out);
 	emit_index_id(out, one, abbrev);
@@ -405,7 +409,13 @@ static void emit_binary_differ(FILE *out, const struct diff_side *one,
 
 /* ---- print_patch ---- */
 
-/* A side's text: its data, or git's made-up text for a gitlink. */
+/* git's made-up text for a gitlink, with the longest id. */
+#define GITLINK_TEXT_MAX (sizeof("Subproject commit \n") + HASH_MAX_HEXSZ)
+
+/*
+ * A side's text: its data, or git's made-up text for a gitlink (into
+ * gitlink_buf, GITLINK_TEXT_MAX bytes).
+ */
 static const char *side_data(const struct diff_side *s, size_t *size,
 			     char *gitlink_buf)
 {
@@ -464,22 +474,23 @@ int print_patch_f(FILE *out, const struct diff_side *one,
 		  const struct diff_side *two, const struct diff_options *opt,
 		  struct fault *f)
 {
-	char buf1[64], buf2[64];
+	char buf1[GITLINK_TEXT_MAX], buf2[GITLINK_TEXT_MAX];
 	const char *d1, *d2;
 	size_t s1, s2;
 	int binary, want_binary = opt && opt->binary, ret = 0, abbrev;
 
-	if (one->mode == two->mode && !memcmp(one->sha1, two->sha1, 20) &&
+	if (one->mode == two->mode && hasheq(one->sha1, two->sha1) &&
 	    !is_rename(one, two))
 		return 0;
 	d1 = side_data(one, &s1, buf1);
 	d2 = side_data(two, &s2, buf2);
 	binary = buffer_is_binary(d1, s1) || buffer_is_binary(d2, s2);
-	abbrev = !opt ? ABBREV_DEFAULT : opt->full_index ? 40 : opt->abbrev;
+	abbrev = !opt ? ABBREV_DEFAULT :
+		 opt->full_index ? (int)the_hash->hexsz : opt->abbrev;
 	if (want_binary && binary)
-		abbrev = 40;	/* git apply needs the whole ids */
+		abbrev = the_hash->hexsz;	/* git apply needs the whole ids */
 	emit_header(out, one, two, abbrev, opt ? opt->rename_score : 0);
-	if (one->mode && two->mode && !memcmp(one->sha1, two->sha1, 20))
+	if (one->mode && two->mode && hasheq(one->sha1, two->sha1))
 		; /* a mode change only */
 	else if (binary && want_binary)
 		ret = emit_binary_patch(out, d1, s1, d2, s2, f);
@@ -500,7 +511,7 @@ int fill_blob_side(struct diff_side *side, const char *path,
 	if (!mode)
 		return 0;
 	side->mode = mode;
-	memcpy(side->sha1, sha1, 20);
+	hashcpy(side->sha1, sha1);
 	if (S_ISGITLINK(mode))
 		return 0;
 	side->data = read_object_of_type(sha1, OBJ_BLOB, &side->size);

@@ -241,7 +241,7 @@ static const struct rename_file *sort_src;
 static int compare_src_id(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
-	int c = memcmp(sort_src[x].sha1, sort_src[y].sha1, 20);
+	int c = hashcmp(sort_src[x].sha1, sort_src[y].sha1);
 
 	return c ? c : x - y;
 }
@@ -264,7 +264,7 @@ static void find_exact(struct rename_state *st, const int *order, int d)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(st->src[order[mid]].sha1, dst->sha1, 20) < 0)
+		if (hashcmp(st->src[order[mid]].sha1, dst->sha1) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -272,7 +272,7 @@ static void find_exact(struct rename_state *st, const int *order, int d)
 	for (; lo < st->nr_src; lo++) {
 		int s = order[lo], score;
 
-		if (memcmp(st->src[s].sha1, dst->sha1, 20))
+		if (hashcmp(st->src[s].sha1, dst->sha1))
 			break;
 		if (!exact_candidate(&st->src[s], dst) || st->src_used[s])
 			continue;

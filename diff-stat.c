@@ -57,13 +57,6 @@ static const char *next_field(const char **p, const char *end)
 	return f;
 }
 
-static int is_null_id(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return !memcmp(sha1, null_id, 20);
-}
-
 /* All of standard input into in. */
 static void read_stdin(struct mbuf *in)
 {
@@ -132,15 +125,16 @@ static void add_raw(struct file_changes *l, const char *head,
 	unsigned int mode[2];
 	unsigned char sha1[2][HASH_MAX_RAWSZ];
 	const char *s = head + 1, *path, *old = NULL;
+	const size_t hexsz = the_hash->hexsz;
 	struct file_change *ch;
 	char status;
 
 	mode[0] = parse_mode(s, &s);
 	mode[1] = parse_mode(s, &s);
-	if (get_sha1_hex(s, sha1[0]) || s[40] != ' ' ||
-	    get_sha1_hex(s + 41, sha1[1]) || s[81] != ' ')
+	if (get_sha1_hex(s, sha1[0]) || s[hexsz] != ' ' ||
+	    get_sha1_hex(s + hexsz + 1, sha1[1]) || s[2 * hexsz + 1] != ' ')
 		die("bad raw line '%s'", head);
-	status = s[82];
+	status = s[2 * hexsz + 2];
 	path = next_field(p, end);
 	if (!path)
 		die("raw line '%s' without a path", head);
@@ -156,19 +150,19 @@ static void add_raw(struct file_changes *l, const char *head,
 	 * Under -M, diff-cache names an added work-tree file by the id it
 	 * hashed, as git does; that blob is not stored: read the file.
 	 */
-	if (mode[1] && !is_null_id(sha1[1]) && !has_sha1_file(sha1[1]))
-		memset(sha1[1], 0, sizeof(sha1[1]));
+	if (mode[1] && !is_null_hash(sha1[1]) && !has_sha1_file(sha1[1]))
+		hashclr(sha1[1]);
 	ch = new_change(l, path);
 	ch->mode[0] = mode[0];
 	ch->mode[1] = mode[1];
-	memcpy(ch->sha1[0], sha1[0], 20);
-	memcpy(ch->sha1[1], sha1[1], 20);
+	hashcpy(ch->sha1[0], sha1[0]);
+	hashcpy(ch->sha1[1], sha1[1]);
 	if (old) {
 		/* "old => new", as git's --stat shows a rename */
 		ch->old_path = xstrdup(old);
-		ch->score = atoi(s + 83);
+		ch->score = atoi(s + 2 * hexsz + 3);
 	}
-	if (mode[1] && is_null_id(sha1[1]) && only_touched(ch))
+	if (mode[1] && is_null_hash(sha1[1]) && only_touched(ch))
 		drop_last(l);
 }
 
@@ -204,7 +198,7 @@ static void add_status(struct file_changes *l, const char *head,
 	ch = new_change(l, path);
 	if (ce && *head != 'A') {
 		ch->mode[0] = ce->ce_mode;
-		memcpy(ch->sha1[0], ce->sha1, 20);
+		hashcpy(ch->sha1[0], ce->sha1);
 	}
 	if (*head != 'D') {
 		if (lstat_work_path(path, &st) < 0)

@@ -70,7 +70,7 @@ static int recursive;
 static int nul_terminate;
 static int show_patch;
 static struct diff_options patch_opts;
-static int raw_abbrev = 40;	/* digits of raw ids (--abbrev) */
+static int raw_abbrev = HASH_MAX_HEXSZ;	/* digits of raw ids (--abbrev) */
 static int read_stdin;
 /* --stdin: the commit whose id goes before its first change, or NULL */
 static const unsigned char *pending_commit;
@@ -122,12 +122,7 @@ struct path_buf {
 /* git knows the empty tree without storing it; so do we. */
 static int is_missing_empty_tree(const unsigned char *sha1)
 {
-	static const unsigned char empty_tree[HASH_MAX_RAWSZ] = {
-		0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
-		0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
-	};
-
-	return !memcmp(sha1, empty_tree, 20) && !has_sha1_file(sha1);
+	return hasheq(sha1, the_hash->empty_tree) && !has_sha1_file(sha1);
 }
 
 /* Start holding the output: a fresh buffer behind out. */
@@ -216,7 +211,7 @@ static struct tree_slot *find_slot(const unsigned char *sha1)
 
 	for (i = 0; i < TREE_SLOTS; i++)
 		if (tree_slots[i].kept &&
-		    !memcmp(tree_slots[i].sha1, sha1, 20))
+		    hasheq(tree_slots[i].sha1, sha1))
 			return &tree_slots[i];
 	return NULL;
 }
@@ -251,7 +246,7 @@ static struct tree_slot *hold_tree(const unsigned char *sha1, const char *path)
 		return s;
 	}
 	s = free_slot();
-	memcpy(s->sha1, sha1, 20);
+	hashcpy(s->sha1, sha1);
 	s->pins = 1;
 	if (walk_ticket && !ahead_take(ahead, walk_ticket, sha1, &s->t))
 		return s;
@@ -315,7 +310,8 @@ static char *put_mode(char *p, unsigned int mode)
 /* sha1 in raw_abbrev digits, then a space; the end. */
 static char *put_id(char *p, const unsigned char *sha1)
 {
-	int len = raw_abbrev == 40 ? 40 : find_abbrev_len(sha1, raw_abbrev);
+	int len = raw_abbrev >= (int)the_hash->hexsz ? (int)the_hash->hexsz :
+		  find_abbrev_len(sha1, raw_abbrev);
 
 	memcpy(p, sha1_to_hex(sha1), len);
 	p[len] = ' ';
@@ -330,7 +326,7 @@ static void print_raw(const struct path_buf *pb, const struct name_entry *one,
 		      const struct name_entry *two, char status)
 {
 	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
-	char line[2 * 13 + 2 * 41 + 2], *p = line;
+	char line[2 * 13 + 2 * (HASH_MAX_HEXSZ + 1) + 2], *p = line;
 
 	*p++ = ':';
 	p = put_mode(p, one ? one->mode : 0);
@@ -352,7 +348,7 @@ static void blob_side(struct diff_side *side, struct later_obj *o,
 	if (!e)
 		return;
 	side->mode = e->mode;
-	memcpy(side->sha1, e->sha1, 20);
+	hashcpy(side->sha1, e->sha1);
 	if (S_ISGITLINK(e->mode))
 		return;
 	if (read_later(checker, e->sha1, OBJ_BLOB, NULL, o) < 0)
@@ -366,7 +362,7 @@ static void blob_side(struct diff_side *side, struct later_obj *o,
 static void print_raw_ids(const struct name_entry *one,
 			  const struct name_entry *two)
 {
-	char line[2 * 41 + 1], *p = line;
+	char line[2 * (HASH_MAX_HEXSZ + 1) + 1], *p = line;
 
 	p = put_id(p, one->sha1);
 	p = put_id(p, two->sha1);
@@ -445,11 +441,11 @@ static void queue_pair(const struct path_buf *pb, const struct name_entry *one,
 	ch->path = xstrdup(pb->buf);
 	if (one) {
 		ch->mode[0] = one->mode;
-		memcpy(ch->sha1[0], one->sha1, 20);
+		hashcpy(ch->sha1[0], one->sha1);
 	}
 	if (two) {
 		ch->mode[1] = two->mode;
-		memcpy(ch->sha1[1], two->sha1, 20);
+		hashcpy(ch->sha1[1], two->sha1);
 	}
 }
 
@@ -550,7 +546,7 @@ static void diff_entry(struct path_buf *pb, const struct name_entry *one,
 	enum interest in = ALL_INTERESTING;
 
 	if (one && two && one->mode == two->mode &&
-	    !memcmp(one->sha1, two->sha1, 20))
+	    hasheq(one->sha1, two->sha1))
 		return;
 	path_push(pb, e->path, e->pathlen);
 	if (!all)
@@ -630,7 +626,7 @@ static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 	if (sha1_object_info(sha1, &type, &size) < 0)
 		exit(128);
 	if (type == OBJ_TREE) {
-		memcpy(tree_sha1, sha1, 20);
+		hashcpy(tree_sha1, sha1);
 		return;
 	}
 	if (type != OBJ_COMMIT) {
@@ -646,7 +642,7 @@ static void tree_id_of(const unsigned char *sha1, unsigned char *tree_sha1)
 	if (parse_commit_buffer(buf, size, &ci) < 0)
 		die("commit %s is corrupt", sha1_to_hex(sha1));
 	free(buf);
-	memcpy(tree_sha1, ci.tree, 20);
+	hashcpy(tree_sha1, ci.tree);
 	free_commit_info(&ci);
 }
 
@@ -665,7 +661,7 @@ static struct tree_slot *hold_tree_of(const unsigned char *sha1)
 		return s;
 	}
 	s = free_slot();
-	memcpy(s->sha1, tree_sha1, 20);
+	hashcpy(s->sha1, tree_sha1);
 	s->pins = 1;
 	if (read_later(checker, tree_sha1, OBJ_TREE, NULL, &s->t) < 0)
 		exit(128);
@@ -701,7 +697,7 @@ static void stdin_commit(const unsigned char *sha1, const char *rest)
 	size_t nr = 0, size;
 	void *buf;
 
-	for (; isspace((unsigned char)*rest); rest += 41) {
+	for (; isspace((unsigned char)*rest); rest += the_hash->hexsz + 1) {
 		if (get_sha1_hex(rest + 1, parent))
 			break;
 		nr++;
@@ -718,7 +714,7 @@ static void stdin_commit(const unsigned char *sha1, const char *rest)
 	if (!nr) {
 		nr = is_shallow_commit(sha1) ? 0 : ci.nr_parents;
 		if (nr)
-			memcpy(parent, ci.parents[0], 20);
+			hashcpy(parent, ci.parents[0]);
 	}
 	if (nr == 1) {
 		pending_commit = sha1;
@@ -732,6 +728,7 @@ static void stdin_commit(const unsigned char *sha1, const char *rest)
 static void stdin_line(const char *line)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ], sha2[HASH_MAX_RAWSZ];
+	const size_t hexsz = the_hash->hexsz;
 	enum object_type type;
 	size_t size;
 
@@ -739,7 +736,7 @@ static void stdin_line(const char *line)
 	if (sha1_object_info(sha1, &type, &size) < 0)
 		return;
 	if (type == OBJ_COMMIT) {
-		stdin_commit(sha1, line + 40);
+		stdin_commit(sha1, line + hexsz);
 		return;
 	}
 	if (type != OBJ_TREE) {
@@ -747,8 +744,8 @@ static void stdin_line(const char *line)
 		      sha1_to_hex(sha1), type_name(type));
 		return;
 	}
-	if (!isspace((unsigned char)line[40]) ||
-	    get_sha1_hex(line + 41, sha2) || line[81]) {
+	if (!isspace((unsigned char)line[hexsz]) ||
+	    get_sha1_hex(line + hexsz + 1, sha2) || line[2 * hexsz + 1]) {
 		error("need exactly two trees, separated by a space");
 		return;
 	}

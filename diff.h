@@ -39,8 +39,8 @@ struct diff_options {
 	int binary;
 	/*
 	 * Digits of the ids on "index" lines: ABBREV_DEFAULT (core.abbrev
-	 * or git's automatic length), or 4 to 40 (--abbrev=<n>); always
-	 * 40 with full_index (--full-index).
+	 * or git's automatic length), or 4 to hexsz (--abbrev=<n>); always
+	 * the_hash->hexsz with full_index (--full-index).
 	 */
 	int abbrev;
 	int full_index;
@@ -53,8 +53,8 @@ struct diff_options {
 
 /*
  * The options every patch-writing tool takes: --full-index, --abbrev
- * and --abbrev=<n> (clamped to 4..40 as git does).  1 when arg was
- * one of them, else 0.
+ * and --abbrev=<n> (4 at least; past the store's hex digits it means
+ * them all, as in git).  1 when arg was one of them, else 0.
  */
 int parse_diff_option(struct diff_options *opt, const char *arg);
 

@@ -1,10 +1,12 @@
 #!/bin/sh
 # dircache clone: init, pull and check out, in a new directory.  The
 # remote is recorded as "origin" and HEAD names the branch the
-# remote's HEAD names, origin's branch its upstream (as git clone).  The clone is made in a hidden directory next
-# to the new one (.<dir>.clone-XXXXXX), removed when anything fails,
-# and renamed to <dir> once whole: a clone is whole or absent, even
-# when killed (then the hidden directory stays, never <dir>).
+# remote's HEAD names, origin's branch its upstream (as git clone); the
+# store names objects by the remote's hash (sha1 or sha256).  The
+# clone is made in a hidden directory next to the new one
+# (.<dir>.clone-XXXXXX), removed when anything fails, and renamed to
+# <dir> once whole: a clone is whole or absent, even when killed (then
+# the hidden directory stays, never <dir>).
 USAGE='clone <url> [<dir>]'
 # shellcheck source=dircache-lib.sh
 . "$(dirname "$0")/dircache-lib.sh"
@@ -39,12 +41,19 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 cd "$made" || exit 128
 unset GIT_DIR GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_INDEX_FILE
-init-db 2>/dev/null || exit 128
-dircache-remote add origin "$remote_arg" || exit 128
+# The remote's refs and config first: the store is made with the
+# remote's object format (a clone of a sha256 store is one).
+mkdir .dircache || exit 128
 (
 	GIT_DIR=.dircache
 	find_remote
-	fetch_remote_refs .dircache/clone-refs
+	copy_remote_refs .dircache/clone-refs
+) || exit 128
+init-db --object-format="$(dc_object_format .dircache/clone-refs)" \
+	2>/dev/null || exit 128
+dircache-remote add origin "$remote_arg" || exit 128
+(
+	GIT_DIR=.dircache
 	branch=$(remote_head_branch .dircache/clone-refs)
 	rm -rf .dircache/clone-refs
 	[ -n "$branch" ] || die "the remote's HEAD names no branch"

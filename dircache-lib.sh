@@ -7,6 +7,9 @@
 
 dc_cmd=${0##*/}
 dc_cmd=${dc_cmd#dircache-}
+# The store's hash sets these (dc_set_hash, which cd_to_top calls):
+# the hex digits of an id, and the id of no object.
+DC_HEXSZ=40
 NULL_ID=0000000000000000000000000000000000000000
 
 # A closed stderr becomes /dev/null, as git's sanitize_stdfds makes it,
@@ -51,6 +54,7 @@ cd_to_top() {
 	prefix=
 	if [ -n "${GIT_DIR:-}" ]; then
 		[ -d "$GIT_DIR" ] || die "not a dircache repository: $GIT_DIR"
+		dc_set_hash
 		return 0
 	fi
 	dc_here=$(pwd -P) || die "cannot find the current directory"
@@ -62,6 +66,8 @@ cd_to_top() {
 		prefix=${dc_dir##*/}/$prefix
 		dc_dir=${dc_dir%/*}
 		[ -n "$dc_dir" ] || dc_dir=/
+		! is_ceiling "$dc_dir" ||
+			die "not a dircache repository (or any parent): $dc_here"
 	done
 	cd "$dc_dir" || die "cannot enter $dc_dir"
 	# for the tools: "<rev>:./<path>" is relative to where we were
@@ -75,6 +81,82 @@ cd_to_top() {
 		GIT_DIR=$(rev-parse --git-dir) ||
 			die "not a dircache repository: $dc_dir/.git"
 	fi
+	dc_set_hash
+}
+
+# ---- the store's hash: sha1 or sha256, as git records it ----
+
+# config_get <file> <section> <key>: section.key (no subsection) in a
+# git config file, the last one set; empty when unset or when there is
+# no such file.  Names are compared without case.
+config_get() {
+	[ -f "$1" ] || return 0
+	awk -v s="$2" -v k="$3" '
+		/^[ \t]*\[/ {
+			sec = $0
+			sub(/^[ \t]*\[[ \t]*/, "", sec)
+			sub(/[ \t]*\].*$/, "", sec)
+			ours = tolower(sec) == tolower(s)
+			next
+		}
+		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
+			key = $0
+			sub(/[ \t]*=.*/, "", key)
+			gsub(/[ \t]/, "", key)
+			if (tolower(key) != tolower(k))
+				next
+			val = $0
+			sub(/^[^=]*=[ \t]*/, "", val)
+			sub(/[ \t]+[#;].*$/, "", val)
+			sub(/[ \t\r]+$/, "", val)
+			if (val ~ /^".*"$/)
+				val = substr(val, 2, length(val) - 2)
+		}
+		END { if (val != "") print val }
+	' "$1"
+}
+
+# dc_object_format [<store>]: the hash that names the objects of the
+# store (ours by default): its extensions.objectformat, sha1 when
+# unset, as git reads it.
+dc_object_format() {
+	dc_of=$(config_get "${1:-$(common_dir)}/config" extensions objectformat)
+	printf '%s\n' "${dc_of:-sha1}"
+}
+
+# dc_hexsz [<store>]: the hex digits of an id in the store (ours by
+# default): 64 for sha256, else 40.
+dc_hexsz() {
+	case $(dc_object_format "$@") in
+	sha256) echo 64 ;;
+	*) echo 40 ;;
+	esac
+}
+
+# Set DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache).
+dc_set_hash() {
+	DC_HEXSZ=$(dc_hexsz "$(common_dir)")
+	NULL_ID=$(printf "%0${DC_HEXSZ}d" 0)
+}
+
+# check_same_format <store> <url>: refuse, in one line naming both, a
+# remote store whose objects another hash names than ours (the copy
+# of its refs and config at <store>): no object, pack or ref of one
+# means anything in the other.
+check_same_format() {
+	dc_ours=$(dc_object_format)
+	dc_theirs=$(dc_object_format "$1")
+	[ "$dc_ours" = "$dc_theirs" ] ||
+		die "mismatched object formats: $2 is $dc_theirs, this store is $dc_ours"
+}
+
+# Is $1 one of GIT_CEILING_DIRECTORIES (as written there), which the
+# search for the top does not move up into, as git's and the tools'?
+is_ceiling() {
+	case :${GIT_CEILING_DIRECTORIES:-}: in
+	*:"$1":*) return 0 ;;
+	esac
+	return 1
 }
 
 git_dir() {
@@ -136,12 +218,12 @@ work_tree_empty() {
 	return 0
 }
 
-# Is $1 forty lowercase hex digits?
+# Is $1 an id of our store: DC_HEXSZ lowercase hex digits?
 is_id() {
 	case $1 in
 	*[!0-9a-f]*) return 1 ;;
 	esac
-	[ ${#1} -eq 40 ]
+	[ ${#1} -eq "$DC_HEXSZ" ]
 }
 
 # add_message TEXT: the text of one -m; several -m are paragraphs, as
@@ -279,14 +361,20 @@ find_remote() {
 	fi
 }
 
-# Copy the remote's HEAD, packed-refs and refs/ (one small rsync) into
-# $1; absent ones (a store without tags/) are not an error.
-fetch_remote_refs() {
+# Copy the remote's HEAD, packed-refs, refs/ and config (one small
+# rsync) into $1; absent ones (a store without tags/) are not an error.
+copy_remote_refs() {
 	mkdir -p "$1" || die "cannot create $1"
 	$RSYNC -r --include=/HEAD --include=/packed-refs --include='/refs/***' \
-		--exclude='*' "$remote_store/" "$1/" ||
+		--include=/config --exclude='*' "$remote_store/" "$1/" ||
 		die "could not read the refs of $remote_url (rsync exit $?)"
 	[ -f "$1/HEAD" ] || die "not a dircache store: $remote_url (no HEAD)"
+}
+
+# copy_remote_refs, then refuse a remote of another object format.
+fetch_remote_refs() {
+	copy_remote_refs "$1"
+	check_same_format "$1" "$remote_url"
 }
 
 # The id ref $2 holds in the copy $1 of a remote's refs; fails when it
@@ -316,7 +404,7 @@ remote_tags() {
 		[ ! -d "$1/refs/tags" ] ||
 			(cd "$1/refs/tags" && find . -type f) | sed 's|^\./||'
 		[ ! -f "$1/packed-refs" ] ||
-			sed -n 's|^[0-9a-f]\{40\} refs/tags/||p' "$1/packed-refs"
+			sed -n "s|^[0-9a-f]\{$DC_HEXSZ\} refs/tags/||p" "$1/packed-refs"
 	} | LC_ALL=C sort -u | while IFS= read -r dc_t; do
 		case $dc_t in
 		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
@@ -364,7 +452,7 @@ local_refs() {
 			(cd "$(common_dir)/refs/$1" && find . -type f) |
 			sed "s|^\./|refs/$1/|"
 		[ ! -f "$(common_dir)/packed-refs" ] ||
-			sed -n "s|^[0-9a-f]\{40\} \(refs/$1/.*\)|\1|p" \
+			sed -n "s|^[0-9a-f]\{$DC_HEXSZ\} \(refs/$1/.*\)|\1|p" \
 				"$(common_dir)/packed-refs"
 	} | LC_ALL=C sort -u | while IFS= read -r dc_r; do
 		case ${dc_r#refs/*/} in
@@ -384,9 +472,9 @@ remote_ids() {
 		[ ! -d "$1/refs" ] ||
 			find "$1/refs" -type f -exec awk 'FNR == 1' {} +
 		[ ! -f "$1/packed-refs" ] ||
-			sed -n 's/^\^\{0,1\}\([0-9a-f]\{40\}\)\( .*\)\{0,1\}$/\1/p' \
+			sed -n "s/^\^\{0,1\}\([0-9a-f]\{$DC_HEXSZ\}\)\( .*\)\{0,1\}\$/\1/p" \
 				"$1/packed-refs"
-	} | grep -x '[0-9a-f]\{40\}' | LC_ALL=C sort -u
+	} | grep -x "[0-9a-f]\{$DC_HEXSZ\}" | LC_ALL=C sort -u
 }
 
 # $1 in single quotes, for a remote shell.
@@ -529,7 +617,7 @@ remote_branches() {
 		[ ! -d "$1/refs/heads" ] ||
 			(cd "$1/refs/heads" && find . -type f) | sed 's|^\./||'
 		[ ! -f "$1/packed-refs" ] ||
-			sed -n 's|^[0-9a-f]\{40\} refs/heads/||p' "$1/packed-refs"
+			sed -n "s|^[0-9a-f]\{$DC_HEXSZ\} refs/heads/||p" "$1/packed-refs"
 	} | LC_ALL=C sort -u | while IFS= read -r dc_b; do
 		case $dc_b in
 		''|*[!A-Za-z0-9._/-]*|/*|*/|*//*|.*|*/.*|*..*|*.lock)
@@ -556,7 +644,7 @@ local_ref_ids() {
 		[ ! -f "$dc_gd/packed-refs" ] ||
 			awk -v p="refs/$1/" 'index($2, p) == 1 { print $1 }' \
 				"$dc_gd/packed-refs"
-	} | grep -x '[0-9a-f]\{40\}' | LC_ALL=C sort -u
+	} | grep -x "[0-9a-f]\{$DC_HEXSZ\}" | LC_ALL=C sort -u
 }
 
 # Is progress wanted (stderr a terminal)?

@@ -79,6 +79,9 @@ make_tmp
 mark_owner "$dc_tmp" || die "cannot write in $dc_tmp"
 remove_stale_dirs "$(git_dir)"/tmp-push-*
 find_remote
+# What the remote has, first: one of another object format is refused
+# before anything else is looked at.
+fetch_remote_refs "$dc_tmp/before"
 
 # -u: each branch pushed gets the remote's branch as its upstream.
 track_pushed() {
@@ -107,8 +110,7 @@ if [ ! -s "$dc_tmp/ours" ] && [ -z "$push_all$push_tags" ]; then
 	printf 'refs/heads/%s %s\n' "$branch" "$id" >>"$dc_tmp/ours"
 fi
 
-# ---- what the remote has, and the updates it needs ----
-fetch_remote_refs "$dc_tmp/before"
+# ---- the updates the remote needs ----
 failed=
 : >"$dc_tmp/request"
 : >"$dc_tmp/tips"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dircache-receive: the remote side of a push.  It takes ref updates,
-# "<ref> <old> <new>" a line (old 40 zeros for a new ref), and a pack
+# "<ref> <old> <new>" a line (old all zeros for a new ref), and a pack
 # of the objects they need, and answers "ok <ref>" or "ng <ref>
 # <reason>" for each ref.
 #
@@ -88,30 +88,6 @@ rsyncd_request() {
 	[ -f "$rc_dir/request" ] || die "no request in $rc_dir"
 }
 
-# config_get <file> <section> <key>: the last value of section.key in a
-# git config file (names compared without case), empty when unset.
-config_get() {
-	[ -f "$1" ] || return 0
-	awk -v s="$2" -v k="$3" '
-		/^[ \t]*\[/ {
-			sec = tolower($0)
-			gsub(/[][ \t]/, "", sec)
-			next
-		}
-		sec == tolower(s) && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
-			key = $0
-			sub(/[ \t]*=.*/, "", key)
-			gsub(/[ \t]/, "", key)
-			if (tolower(key) != tolower(k))
-				next
-			val = $0
-			sub(/^[^=]*=[ \t]*/, "", val)
-			sub(/[ \t\r]+$/, "", val)
-		}
-		END { if (val != "") print val }
-	' "$1"
-}
-
 # Is the store a work tree's (.dircache or .git of a directory, and
 # not marked bare)?
 store_has_work_tree() {
@@ -147,7 +123,7 @@ precheck_update() {
 	fi
 }
 
-# The id ref $1 holds in the store, or 40 zeros.
+# The id ref $1 holds in the store, or NULL_ID.
 current_ref() {
 	rev-parse "$1" 2>/dev/null || echo "$NULL_ID"
 }
@@ -277,6 +253,7 @@ receive_pack() {
 start_receive() {
 	GIT_DIR=$rc_store
 	export GIT_DIR
+	dc_set_hash
 	make_tmp
 	trap '' PIPE
 	mark_owner "$dc_tmp" || die "cannot write in $dc_tmp"

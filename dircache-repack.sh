@@ -53,14 +53,15 @@ ref_tips() {
 		done
 	fi
 	[ -f "$gd/packed-refs" ] &&
-		sed -n 's/^\([0-9a-f]\{40\}\) refs\/.*/\1/p' "$gd/packed-refs"
+		sed -n "s/^\([0-9a-f]\{$DC_HEXSZ\}\) refs\/.*/\1/p" "$gd/packed-refs"
 	head_commit
 }
 
 # The loose objects of the store, one id a line.
 loose_ids() {
+	lo_rest=$((DC_HEXSZ - 2))
 	(cd "$od" && find . -path './[0-9a-f][0-9a-f]/*' -type f) |
-		sed -n 's|^\./\([0-9a-f][0-9a-f]\)/\([0-9a-f]\{38\}\)$|\1\2|p'
+		sed -n "s|^\./\([0-9a-f][0-9a-f]\)/\([0-9a-f]\{$lo_rest\}\)\$|\1\2|p"
 }
 
 # Pack what stdin lists (pack-objects options in $@) into

@@ -22,6 +22,7 @@ if [ ! -d "$store/objects" ] || [ ! -f "$store/HEAD" ]; then
 fi
 GIT_DIR=$store
 export GIT_DIR
+dc_set_hash
 unset GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
 
 revs=$(

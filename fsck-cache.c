@@ -54,7 +54,7 @@ static int compare_lines(const void *a, const void *b)
 
 	if (x->slot != y->slot)
 		return x->slot < y->slot ? -1 : 1;
-	return memcmp(x->sha1, y->sha1, 20);
+	return hashcmp(x->sha1, y->sha1);
 }
 
 static uint32_t table_mask(void)

@@ -40,7 +40,7 @@ void merge_copies(void)
 		struct object *o = &objects[i];
 		struct object *keep = &objects[out ? out - 1 : 0];
 
-		if (!out || memcmp(keep->fo.sha1, o->fo.sha1, 20)) {
+		if (!out || hashcmp(keep->fo.sha1, o->fo.sha1)) {
 			objects[out++] = *o;
 			continue;
 		}
@@ -138,7 +138,7 @@ static void push_root(const unsigned char *sha1, const char *name,
 
 	ALLOC_GROW(roots, nr_roots + 1, alloc_roots);
 	r = &roots[nr_roots++];
-	memcpy(r->sha1, sha1, 20);
+	hashcpy(r->sha1, sha1);
 	r->name = name ? xstrdup(name) : NULL;
 	r->kind = kind;
 }
@@ -170,13 +170,14 @@ static void add_reflog_roots(const char *path, const char *name)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
+		size_t len = strlen(line), hexsz = the_hash->hexsz;
 
-		if (len >= 82 && line[40] == ' ' && line[81] == ' ' &&
-		    !get_sha1_hex(line, old) && !get_sha1_hex(line + 41, new)) {
-			if (memcmp(old, null_sha1, 20))
+		if (len >= 2 * hexsz + 2 && line[hexsz] == ' ' &&
+		    line[2 * hexsz + 1] == ' ' && !get_sha1_hex(line, old) &&
+		    !get_sha1_hex(line + hexsz + 1, new)) {
+			if (hashcmp(old, null_sha1))
 				push_root(old, name, ROOT_REFLOG);
-			if (memcmp(new, null_sha1, 20))
+			if (hashcmp(new, null_sha1))
 				push_root(new, name, ROOT_REFLOG);
 		}
 		/* the rest of a long line (its message) */
@@ -249,8 +250,8 @@ void read_index_ids(void)
 	index_ids = xmalloc((active_nr ? active_nr : 1) * sizeof(*index_ids));
 	for (i = 0; i < active_nr; i++)
 		if (!S_ISGITLINK(active_cache[i]->ce_mode))
-			memcpy(index_ids[nr_index_ids++], active_cache[i]->sha1,
-			       20);
+			hashcpy(index_ids[nr_index_ids++],
+				active_cache[i]->sha1);
 	discard_cache();
 }
 

@@ -45,7 +45,7 @@ static int open_copy(struct object *o, struct object_stream *st,
 		ret = open_pack_entry(st, o->pack, o->pos, f);
 	} else if (o->alt) {
 		const char *hex = sha1_to_hex(o->fo.sha1);
-		char *name = xmalloc(strlen(o->alt) + 43);
+		char *name = xmalloc(strlen(o->alt) + the_hash->hexsz + 3);
 
 		sprintf(name, "%s/%.2s/%s", o->alt, hex, hex + 2);
 		ret = open_object_file_stream(st, name, f);
@@ -69,7 +69,7 @@ static void gather_link(void *data, const unsigned char *sha1, int type)
 		type &= ~(FSCK_LINK_GITMODULES | FSCK_LINK_GITATTRIBUTES);
 	}
 	ALLOC_GROW(r->links, r->nr + 1, r->alloc);
-	memcpy(r->links[r->nr].sha1, sha1, 20);
+	hashcpy(r->links[r->nr].sha1, sha1);
 	r->links[r->nr++].type = type;
 }
 
@@ -168,7 +168,7 @@ static void skip_seen(struct reading *r, const struct seen *s)
 		size_t k = seen_slot(l->sha1);
 
 		if (s->e[k].refs & 1 << l->type &&
-		    !memcmp(s->e[k].sha1, l->sha1, 20))
+		    !hashcmp(s->e[k].sha1, l->sha1))
 			continue;
 		r->links[nr++] = *l;
 	}
@@ -183,8 +183,8 @@ static void remember_seen(const struct reading *r, struct seen *s)
 		const struct fsck_link *l = &r->links[i];
 		size_t k = seen_slot(l->sha1);
 
-		if (memcmp(s->e[k].sha1, l->sha1, 20)) {
-			memcpy(s->e[k].sha1, l->sha1, 20);
+		if (hashcmp(s->e[k].sha1, l->sha1)) {
+			hashcpy(s->e[k].sha1, l->sha1);
 			s->e[k].refs = 0;
 		}
 		s->e[k].refs |= 1 << l->type;

@@ -28,7 +28,7 @@ static int list_object(const unsigned char *sha1, void *data)
 	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 	o = &objects[nr_objects++];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->fo.sha1, sha1, 20);
+	hashcpy(o->fo.sha1, sha1);
 	o->flags = F_PRESENT;
 	return 0;
 }
@@ -107,8 +107,7 @@ void hash_objects(void)
 	for (i = 0; i < nr_objects; i++) {
 		size_t s = slot_of(objects[i].fo.sha1);
 
-		if (i && !memcmp(objects[i].fo.sha1, objects[i - 1].fo.sha1,
-				 20))
+		if (i && !hashcmp(objects[i].fo.sha1, objects[i - 1].fo.sha1))
 			continue;
 		while (slots[s])
 			s = (s + 1) & slot_mask;
@@ -123,7 +122,7 @@ struct object *find_object(const unsigned char *sha1)
 	for (; slots[s]; s = (s + 1) & slot_mask) {
 		struct object *o = &objects[slots[s] - 1];
 
-		if (!memcmp(o->fo.sha1, sha1, 20))
+		if (!hashcmp(o->fo.sha1, sha1))
 			return o;
 	}
 	return NULL;
@@ -195,7 +194,7 @@ void note_missing(const unsigned char *sha1, int type, int promised)
 	pthread_mutex_lock(&missing_lock);
 	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
 	m = &missing[nr_missing++];
-	memcpy(m->sha1, sha1, 20);
+	hashcpy(m->sha1, sha1);
 	m->type = type;
 	m->promised = !!promised;
 	m->reached = 0;
@@ -213,7 +212,7 @@ void note_special_blob(const unsigned char *sha1, int kind, int promised)
 	pthread_mutex_lock(&missing_lock);
 	ALLOC_GROW(specials, nr_specials + 1, alloc_specials);
 	m = &specials[nr_specials++];
-	memcpy(m->sha1, sha1, 20);
+	hashcpy(m->sha1, sha1);
 	m->type = kind;
 	m->promised = !!promised;
 	m->reached = 0;
@@ -234,7 +233,7 @@ static int report_special_kind(int kind, const char *id, const char *name)
 		int kinds = 0, promised = 0;
 
 		for (j = i; j < nr_specials &&
-		     !memcmp(specials[j].sha1, m->sha1, 20); j++) {
+		     !hashcmp(specials[j].sha1, m->sha1); j++) {
 			kinds |= specials[j].type;
 			promised |= specials[j].promised;
 		}
@@ -266,8 +265,9 @@ int report_special_blobs(void)
 
 static int compare_missing(const void *a, const void *b)
 {
-	return memcmp(((const struct missing *)a)->sha1,
-		      ((const struct missing *)b)->sha1, 20);
+	const struct missing *x = a, *y = b;
+
+	return hashcmp(x->sha1, y->sha1);
 }
 
 /* An id noted by links of two types keeps one of them. */
@@ -278,8 +278,7 @@ void sort_missing(void)
 	if (nr_missing > 1)
 		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
 	for (i = 0; i < nr_missing; i++) {
-		if (out && !memcmp(missing[out - 1].sha1, missing[i].sha1,
-				   20)) {
+		if (out && !hashcmp(missing[out - 1].sha1, missing[i].sha1)) {
 			missing[out - 1].promised |= missing[i].promised;
 			missing[out - 1].reached |= missing[i].reached;
 			continue;
@@ -295,7 +294,7 @@ struct missing *find_missing(const unsigned char *sha1)
 
 	if (!nr_missing)
 		return NULL;
-	memcpy(key.sha1, sha1, 20);
+	hashcpy(key.sha1, sha1);
 	return bsearch(&key, missing, nr_missing, sizeof(*missing),
 		       compare_missing);
 }

@@ -237,7 +237,7 @@ static int scan_tree(const void *buf, size_t size, int strict,
 		if (ret <= 0)
 			break;
 		t->zero_pad |= *start == '0';
-		t->null_sha1 |= !memcmp(e.sha1, null_sha1, 20);
+		t->null_sha1 |= !hashcmp(e.sha1, null_sha1);
 		t->bad_mode |= !is_valid_mode(e.mode, strict);
 		note_name(t, e.path, e.pathlen);
 		e.mode = canon_mode(e.mode);
@@ -416,7 +416,7 @@ static int is_sha1_line(const char *v, const char *le)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
 
-	return le - v == 40 && !get_sha1_hex(v, sha1);
+	return le - v == (long)the_hash->hexsz && !get_sha1_hex(v, sha1);
 }
 
 int fsck_commit(const void *data, size_t size, struct fsck_options *o)
@@ -505,7 +505,7 @@ void fsck_add_link(struct fsck_object *o, const unsigned char *sha1,
 		   int type)
 {
 	ALLOC_GROW(o->links, o->nr_links + 1, o->alloc_links);
-	memcpy(o->links[o->nr_links].sha1, sha1, 20);
+	hashcpy(o->links[o->nr_links].sha1, sha1);
 	o->links[o->nr_links++].type = type;
 }
 
@@ -513,6 +513,26 @@ static void report_error(struct fsck_options *opt, const char *msg)
 {
 	if (opt->report)
 		opt->report(opt->data, FSCK_ERROR, msg);
+}
+
+/*
+ * 1 when git cannot even begin to walk the tree (init_tree_desc_gently
+ * fails on its first entry): no NUL where the last entry's name must
+ * end, a mode that is not octal, or an empty name.  git fsck then says
+ * "broken links" before the tree's other findings.
+ */
+static int walk_fails_at_once(const unsigned char *buf, size_t size)
+{
+	size_t rawsz = the_hash->rawsz, i;
+
+	if (!size)
+		return 0;
+	if (size < rawsz + 3 || buf[size - rawsz - 1])
+		return 1;
+	for (i = 0; buf[i] != ' '; i++)
+		if (buf[i] < '0' || buf[i] > '7')
+			return 1;	/* the NUL ends the scan at worst */
+	return !buf[i + 1];
 }
 
 /* The links of a tree are kept even when it has problems, as git's. */
@@ -525,6 +545,8 @@ static void tree_links(const struct link_sink *s, const char *buf,
 		report_error(opt, bad);
 		return;
 	}
+	if (walk_fails_at_once((const unsigned char *)buf, size))
+		report_error(opt, "broken links");
 	fsck_tree_links(buf, size, opt, s);
 }
 

@@ -109,7 +109,10 @@ static void grow_table(void)
 	free(old);
 }
 
-/* Are the ids equal?  Inline: a call to memcmp costs more than this. */
+/*
+ * Are the ids equal?  Inline: a call to memcmp costs more than this.
+ * The first 20 bytes decide a SHA-1 id; a SHA-256 one has 12 more.
+ */
 static int same_id(const unsigned char *a, const unsigned char *b)
 {
 	uint64_t a0, a1, b0, b1;
@@ -121,7 +124,9 @@ static int same_id(const unsigned char *a, const unsigned char *b)
 	memcpy(&b1, b + 8, 8);
 	memcpy(&a2, a + 16, 4);
 	memcpy(&b2, b + 16, 4);
-	return !((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2));
+	if ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2))
+		return 0;
+	return the_hash->rawsz == 20 || !memcmp(a + 20, b + 20, 12);
 }
 
 static struct object *find_object(const unsigned char *sha1)
@@ -184,7 +189,7 @@ struct object *lookup_object(const unsigned char *sha1,
 		grow_table();
 	obj = alloc_object(type == OBJ_COMMIT ? sizeof(struct commit) :
 			   sizeof(*obj));
-	memcpy(obj->sha1, sha1, 20);
+	hashcpy(obj->sha1, sha1);
 	obj->type = type;
 	insert_object(obj);
 	table_nr++;
@@ -246,7 +251,10 @@ static uint64_t parse_commit_date(const char *p, const char *end)
 /* The bytes after the tree and parent lines: where "author" must be. */
 static const char *after_parents(const char *buf, size_t nr_parents)
 {
-	return buf + 46 + 48 * nr_parents;
+	size_t hexsz = the_hash->hexsz;
+
+	/* "tree <hex>\n", then "parent <hex>\n" for each */
+	return buf + 6 + hexsz + (8 + hexsz) * nr_parents;
 }
 
 int parse_commit(struct commit *c)
@@ -264,7 +272,7 @@ int parse_commit(struct commit *c)
 		free(buf);
 		return error("commit %s is corrupt", sha1_to_hex(c->object.sha1));
 	}
-	memcpy(c->tree, ci.tree, 20);
+	hashcpy(c->tree, ci.tree);
 	c->date = parse_commit_date(after_parents(buf, ci.nr_parents),
 				    buf + size);
 	if (is_shallow_commit(c->object.sha1))

@@ -13,8 +13,11 @@
 
 #define CACHE_SIGNATURE 0x44495243	/* "DIRC" */
 #define HEADER_SIZE 12
-#define ONDISK_FIXED 62			/* stat data, sha1, flags */
-#define MIN_ONDISK_ENTRY 64		/* fixed + 1-byte name + NUL pad */
+#define ONDISK_ID 40			/* the id's offset in an entry */
+/* Stat data, id and flags: 62 bytes with 20-byte ids, 74 with 32. */
+#define ONDISK_FIXED(rawsz) (ONDISK_ID + (rawsz) + 2)
+/* The least an entry takes: fixed, a 1-byte name (v4: its varint), NUL. */
+#define MIN_ONDISK_ENTRY(rawsz) (ONDISK_FIXED(rawsz) + 2)
 /* Far beyond any real index (a 75,000-file tree needs ~8 MiB). */
 #define MAX_INDEX_SIZE ((off_t)1 << 31)
 

@@ -11,9 +11,19 @@
 
 #include "index-internal.h"
 
+/*
+ * The entry's layout hangs on the id's size (rawsz, 20 or 32): the
+ * parsers are written once, inline, and made twice with a constant
+ * size, so that a SHA-1 index is parsed as fast as when 20 was the
+ * only size (the id copied in two moves, the offsets constants).
+ */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /* The stat data, id and flags of the on-disk entry at p. */
-static void fill_ondisk_fields(struct cache_entry *ce, const unsigned char *p,
-			       uint16_t flags, size_t fixed)
+static ALWAYS_INLINE void fill_ondisk_fields(struct cache_entry *ce,
+					     const unsigned char *p,
+					     uint16_t flags, size_t fixed,
+					     unsigned int rawsz)
 {
 	ce->ce_ctime.sec = get_be32(p);
 	ce->ce_ctime.nsec = get_be32(p + 4);
@@ -25,23 +35,26 @@ static void fill_ondisk_fields(struct cache_entry *ce, const unsigned char *p,
 	ce->ce_uid = get_be32(p + 28);
 	ce->ce_gid = get_be32(p + 32);
 	ce->ce_size = get_be32(p + 36);
-	memcpy(ce->sha1, p + 40, 20);
+	memcpy(ce->sha1, p + ONDISK_ID, rawsz);
 	ce->ce_flags = flags & ~CE_EXTENDED;
-	ce->ce_ext_flags = fixed > ONDISK_FIXED ? get_be16(p + 62) : 0;
+	ce->ce_ext_flags = fixed > ONDISK_FIXED(rawsz) ?
+			   get_be16(p + ONDISK_FIXED(rawsz)) : 0;
 	ce->ce_state = 0;
 }
 
-/* Parse one on-disk entry at p (avail bytes); returns its size or 0. */
-size_t parse_entry(const unsigned char *p, size_t avail, int version,
-		   struct cache_entry *ce, size_t name_room)
+static ALWAYS_INLINE size_t parse_entry_sized(const unsigned char *p,
+					      size_t avail, int version,
+					      struct cache_entry *ce,
+					      size_t name_room,
+					      unsigned int rawsz)
 {
-	size_t fixed = ONDISK_FIXED, namelen, total;
+	size_t fixed = ONDISK_FIXED(rawsz), namelen, total;
 	uint16_t flags;
 	const unsigned char *name;
 
 	if (avail < fixed + 2)
 		return 0;
-	flags = get_be16(p + 60);
+	flags = get_be16(p + fixed - 2);
 	if (flags & CE_EXTENDED) {
 		if (version < 3)
 			return 0;
@@ -62,8 +75,18 @@ size_t parse_entry(const unsigned char *p, size_t avail, int version,
 	ce->ce_namelen = namelen;
 	memcpy(ce->name, name, namelen);
 	ce->name[namelen] = '\0';
-	fill_ondisk_fields(ce, p, flags, fixed);
+	fill_ondisk_fields(ce, p, flags, fixed, rawsz);
 	return total;
+}
+
+/* Parse one on-disk entry at p (avail bytes); returns its size or 0. */
+size_t parse_entry(const unsigned char *p, size_t avail, int version,
+		   struct cache_entry *ce, size_t name_room)
+{
+	if (the_hash->rawsz == 20)
+		return parse_entry_sized(p, avail, version, ce, name_room, 20);
+	return parse_entry_sized(p, avail, version, ce, name_room,
+				 HASH_MAX_RAWSZ);
 }
 
 /* git's offset varint: 7 bits a byte, each continuation adding one. */
@@ -92,18 +115,20 @@ static int get_varint(const unsigned char **p, const unsigned char *end,
  * a NUL-terminated suffix, and entries are not padded.  The entry is
  * allocated on its own (*cep); returns the bytes used, or 0.
  */
-size_t parse_entry_v4(const unsigned char *p, size_t avail,
-		      const struct cache_entry *prev,
-		      struct cache_entry **cep)
+static ALWAYS_INLINE size_t parse_entry_v4_sized(const unsigned char *p,
+						 size_t avail,
+						 const struct cache_entry *prev,
+						 struct cache_entry **cep,
+						 unsigned int rawsz)
 {
 	const unsigned char *q, *nul, *end = p + avail;
-	size_t fixed = ONDISK_FIXED, strip, keep, prev_len;
+	size_t fixed = ONDISK_FIXED(rawsz), strip, keep, prev_len;
 	struct cache_entry *ce;
 	uint16_t flags;
 
 	if (avail < fixed + 2)
 		return 0;
-	flags = get_be16(p + 60);
+	flags = get_be16(p + fixed - 2);
 	if (flags & CE_EXTENDED)
 		fixed += 2;
 	q = p + fixed;
@@ -120,9 +145,18 @@ size_t parse_entry_v4(const unsigned char *p, size_t avail,
 	memcpy(ce->name + keep, q, nul - q);
 	ce->ce_namelen = keep + (nul - q);
 	ce->name[ce->ce_namelen] = '\0';
-	fill_ondisk_fields(ce, p, flags, fixed);
+	fill_ondisk_fields(ce, p, flags, fixed, rawsz);
 	*cep = ce;
 	return nul + 1 - p;
+}
+
+size_t parse_entry_v4(const unsigned char *p, size_t avail,
+		      const struct cache_entry *prev,
+		      struct cache_entry **cep)
+{
+	if (the_hash->rawsz == 20)
+		return parse_entry_v4_sized(p, avail, prev, cep, 20);
+	return parse_entry_v4_sized(p, avail, prev, cep, HASH_MAX_RAWSZ);
 }
 
 /* Bytes at the start of a and b that are the same. */
@@ -148,9 +182,13 @@ size_t common_prefix(const char *a, const char *b, size_t n)
 	return i;
 }
 
-/* The stat data, id and flags; returns their size (62, or 64). */
+/*
+ * The stat data, id and flags; returns their size (ONDISK_FIXED, or 2
+ * more with extended flags).
+ */
 static size_t fill_ondisk(unsigned char *e, const struct cache_entry *ce)
 {
+	size_t fixed = ONDISK_FIXED(the_hash->rawsz);
 	const uint32_t f[10] = {
 		ce->ce_ctime.sec, ce->ce_ctime.nsec, ce->ce_mtime.sec,
 		ce->ce_mtime.nsec, ce->ce_dev, ce->ce_ino, ce->ce_mode,
@@ -164,19 +202,19 @@ static size_t fill_ondisk(unsigned char *e, const struct cache_entry *ce)
 		flags |= CE_EXTENDED;
 	for (i = 0; i < 10; i++)
 		put_be32(e + 4 * i, f[i]);
-	memcpy(e + 40, ce->sha1, 20);
-	e[60] = flags >> 8;
-	e[61] = flags;
-	e[62] = ce->ce_ext_flags >> 8;
-	e[63] = ce->ce_ext_flags;
-	return ce->ce_ext_flags ? ONDISK_FIXED + 2 : ONDISK_FIXED;
+	hashcpy(e + ONDISK_ID, ce->sha1);
+	e[fixed - 2] = flags >> 8;
+	e[fixed - 1] = flags;
+	e[fixed] = ce->ce_ext_flags >> 8;
+	e[fixed + 1] = ce->ce_ext_flags;
+	return ce->ce_ext_flags ? fixed + 2 : fixed;
 }
 
 /* The fixed part, the name, and the NULs that pad it to 8 bytes. */
 int write_ondisk_entry(struct hashfile *w, const struct cache_entry *ce)
 {
 	static const unsigned char zeros[8];
-	unsigned char e[ONDISK_FIXED + 2];
+	unsigned char e[ONDISK_FIXED(HASH_MAX_RAWSZ) + 2];
 	size_t fixed = fill_ondisk(e, ce);
 	size_t total = (fixed + ce->ce_namelen + 8) & ~(size_t)7;
 
@@ -203,7 +241,7 @@ static size_t put_varint(unsigned char *out, size_t value)
 int write_ondisk_entry_v4(struct hashfile *w, const struct cache_entry *ce,
 			  const struct cache_entry *prev)
 {
-	unsigned char e[ONDISK_FIXED + 2 + 16];
+	unsigned char e[ONDISK_FIXED(HASH_MAX_RAWSZ) + 2 + 16];
 	size_t fixed = fill_ondisk(e, ce), same = 0;
 
 	if (prev)

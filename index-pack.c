@@ -13,12 +13,17 @@
  * from there, then renamed to pack-<hex>.pack and its idx written
  * after it, so that no reader ever finds an idx without its pack.
  * REF_DELTA bases must be in the pack: thin packs are refused.
+ *
+ * A pack does not say which hash names its objects: it is the store's
+ * (that of the repository we are in, if any), or --object-format's
+ * for a pack outside any store, as git.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -28,12 +33,14 @@
 #include "pack.h"
 
 static const char index_pack_usage[] =
-	"index-pack [-v] [--strict] [-o <idx-file>] <pack-file>\n"
+	"index-pack [-v] [--strict] [--object-format=<hash>] [-o <idx-file>] "
+	"<pack-file>\n"
 	"   or: index-pack --stdin [-v] [--strict] [--keep[=<why>]] "
-	"[<pack-file>]";
+	"[--object-format=<hash> <pack-file>]";
 
 static int strict;
 static int from_stdin;
+static const struct hash_algo *object_format;
 static int verbose;
 static const char *keep_msg;
 
@@ -142,7 +149,7 @@ static struct pack_idx_entry *idx_entries(const struct pack_in *p,
 	uint32_t i;
 
 	for (i = 0; i < p->nr; i++) {
-		memcpy(ents[i].sha1, p->entries[i].sha1, 20);
+		hashcpy(ents[i].sha1, p->entries[i].sha1);
 		ents[i].crc = p->entries[i].crc;
 		ents[i].offset = p->entries[i].offset;
 	}
@@ -217,7 +224,7 @@ static int write_keep(struct out_files *o, const char *keep)
 static char *stdin_pack_name(const char *pack_arg, const char *dir,
 			     const unsigned char *sha1)
 {
-	char name[64];
+	char name[HASH_MAX_HEXSZ + 16];
 
 	if (pack_arg)
 		return xstrdup(pack_arg);
@@ -274,7 +281,11 @@ static void parse_args(int argc, char **argv, const char **pack,
 			keep_msg = "";
 		else if (!strncmp(a, "--keep=", 7))
 			keep_msg = a + 7;
-		else if (!strcmp(a, "-o") && i + 1 < argc)
+		else if (!strncmp(a, "--object-format=", 16)) {
+			object_format = hash_algo_by_name(a + 16);
+			if (!object_format)
+				die("unknown hash algorithm '%s'", a + 16);
+		} else if (!strcmp(a, "-o") && i + 1 < argc)
 			*idx = argv[++i];
 		else if (a[0] == '-' || *pack)
 			usage(index_pack_usage);
@@ -284,6 +295,27 @@ static void parse_args(int argc, char **argv, const char **pack,
 	if ((!from_stdin && !*pack) || (from_stdin && *idx) ||
 	    (!from_stdin && keep_msg))
 		usage(index_pack_usage);
+	if (from_stdin && !*pack && object_format)
+		die("options '--object-format' and '--stdin' cannot be used "
+		    "together");
+}
+
+/*
+ * The hash of the pack's ids: --object-format's (not for the store's
+ * own pack: --stdin without <pack-file>), else the format of the
+ * repository we are in (if its store is there), else SHA-1.
+ */
+static void set_pack_hash(void)
+{
+	struct stat st;
+
+	if (object_format) {
+		the_hash = object_format;
+		return;
+	}
+	if (!stat(get_object_directory(), &st) && S_ISDIR(st.st_mode) &&
+	    (check_git_dir() < 0 || check_repository_format() < 0))
+		exit(128);
 }
 
 /* The directory new files go to: beside <pack-file>, or objects/pack. */
@@ -311,6 +343,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &pack, &idx_arg);
 	big_buffers_mapped();
 	name = pack ? pack : "<stdin>";
+	set_pack_hash();
 	dir = out_dir(from_stdin ? pack : idx_arg ? idx_arg : pack);
 	memset(&p, 0, sizeof(p));
 	p.progress = verbose;

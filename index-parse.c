@@ -150,11 +150,12 @@ static int read_extensions(const unsigned char *p, size_t avail,
 
 /*
  * The block a v2/v3 file's entries are parsed into.  An entry on disk
- * takes at least ONDISK_FIXED + its name + a NUL, rounded up to 8; in
- * memory sizeof(struct cache_entry) + its name + a NUL, rounded up to
- * 8: at most sizeof - ONDISK_FIXED + 7 bytes more.  Sized so, not at
- * the size of the file plus a whole entry each, the block of a kernel's
- * index is 9.6 MB, not 14 MB, every page of it zeroed when touched.
+ * takes at least its fixed part (ONDISK_FIXED) + its name + a NUL,
+ * rounded up to 8; in memory sizeof(struct cache_entry) + its name + a
+ * NUL, rounded up to 8: at most sizeof - fixed + 7 bytes more.  Sized
+ * so, not at the size of the file plus a whole entry each, the block of
+ * a kernel's index is 9.6 MB, not 14 MB, every page of it zeroed when
+ * touched.
  * v4's entries are allocated one by one.
  */
 static size_t entry_block_size(uint32_t version, uint32_t nr, size_t size)
@@ -162,7 +163,7 @@ static size_t entry_block_size(uint32_t version, uint32_t nr, size_t size)
 	if (version == 4)
 		return 8;
 	return size + (size_t)nr * (sizeof(struct cache_entry) -
-				    ONDISK_FIXED + 7);
+				    ONDISK_FIXED(the_hash->rawsz) + 7);
 }
 
 /*
@@ -174,7 +175,8 @@ static int parse_index(const unsigned char *map, size_t size,
 		       const char *file, int shared)
 {
 	uint32_t version = get_be32(map + 4), nr = get_be32(map + 8), i;
-	const unsigned char *p = map + HEADER_SIZE, *end = map + size - 20;
+	size_t rawsz = the_hash->rawsz;
+	const unsigned char *p = map + HEADER_SIZE, *end = map + size - rawsz;
 	const struct cache_entry *last = NULL;
 	unsigned int unnamed = 0;
 	char *block, *block_end;
@@ -185,7 +187,7 @@ static int parse_index(const unsigned char *map, size_t size,
 	if (version < 2 || version > 4)
 		return error("index '%s' has version %u; only 2, 3 and 4 are "
 			     "supported", file, version);
-	if (nr > (size - HEADER_SIZE - 20) / MIN_ONDISK_ENTRY)
+	if (nr > (size - HEADER_SIZE - rawsz) / MIN_ONDISK_ENTRY(rawsz))
 		return error("index '%s' is corrupt: %u entries cannot fit in "
 			     "%zu bytes", file, nr, size);
 	if (!shared)
@@ -270,9 +272,34 @@ static int checksum_result(const struct index_hash *h, const char *name)
 	if (h->collision)
 		return error("index '%s': SHA-1 collision attack detected",
 			     name);
-	if (memcmp(h->sha1, h->buf + h->len, 20))
+	if (!hasheq(h->sha1, h->buf + h->len))
 		return error("index '%s' is corrupt: bad checksum", name);
 	return 0;
+}
+
+/*
+ * A file that fails as the_hash's index may be whole as another hash's
+ * (a SHA-1 index in a SHA-256 repository, or the reverse): if its
+ * checksum says so, say it, after the error that refused it.
+ */
+static void explain_other_hash(const unsigned char *buf, size_t size,
+			       const char *name)
+{
+	const struct hash_algo *algo = the_hash == &hash_sha1 ?
+				       &hash_sha256 : &hash_sha1;
+	unsigned char md[HASH_MAX_RAWSZ];
+	struct hash_ctx c;
+
+	if (size < HEADER_SIZE + algo->rawsz ||
+	    get_be32(buf) != CACHE_SIGNATURE)
+		return;
+	hash_init(&c, algo);
+	hash_update(&c, buf, size - algo->rawsz);
+	if (hash_final(md, &c) < 0 ||
+	    memcmp(md, buf + size - algo->rawsz, algo->rawsz))
+		return;
+	error("index '%s' has %s ids, but the repository uses %s", name,
+	      algo->name, the_hash->name);
 }
 
 static int start_hash(pthread_t *thread, struct index_hash *h, size_t size)
@@ -290,9 +317,12 @@ int parse_checked(const void *buf, size_t size, const char *name,
 	int threaded, ret;
 	pthread_t thread;
 
-	if (size < HEADER_SIZE + 20)
-		return error("index '%s' is corrupt: too short", name);
-	h.len = size - 20;
+	if (size < HEADER_SIZE + the_hash->rawsz) {
+		ret = error("index '%s' is corrupt: too short", name);
+		explain_other_hash(buf, size, name);
+		return ret;
+	}
+	h.len = size - the_hash->rawsz;
 	threaded = start_hash(&thread, &h, size);
 	ret = parse_index(buf, size, name, shared);
 	if (threaded)
@@ -301,6 +331,8 @@ int parse_checked(const void *buf, size_t size, const char *name,
 		hash_index(&h);
 	if (!ret)
 		ret = checksum_result(&h, name);
+	if (ret < 0)
+		explain_other_hash(buf, size, name);
 	return ret;
 }
 
@@ -309,15 +341,16 @@ int parse_deferring(void *map, size_t size, const char *name)
 	int ret;
 
 	finish_deferred_check();	/* none runs: discard_cache waited */
-	if (size < HEADER_SIZE + 20)
-		return error("index '%s' is corrupt: too short", name);
+	if (size < HEADER_SIZE + the_hash->rawsz)
+		return parse_checked(map, size, name, 0);
 	pending.h.buf = map;
-	pending.h.len = size - 20;
+	pending.h.len = size - the_hash->rawsz;
 	if (!start_hash(&pending.thread, &pending.h, size))
 		return parse_checked(map, size, name, 0);
 	ret = parse_index(map, size, name, 0);
 	if (ret < 0) {
 		pthread_join(pending.thread, NULL);
+		explain_other_hash(map, size, name);
 		return -1;
 	}
 	pending.map = map;
@@ -332,8 +365,11 @@ int finish_deferred_check(void)
 	if (pending.running) {
 		pthread_join(pending.thread, NULL);
 		pending.running = 0;
-		if (checksum_result(&pending.h, pending.name) < 0)
+		if (checksum_result(&pending.h, pending.name) < 0) {
+			explain_other_hash(pending.map, pending.size,
+					   pending.name);
 			pending.failed = 1;
+		}
 		munmap(pending.map, pending.size);
 		free(pending.name);
 		pending.name = NULL;
@@ -366,7 +402,8 @@ int map_index_file(const char *file, void **map, size_t *size,
 		close(fd);
 		return error_errno("stat index '%s'", file);
 	}
-	if (!S_ISREG(st->st_mode) || st->st_size < HEADER_SIZE + 20 ||
+	if (!S_ISREG(st->st_mode) ||
+	    st->st_size < (off_t)(HEADER_SIZE + hash_sha1.rawsz) ||
 	    st->st_size > MAX_INDEX_SIZE) {
 		close(fd);
 		return error("index '%s' is corrupt: bad size %lld", file,

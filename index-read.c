@@ -103,6 +103,9 @@ static uint64_t entry_digest(const struct cache_entry *ce)
 	h = mum(meta ^ snap_key[0], load64(ce->sha1) ^ snap_key[1]);
 	h = mum(h ^ load64(ce->sha1 + 8),
 		(load32(ce->sha1 + 16) | (uint64_t)len << 32) ^ snap_key[2]);
+	if (the_hash->rawsz > 20)	/* the rest of a SHA-256 id */
+		h = mum(h ^ load64(ce->sha1 + 20) ^ snap_key[3],
+			load32(ce->sha1 + 28) ^ snap_key[0]);
 	for (i = 0; i + 16 <= len; i += 16)
 		h = mum(h ^ load64(name + i) ^ snap_key[1],
 			load64(name + i + 8) ^ snap_key[3]);

@@ -93,7 +93,7 @@ static struct cache_entry **take_entries(unsigned int *nr)
 /* Read $GIT_DIR/sharedindex.<sha1> into active_cache. */
 static int read_shared_index(const unsigned char *sha1)
 {
-	char name[64];
+	char name[sizeof("sharedindex.") + HASH_MAX_HEXSZ];
 	char *file;
 	struct stat st;
 	void *map;
@@ -109,7 +109,8 @@ static int read_shared_index(const unsigned char *sha1)
 		ret = error("split index: shared index '%s' is missing", file);
 	if (!ret) {
 		ret = parse_checked(map, size, file, 1);
-		if (!ret && memcmp((unsigned char *)map + size - 20, sha1, 20))
+		if (!ret && !hasheq((unsigned char *)map + size -
+				    the_hash->rawsz, sha1))
 			ret = error("split index: '%s' is not the shared "
 				    "index it names", file);
 		munmap(map, size);
@@ -232,40 +233,33 @@ static void keep_shared(const unsigned char *sha1)
 		shared[i] = dup_entry(active_cache[i], active_cache[i]->name,
 				      active_cache[i]->ce_namelen);
 	shared_nr = active_nr;
-	memcpy(shared_sha1, sha1, 20);
+	hashcpy(shared_sha1, sha1);
 	came_split = 1;
-}
-
-static int is_null_sha1(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return !memcmp(sha1, null_id, 20);
 }
 
 int merge_split_index(const char *file)
 {
 	struct bit_list del = { NULL, 0, 0 }, rep = { NULL, 0, 0 };
 	const unsigned char *p = link_ext;
-	size_t len = link_len, used = 0;
+	size_t len = link_len, used = 0, rawsz = the_hash->rawsz;
 	unsigned int mine_nr, i;
 	struct cache_entry **mine;
 	int ret;
 
-	if (len < 20)
+	if (len < rawsz)
 		return error("index '%s' is corrupt: link extension too short",
 			     file);
 	mine = take_entries(&mine_nr);
 	/* an id of zeros: no shared index (it is empty) */
-	ret = is_null_sha1(p) ? 0 : read_shared_index(p);
+	ret = is_null_hash(p) ? 0 : read_shared_index(p);
 	if (!ret)
 		keep_shared(p);
-	if (!ret && len > 20) {
-		used = read_ewah(p + 20, len - 20, active_nr, &del);
+	if (!ret && len > rawsz) {
+		used = read_ewah(p + rawsz, len - rawsz, active_nr, &del);
 		if (used)
-			used += read_ewah(p + 20 + used, len - 20 - used,
+			used += read_ewah(p + rawsz + used, len - rawsz - used,
 					  active_nr, &rep);
-		if (!used || 20 + used != len)
+		if (!used || rawsz + used != len)
 			ret = error("index '%s' is corrupt: bad bitmap in its "
 				    "link extension", file);
 	}
@@ -316,7 +310,8 @@ static long max_percent_change(void)
 static int same_entry(const struct cache_entry *a,
 		      const struct cache_entry *b)
 {
-	return !memcmp(a, b, offsetof(struct cache_entry, ce_flags)) &&
+	return !memcmp(a, b, offsetof(struct cache_entry, sha1)) &&
+	       hasheq(a->sha1, b->sha1) &&
 	       (a->ce_flags & ~CE_NAMEMASK) == (b->ce_flags & ~CE_NAMEMASK) &&
 	       a->ce_ext_flags == b->ce_ext_flags;
 }
@@ -383,7 +378,7 @@ static void diff_shared(struct split_diff *d, struct split_plan *plan)
 static int write_shared_index(unsigned int version, unsigned char *sha1)
 {
 	char *tmp = path_join(get_git_dir(), "sharedindex_XXXXXX");
-	char name[64], *path = NULL;
+	char name[sizeof("sharedindex.") + HASH_MAX_HEXSZ], *path = NULL;
 	struct hashfile *w;
 	int fd = mkstemp(tmp), ret;
 
@@ -421,7 +416,7 @@ static int write_shared_index(unsigned int version, unsigned char *sha1)
  */
 static int freshen_shared_index(void)
 {
-	char name[64], *path;
+	char name[sizeof("sharedindex.") + HASH_MAX_HEXSZ], *path;
 	int ret;
 
 	snprintf(name, sizeof(name), "sharedindex.%s",
@@ -441,7 +436,7 @@ static int new_shared_index(struct split_plan *plan, unsigned int version)
 		return -1;
 	keep_shared(sha1);
 	plan->link.len = 0;
-	mbuf_add(&plan->link, sha1, 20);
+	mbuf_add(&plan->link, sha1, the_hash->rawsz);
 	put_ewah(&plan->link, NULL, 0);
 	put_ewah(&plan->link, NULL, 0);
 	plan->nr = 0;
@@ -479,7 +474,7 @@ int plan_split_index(struct split_plan *plan, unsigned int version)
 			memcpy(plan->ces + plan->owned, d.added,
 			       d.added_nr * sizeof(*d.added));
 		plan->nr = plan->owned + d.added_nr;
-		mbuf_add(&plan->link, shared_sha1, 20);
+		mbuf_add(&plan->link, shared_sha1, the_hash->rawsz);
 		put_ewah(&plan->link, d.del.bits, d.del.nr);
 		put_ewah(&plan->link, d.rep.bits, d.rep.nr);
 	}

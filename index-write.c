@@ -107,7 +107,9 @@ static int write_cache_tree(struct hashfile *w)
 		return 0;
 	invalidate_changed();
 	ret = cache_tree_write(&b, active_cache_tree);
-	if (!ret)
+	if (ret < 0)
+		ret = error("cannot write the cache tree: out of memory");
+	else
 		ret = write_extension(w, "TREE", b.buf, b.len);
 	free(b.buf);
 	return ret;

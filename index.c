@@ -393,7 +393,7 @@ static int refresh_gitlink(struct cache_entry *ce, const struct stat *st)
 	if (!S_ISDIR(st->st_mode))
 		return 1;
 	if (!resolve_gitlink_head(ce->name, head) &&
-	    memcmp(head, ce->sha1, 20))
+	    !hasheq(head, ce->sha1))
 		return 1;
 	ce->ce_state |= CE_UPTODATE;
 	return 0;
@@ -468,7 +468,7 @@ static int expand_tree(struct expansion *x, const unsigned char *sha1)
 				make_cache_entry(x->path.buf, x->path.len);
 
 			ce->ce_mode = e.mode;
-			memcpy(ce->sha1, e.sha1, 20);
+			hashcpy(ce->sha1, e.sha1);
 			ce->ce_ext_flags = CE_SKIP_WORKTREE;
 			push_entry(x, ce);
 		}

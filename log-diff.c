@@ -32,11 +32,11 @@ static void add_change(struct file_changes *l, const char *path,
 	ch->path = xstrdup(path);
 	if (one) {
 		ch->mode[0] = one->mode;
-		memcpy(ch->sha1[0], one->sha1, 20);
+		hashcpy(ch->sha1[0], one->sha1);
 	}
 	if (two) {
 		ch->mode[1] = two->mode;
-		memcpy(ch->sha1[1], two->sha1, 20);
+		hashcpy(ch->sha1[1], two->sha1);
 	}
 }
 
@@ -72,13 +72,6 @@ void free_file_changes(struct file_changes *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int is_null_id(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return !memcmp(sha1, null_id, 20);
-}
-
 /* The work-tree file at path, the side a raw line gives the null id. */
 static int read_work_side(struct diff_side *s, const char *path)
 {
@@ -105,7 +98,7 @@ static struct rename_file *rename_files(const struct file_changes *l,
 			continue;
 		f[n].path = ch->path;
 		f[n].mode = ch->mode[side];
-		memcpy(f[n].sha1, ch->sha1[side], 20);
+		hashcpy(f[n].sha1, ch->sha1[side]);
 		(*index)[n++] = i;
 	}
 	*nr = n;
@@ -121,7 +114,7 @@ static void make_rename(struct file_changes *l, size_t d, size_t s,
 	add->old_path = del->path;
 	del->path = NULL;
 	add->mode[0] = del->mode[0];
-	memcpy(add->sha1[0], del->sha1[0], 20);
+	hashcpy(add->sha1[0], del->sha1[0]);
 	add->score = score;
 }
 
@@ -158,20 +151,51 @@ int detect_file_renames(struct file_changes *l,
 	return needed;
 }
 
-/* A side's text; a gitlink's is "Subproject commit <id>", as git's. */
-static int read_side(struct diff_side *s, const struct file_change *ch,
+int fill_later_side(struct diff_side *s, struct later_obj *o,
+		    struct check_later *cl, const char *path,
+		    unsigned int mode, const unsigned char *sha1)
+{
+	memset(o, 0, sizeof(*o));
+	if (!cl || !mode || S_ISGITLINK(mode)) {
+		if (fill_blob_side(s, path, mode, sha1) < 0)
+			return -1;
+		o->buf = (void *)s->data;
+		return 0;
+	}
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->mode = mode;
+	hashcpy(s->sha1, sha1);
+	if (read_later(cl, sha1, OBJ_BLOB, NULL, o) < 0)
+		return error("cannot read blob %s for '%s'", sha1_to_hex(sha1),
+			     path);
+	s->data = o->buf;
+	s->size = o->size;
+	return 0;
+}
+
+/*
+ * A side's text into s, its buffer in o (release_later it): a
+ * gitlink's is "Subproject commit <id>", as git's.
+ */
+static int read_side(struct diff_side *s, struct later_obj *o,
+		     struct check_later *cl, const struct file_change *ch,
 		     int i)
 {
 	struct mbuf gitlink;
 
 	if (ch->mode[i] && !S_ISGITLINK(ch->mode[i]) &&
-	    is_null_id(ch->sha1[i])) {
+	    is_null_hash(ch->sha1[i])) {
 		memset(s, 0, sizeof(*s));
+		memset(o, 0, sizeof(*o));
 		s->path = ch->path;
 		s->mode = ch->mode[i];
-		return read_work_side(s, ch->path);
+		if (read_work_side(s, ch->path) < 0)
+			return -1;
+		o->buf = (void *)s->data;
+		return 0;
 	}
-	if (fill_blob_side(s, ch->path, ch->mode[i], ch->sha1[i]) < 0)
+	if (fill_later_side(s, o, cl, ch->path, ch->mode[i], ch->sha1[i]) < 0)
 		return -1;
 	if (S_ISGITLINK(ch->mode[i])) {
 		mbuf_init(&gitlink);
@@ -179,6 +203,7 @@ static int read_side(struct diff_side *s, const struct file_change *ch,
 			      sha1_to_hex(ch->sha1[i])) < 0)
 			return error("out of memory");
 		s->data = mbuf_detach(&gitlink, &s->size);
+		o->buf = (void *)s->data;
 	}
 	return 0;
 }
@@ -194,25 +219,92 @@ static unsigned long count_lines(const struct diff_edit *e, size_t nr,
 	return n;
 }
 
+/* The lines of size bytes at p (a last one without '\n' counts). */
+static unsigned long lines_in(const char *p, size_t size)
+{
+	const char *end = p + size, *nl;
+	unsigned long n = 0;
+
+	while (p < end && (nl = memchr(p, '\n', end - p)) != NULL) {
+		n++;
+		p = nl + 1;
+	}
+	return n + (p < end);
+}
+
+/* How many of the first max bytes of a and b are equal. */
+static size_t same_head(const char *a, const char *b, size_t max)
+{
+	size_t n = 0;
+
+	while (max - n >= 256 && !memcmp(a + n, b + n, 256))
+		n += 256;
+	while (n < max && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* How many of the last max bytes before a_end and b_end are equal. */
+static size_t same_tail(const char *a_end, const char *b_end, size_t max)
+{
+	size_t n = 0;
+
+	while (max - n >= 256 && !memcmp(a_end - n - 256, b_end - n - 256, 256))
+		n += 256;
+	while (n < max && a_end[-1 - (long)n] == b_end[-1 - (long)n])
+		n++;
+	return n;
+}
+
+/*
+ * The counts when the texts differ by lines only added or only
+ * removed in one place: their equal head and tail of whole lines set
+ * aside (as the diff sets them aside first), one side has nothing
+ * left.  0 when both have something left: the diff must count.
+ */
+static int count_one_sided(struct file_change *ch, const char *a, size_t na,
+			   const char *b, size_t nb)
+{
+	size_t head, tail, min = na < nb ? na : nb;
+
+	head = same_head(a, b, min);
+	while (head && a[head - 1] != '\n')	/* whole lines only */
+		head--;
+	tail = same_tail(a + na, b + nb, min - head);
+	/* the tail starts a line on both sides, or after its first '\n' */
+	if (tail && !((na - tail == head || a[na - tail - 1] == '\n') &&
+		      (nb - tail == head || b[nb - tail - 1] == '\n'))) {
+		const char *nl = memchr(a + na - tail, '\n', tail);
+
+		tail = nl ? (size_t)(a + na - (nl + 1)) : 0;
+	}
+	if (head + tail < na && head + tail < nb)
+		return 0;
+	ch->deleted = lines_in(a + head, na - head - tail);
+	ch->added = lines_in(b + head, nb - head - tail);
+	return 1;
+}
+
 /* Are both sides the same blob (a work-tree side never is)? */
 static int same_blob(const struct file_change *ch)
 {
-	return !memcmp(ch->sha1[0], ch->sha1[1], 20) &&
-	       !is_null_id(ch->sha1[1]);
+	return hasheq(ch->sha1[0], ch->sha1[1]) &&
+	       !is_null_hash(ch->sha1[1]);
 }
 
 /* The counts of one change for the diffstat, as git counts them. */
-static int count_change(struct file_change *ch)
+static int count_change(struct file_change *ch, struct check_later *cl)
 {
 	struct diff_side s[2];
+	struct later_obj o[2];
 	struct diff_line *a, *b;
 	struct diff_edit *e;
 	size_t na, nb, ne;
 
-	if (read_side(&s[0], ch, 0) < 0)
+	if (read_side(&s[0], &o[0], cl, ch, 0) < 0)
 		return -1;
-	if (read_side(&s[1], ch, 1) < 0) {
-		free((void *)s[0].data);
+	if (read_side(&s[1], &o[1], cl, ch, 1) < 0) {
+		release_later(cl, &o[0]);
 		return -1;
 	}
 	if ((s[0].data && buffer_is_binary(s[0].data, s[0].size)) ||
@@ -222,7 +314,9 @@ static int count_change(struct file_change *ch)
 			ch->deleted = s[0].size;
 			ch->added = s[1].size;
 		}
-	} else if (!same_blob(ch)) {
+	} else if (!same_blob(ch) &&
+		   !count_one_sided(ch, s[0].data ? s[0].data : "", s[0].size,
+				    s[1].data ? s[1].data : "", s[1].size)) {
 		a = split_lines(s[0].data ? s[0].data : "", s[0].size, &na);
 		b = split_lines(s[1].data ? s[1].data : "", s[1].size, &nb);
 		e = diff_lines(a, na, b, nb, DIFF_INDENT_HEURISTIC, &ne);
@@ -232,8 +326,8 @@ static int count_change(struct file_change *ch)
 		free(a);
 		free(b);
 	}
-	free((void *)s[0].data);
-	free((void *)s[1].data);
+	release_later(cl, &o[0]);
+	release_later(cl, &o[1]);
 	return 0;
 }
 
@@ -452,7 +546,7 @@ int count_file_changes(struct file_changes *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (count_change(&l->items[i]) < 0)
+		if (count_change(&l->items[i], l->checker) < 0)
 			return -1;
 	return 0;
 }

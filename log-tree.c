@@ -26,8 +26,15 @@
  * --color-patch colours a patch read from standard input the same
  * way, for the porcelain's diff.  --decorate writes the ref names
  * after each id as git does (decorate.c), by default on a terminal
- * or into the porcelain's pager only (git's log.decorate=auto).  --name=<name>, first, puts <name>
- * before the messages instead of "log-tree" (the porcelain's name).
+ * or into the porcelain's pager only (git's log.decorate=auto).
+ * --name=<name>, first, puts <name> before the messages instead of
+ * "log-tree" (the porcelain's name).
+ *
+ * The trees and blobs of the diffs are read unverified and hashed
+ * against their ids on another core (check-later.c), as diff-tree
+ * reads them: a commit's output is held until the objects it was made
+ * of have passed, and one that fails stops the command (128) after the
+ * commits before it and the failing commit's header.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +75,127 @@ static int decorate = -1;	/* DECORATE_*, 0 none, -1 auto */
 static int detect_renames = -1;	/* -1: as diff.renames says (on) */
 static struct rename_options rename_opts;
 static int rename_limit_needed;
+
+/*
+ * With a diff, its trees and blobs are read unverified and checked on
+ * another core (check-later.c); the output is held in memory (held,
+ * out) and goes to stdout only once the objects it was made of have
+ * passed.  ends: where each commit's header and whole output end in
+ * held, and how many objects had been read by then (later_mark).
+ */
+static struct check_later *checker;
+static FILE *out;
+static char *held;
+static size_t held_len, held_sent;
+
+struct held_end {
+	size_t at;
+	uint64_t mark;
+};
+static struct held_end *ends;
+static size_t nr_ends, alloc_ends;
+
+/* Held output past this waits for the checks. */
+#define HELD_MAX ((size_t)4 << 20)
+/* Output sent whole: a fresh buffer from this size on. */
+#define HELD_RESET ((size_t)1 << 20)
+
+/* ---- the output held ---- */
+
+static void hold_output(void)
+{
+	held = NULL;
+	held_len = 0;
+	held_sent = 0;
+	out = open_memstream(&held, &held_len);
+	if (!out)
+		die_errno("open_memstream");
+}
+
+/* The output so far may go once every object read by now passed. */
+static void note_end(void)
+{
+	if (out == stdout)
+		return;
+	ALLOC_GROW(ends, nr_ends + 1, alloc_ends);
+	ends[nr_ends].at = ftell(out);
+	ends[nr_ends].mark = later_mark(checker);
+	nr_ends++;
+}
+
+/*
+ * Send the output held whose objects have passed: wait for the checks
+ * when wait, else only what passed by now.  A check failed: what came
+ * before the bad object goes out, and the command exits 128.
+ */
+static void send_held(int wait)
+{
+	uint64_t good;
+	size_t k, at = held_sent;
+	int failed = 0;
+
+	if (out == stdout)
+		return;
+	if (fflush(out))
+		die_errno("write to memory");
+	if (wait)
+		failed = wait_check_later(checker) < 0;
+	good = later_passed_mark(checker);
+	for (k = 0; k < nr_ends && ends[k].mark <= good; k++)
+		at = ends[k].at;
+	memmove(ends, ends + k, (nr_ends - k) * sizeof(*ends));
+	nr_ends -= k;
+	if (at > held_sent &&
+	    fwrite(held + held_sent, 1, at - held_sent, stdout) != at - held_sent)
+		die_errno("write standard output");
+	held_sent = at;
+	if (failed) {
+		finish_stdout();
+		exit(128);
+	}
+	if (held_sent == held_len && held_len >= HELD_RESET) {
+		if (fclose(out))
+			die_errno("write to memory");
+		free(held);
+		hold_output();
+	}
+}
+
+/* A commit's output is whole: send what passed. */
+static void end_commit(void)
+{
+	if (out == stdout)
+		return;
+	note_end();
+	send_held(ftell(out) - held_sent > HELD_MAX);
+}
+
+/*
+ * A read failed (after its error()): what passed of the commits
+ * before goes out, then exit 128.
+ */
+static __attribute__((noreturn)) void fail_held(void)
+{
+	send_held(1);
+	finish_stdout();
+	exit(128);
+}
+
+/* The last of the output; the checks stopped. */
+static void finish_held(void)
+{
+	if (out != stdout) {
+		note_end();
+		send_held(1);
+		if (fclose(out))
+			die_errno("write to memory");
+		free(held);
+		out = stdout;
+	}
+	tree_diff_check_later(NULL);
+	stop_check_later(checker);
+	free(ends);
+}
 
 /* ---- the walk ---- */
 
@@ -160,14 +288,14 @@ static void show_author(const char *line, size_t len)
 			gt = p;
 	if (!gt)
 		gt = line - 1;
-	printf("Author: %.*s\n", (int)(gt + 1 - line), line);
+	fprintf(out, "Author: %.*s\n", (int)(gt + 1 - line), line);
 	n = line + len - (gt + 1);
 	if (n >= sizeof(date))
 		n = sizeof(date) - 1;
 	memcpy(date, gt + 1, n);
 	date[n] = '\0';
-	fputs("Date:   ", stdout);
-	show_date(stdout, date);
+	fputs("Date:   ", out);
+	show_date(out, date);
 }
 
 /* The length of the line at p (to end), trailing whitespace cut. */
@@ -199,14 +327,14 @@ static void put_expanded(const char *p, size_t len)
 	while ((tab = memchr(p, '\t', len)) != NULL) {
 		for (i = 0; p + i < tab; i++)
 			col += ((unsigned char)p[i] & 0xc0) != 0x80;
-		fwrite(p, 1, tab - p, stdout);
+		fwrite(p, 1, tab - p, out);
 		do
-			putchar(' ');
+			putc(' ', out);
 		while (++col % 8);
 		len -= tab + 1 - p;
 		p = tab + 1;
 	}
-	fwrite(p, 1, len, stdout);
+	fwrite(p, 1, len, out);
 }
 
 /* The message indented by four spaces, blank lines at both ends cut. */
@@ -220,9 +348,9 @@ static void show_message(const char *msg, const char *end)
 	for (p = msg; p < last && !trimmed_len(p, line_end(p, last));)
 		p = line_end(p, last);
 	for (; p < last; p = line_end(p, last)) {
-		fputs("    ", stdout);
+		fputs("    ", out);
 		put_expanded(p, trimmed_len(p, line_end(p, last)));
-		putchar('\n');
+		putc('\n', out);
 	}
 }
 
@@ -240,18 +368,18 @@ static void show_subject(const char *msg, const char *end)
 		if (!len)
 			break;
 		if (!first)
-			putchar(' ');
-		fwrite(p, 1, len, stdout);
+			putc(' ', out);
+		fwrite(p, 1, len, out);
 		first = 0;
 	}
-	putchar('\n');
+	putc('\n', out);
 }
 
 static const char *short_id(const unsigned char *sha1)
 {
 	static char hex[HASH_MAX_HEXSZ + 1];
 
-	memcpy(hex, sha1_to_hex(sha1), 41);
+	memcpy(hex, sha1_to_hex(sha1), the_hash->hexsz + 1);
 	hex[find_abbrev_len(sha1, ABBREV_DEFAULT)] = '\0';
 	return hex;
 }
@@ -267,26 +395,27 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 			break;
 		}
 	if (oneline) {
-		printf("%s%s%s", use_color ? COLOR_COMMIT : "",
+		fprintf(out, "%s%s%s", use_color ? COLOR_COMMIT : "",
 		       short_id(c->object.sha1), use_color ? COLOR_RESET : "");
 		if (decorate)
-			show_decorations(stdout, c->object.sha1, use_color);
-		putchar(' ');
+			show_decorations(out, c->object.sha1, use_color);
+		putc(' ', out);
 		show_subject(msg, end);
 		return;
 	}
 	if (shown_one)
-		putchar('\n');
-	printf("%scommit %s%s", use_color ? COLOR_COMMIT : "",
+		putc('\n', out);
+	fprintf(out, "%scommit %s%s", use_color ? COLOR_COMMIT : "",
 	       sha1_to_hex(c->object.sha1), use_color ? COLOR_RESET : "");
 	if (decorate)
-		show_decorations(stdout, c->object.sha1, use_color);
-	putchar('\n');
+		show_decorations(out, c->object.sha1, use_color);
+	putc('\n', out);
 	if (c->nr_parents > 1) {
-		fputs("Merge:", stdout);
+		fputs("Merge:", out);
 		for (i = 0; i < c->nr_parents; i++)
-			printf(" %s", short_id(c->parents[i]->object.sha1));
-		putchar('\n');
+			fprintf(out, " %s",
+				short_id(c->parents[i]->object.sha1));
+		putc('\n', out);
 	}
 	for (p = buf; p < msg; p = line_end(p, msg))
 		if (!strncmp(p, "author ", 7)) {
@@ -296,7 +425,7 @@ static void show_header(const struct commit *c, const char *buf, size_t size)
 	/* git trims the blank line of an empty message too */
 	for (p = msg; p < end; p = line_end(p, end))
 		if (trimmed_len(p, line_end(p, end))) {
-			putchar('\n');
+			putc('\n', out);
 			break;
 		}
 	show_message(msg, end);
@@ -306,28 +435,34 @@ static void show_pair_patch(const struct file_change *ch, unsigned int mode1,
 			    unsigned int mode2)
 {
 	struct diff_side a, b;
+	struct later_obj oa, ob;
 	char *text = NULL;
 	size_t size = 0;
 	FILE *mem;
 	enum patch_part part = PATCH_OUTSIDE;
 
-	if (fill_blob_side(&a, ch->old_path ? ch->old_path : ch->path, mode1,
-			   ch->sha1[0]) < 0 ||
-	    fill_blob_side(&b, ch->path, mode2, ch->sha1[1]) < 0)
-		exit(128);
+	if (fill_later_side(&a, &oa, checker,
+			    ch->old_path ? ch->old_path : ch->path, mode1,
+			    ch->sha1[0]) < 0)
+		fail_held();
+	if (fill_later_side(&b, &ob, checker, ch->path, mode2,
+			    ch->sha1[1]) < 0)
+		fail_held();
 	patch_opts.rename_score = ch->score;
 	if (!use_color) {
-		if (print_patch_free(stdout, &a, &b, &patch_opts) < 0)
+		if (print_patch(out, &a, &b, &patch_opts) < 0)
 			die("cannot write the patch for '%s'", ch->path);
-		return;
+	} else {
+		mem = open_memstream(&text, &size);
+		if (!mem)
+			die_errno("open_memstream");
+		if (print_patch(mem, &a, &b, &patch_opts) < 0 || fclose(mem))
+			die("cannot write the patch for '%s'", ch->path);
+		color_patch(out, text, size, &part);
+		free(text);
 	}
-	mem = open_memstream(&text, &size);
-	if (!mem)
-		die_errno("open_memstream");
-	if (print_patch_free(mem, &a, &b, &patch_opts) < 0 || fclose(mem))
-		die("cannot write the patch for '%s'", ch->path);
-	color_patch(stdout, text, size, &part);
-	free(text);
+	release_later(checker, &oa);
+	release_later(checker, &ob);
 }
 
 /*
@@ -355,7 +490,8 @@ static void show_diff(const struct commit *c)
 		old = c->parents[0]->tree;
 	if (collect_file_changes(&l, old, c->tree,
 				 has_paths ? &pathspec : NULL) < 0)
-		exit(128);
+		fail_held();
+	l.checker = checker;
 	if (detect_renames) {
 		int needed = detect_file_renames(&l, &rename_opts);
 
@@ -365,11 +501,11 @@ static void show_diff(const struct commit *c)
 	if (!l.nr)
 		return;
 	if (!oneline)
-		puts(show_stat && show_patch ? "---" : "");
-	if (show_stat && print_diffstat(stdout, &l, stat_width, use_color) < 0)
-		exit(128);
+		fputs(show_stat && show_patch ? "---\n" : "\n", out);
+	if (show_stat && print_diffstat(out, &l, stat_width, use_color) < 0)
+		fail_held();
 	if (show_stat && show_patch)
-		putchar('\n');
+		putc('\n', out);
 	for (i = 0; show_patch && i < l.nr; i++)
 		show_one_patch(&l.items[i]);
 	free_file_changes(&l);
@@ -381,11 +517,13 @@ static void show_commit(struct commit *c)
 	char *buf = read_object_of_type(c->object.sha1, OBJ_COMMIT, &size);
 
 	if (!buf)
-		exit(128);
+		fail_held();
 	show_header(c, buf, size);
 	free(buf);
+	note_end();
 	if ((show_patch || show_stat) && c->nr_parents <= 1)
 		show_diff(c);
+	end_commit();
 	shown_one = 1;
 }
 
@@ -613,7 +751,7 @@ static void walk(struct rev_info *revs)
 		shown++;
 	}
 	if (revs->failed)
-		exit(128);
+		fail_held();
 }
 
 int main(int argc, char **argv)
@@ -676,7 +814,15 @@ int main(int argc, char **argv)
 		exit(128);
 	if (detect_renames < 0)
 		detect_renames = 1;
+	out = stdout;
+	if (show_patch || show_stat)
+		checker = start_check_later();
+	if (checker) {
+		tree_diff_check_later(checker);
+		hold_output();
+	}
 	walk(&revs);
+	finish_held();
 	if (rename_limit_needed)
 		warn_rename_limit("diff.renameLimit", rename_limit_needed);
 	release_revisions(&revs);

@@ -37,6 +37,12 @@ struct file_change {
 struct file_changes {
 	struct file_change *items;
 	size_t nr, alloc;
+	/*
+	 * NULL, or where the blobs read for the counts are checked: read
+	 * unverified, the counts are not trusted until wait_check_later
+	 * passes.
+	 */
+	struct check_later *checker;
 };
 
 /*
@@ -69,6 +75,14 @@ int print_diffstat(FILE *out, struct file_changes *l, int width, int color);
  * be read.
  */
 int count_file_changes(struct file_changes *l);
+/*
+ * A side of a patch as fill_blob_side fills it, the blob read by
+ * read_later on cl (NULL: checked as read) into o; give it back with
+ * release_later(cl, o), not free().  -1 after error().
+ */
+int fill_later_side(struct diff_side *s, struct later_obj *o,
+		    struct check_later *cl, const char *path,
+		    unsigned int mode, const unsigned char *sha1);
 /* git's --shortstat of l (nothing when l is empty); -1 as above. */
 int print_shortstat(FILE *out, struct file_changes *l);
 /* git's --numstat of l; -1 as above. */

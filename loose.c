@@ -1,7 +1,7 @@
 /*
  * loose.c: the loose objects of the store, the lowest layer of it.
  * Each is a file of its own, exactly as git keeps them: zlib of
- * "<type> <size>\0<data>" at objects/xx/<38 hex>, named by the SHA-1
+ * "<type> <size>\0<data>" at objects/xx/<38 or 62 hex>, named by the SHA-1
  * of the uncompressed bytes.  Here are their names, the walks over the
  * fan-out directories and the listings made of them (for lookups and
  * abbreviations in bulk), and the opening of one file as a stream
@@ -99,9 +99,13 @@ int for_each_loose_in_dir(const char *objdir, loose_fn fn, void *data)
 	return ret;
 }
 
-/* The names in one fan-out directory, the 19 bytes after the first. */
+/*
+ * The names in one fan-out directory, the rawsz - 1 bytes after the
+ * first (SUFFIX_MAX slots, so that one layout serves either hash).
+ */
+#define SUFFIX_MAX (HASH_MAX_RAWSZ - 1)
 struct fanout_listing {
-	unsigned char (*names)[19];
+	unsigned char (*names)[SUFFIX_MAX];
 	size_t nr, alloc;
 	int loaded;
 };
@@ -110,7 +114,7 @@ static struct fanout_listing fanout[256];
 
 static int compare_suffix(const void *a, const void *b)
 {
-	return memcmp(a, b, 19);
+	return memcmp(a, b, the_hash->rawsz - 1);
 }
 
 static int list_one(const unsigned char *sha1, void *data)
@@ -118,7 +122,7 @@ static int list_one(const unsigned char *sha1, void *data)
 	struct fanout_listing *l = data;
 
 	ALLOC_GROW(l->names, l->nr + 1, l->alloc);
-	memcpy(l->names[l->nr++], sha1 + 1, 19);
+	memcpy(l->names[l->nr++], sha1 + 1, the_hash->rawsz - 1);
 	return 0;
 }
 
@@ -131,7 +135,7 @@ static struct fanout_listing *listed_fanout(unsigned int first)
 		l->loaded = 1;
 		for_each_loose_in_fanout(first, list_one, NULL, l);
 		if (l->nr)
-			qsort(l->names, l->nr, 19, compare_suffix);
+			qsort(l->names, l->nr, SUFFIX_MAX, compare_suffix);
 	}
 	return l;
 }
@@ -152,13 +156,14 @@ int loose_listed(const unsigned char *sha1)
 {
 	struct fanout_listing *l = listed_fanout(sha1[0]);
 
-	return l->nr && bsearch(sha1 + 1, l->names, l->nr, 19, compare_suffix);
+	return l->nr &&
+	       bsearch(sha1 + 1, l->names, l->nr, SUFFIX_MAX, compare_suffix);
 }
 
-/* Hex digits two names of one fan-out directory share (19 bytes each). */
+/* Hex digits two names of one fan-out directory share. */
 static int shared_digits(const unsigned char *a, const unsigned char *b)
 {
-	return 2 + common_hex_digits(a, b, 19);
+	return 2 + common_hex_digits(a, b, the_hash->rawsz - 1);
 }
 
 int loose_abbrev_len(const unsigned char *sha1, int len)
@@ -169,14 +174,14 @@ int loose_abbrev_len(const unsigned char *sha1, int len)
 
 	while (lo < hi) {		/* the first name not below sha1 */
 		mid = lo + (hi - lo) / 2;
-		if (memcmp(l->names[mid], sha1 + 1, 19) < 0)
+		if (compare_suffix(l->names[mid], sha1 + 1) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo && (n = shared_digits(l->names[lo - 1], sha1 + 1) + 1) > len)
 		len = n;
-	if (lo < l->nr && !memcmp(l->names[lo], sha1 + 1, 19))
+	if (lo < l->nr && !compare_suffix(l->names[lo], sha1 + 1))
 		lo++;			/* itself */
 	if (lo < l->nr && (n = shared_digits(l->names[lo], sha1 + 1) + 1) > len)
 		len = n;

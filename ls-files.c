@@ -107,7 +107,7 @@ static size_t format_stage(char *buf, const struct cache_entry *ce)
 	}
 	p += 6;
 	*p++ = ' ';
-	for (i = 0; i < 20; i++) {
+	for (i = 0; i < (int)the_hash->rawsz; i++) {
 		*p++ = hex[ce->sha1[i] >> 4];
 		*p++ = hex[ce->sha1[i] & 15];
 	}
@@ -119,7 +119,7 @@ static size_t format_stage(char *buf, const struct cache_entry *ce)
 
 static void show_ce(const struct cache_entry *ce, const char *tag)
 {
-	char buf[64];
+	char buf[HASH_MAX_HEXSZ + 16];	/* "<mode> <id> <stage>\t" */
 
 	if (!pathspec.match_all &&
 	    pathspec_interest(&pathspec, ce->name, ce->ce_namelen,
@@ -217,7 +217,7 @@ static int is_modified(const struct cache_entry *ce, const struct stat *st)
 	if ((!S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode)) ||
 	    index_path(ce->name, st, 0, sha1) < 0)
 		return 1;
-	return memcmp(sha1, ce->sha1, 20) != 0;
+	return !hasheq(sha1, ce->sha1);
 }
 
 static void show_work_state(const struct cache_entry *ce)

@@ -261,7 +261,9 @@ out:
 
 /*
  * The first line of a format-patch mail quoted into a body:
- * "From <40 hex> Mon Sep 17 00:00:00 2001\n" exactly.
+ * "From <40 hex> Mon Sep 17 00:00:00 2001\n" exactly.  40 whatever the
+ * store's hash: git 2.39's mailinfo knows only SHA-1's (it need not run
+ * in a repository), and we split mails as it does.
  */
 static int is_format_patch_separator(const char *line, size_t len)
 {

@@ -79,7 +79,7 @@ static unsigned int merge_entry(unsigned int pos, const char *path)
 		if (strcmp(ce->name, path) || !stage)
 			break;
 		found++;
-		memcpy(ids[stage - 1], sha1_to_hex(ce->sha1), 41);
+		strcpy(ids[stage - 1], sha1_to_hex(ce->sha1));
 		snprintf(modes[stage - 1], sizeof(modes[0]), "%o",
 			 ce->ce_mode);
 	}

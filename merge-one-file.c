@@ -56,7 +56,7 @@ static void parse_side(struct side *s, const char *id, const char *mode)
 	memset(s, 0, sizeof(*s));
 	if (!*id && !*mode)
 		return;
-	if (get_sha1_hex(id, s->sha1) || id[40])
+	if (get_sha1_hex(id, s->sha1) || id[the_hash->hexsz])
 		die("'%s' is not an object id", id);
 	s->mode = strtoul(mode, &end, 8);
 	if (!*mode || *end)
@@ -66,7 +66,7 @@ static void parse_side(struct side *s, const char *id, const char *mode)
 
 static int same_id(const struct side *a, const struct side *b)
 {
-	return a->present && b->present && !memcmp(a->sha1, b->sha1, 20);
+	return a->present && b->present && !hashcmp(a->sha1, b->sha1);
 }
 
 /* Is name in the index at any stage? */
@@ -116,7 +116,7 @@ static struct cache_entry *side_entry(const unsigned char *sha1,
 {
 	struct cache_entry *ce = make_cache_entry(path, strlen(path));
 
-	memcpy(ce->sha1, sha1, 20);
+	hashcpy(ce->sha1, sha1);
 	ce->ce_mode = mode;
 	return ce;
 }
@@ -288,6 +288,8 @@ int main(int argc, char **argv)
 	handle_help(argc, argv, merge_one_file_usage);
 	if (argc != 8)
 		usage(merge_one_file_usage);
+	if (setup_repository() < 0)	/* the_hash: the ids' size */
+		exit(128);
 	parse_side(&b, argv[1], argv[5]);
 	parse_side(&o, argv[2], argv[6]);
 	parse_side(&t, argv[3], argv[7]);
@@ -295,8 +297,6 @@ int main(int argc, char **argv)
 	if (!verify_path(name, strlen(name)))
 		die("invalid path '%s'", argv[4]);
 	path = name;
-	if (setup_repository() < 0)
-		exit(128);
 	if (hold_index_lock() < 0)
 		die("cannot lock the index");
 	if (read_cache() < 0)

@@ -38,8 +38,9 @@ static int note_neighbour(const unsigned char *sha1, void *data)
 	struct neighbour *nb = data;
 	int n;
 
-	if (memcmp(sha1, nb->sha1, 20) &&
-	    (n = common_hex_digits(sha1, nb->sha1, 20) + 1) > nb->len)
+	if (!hasheq(sha1, nb->sha1) &&
+	    (n = common_hex_digits(sha1, nb->sha1, the_hash->rawsz) + 1) >
+	    nb->len)
 		nb->len = n;
 	return 0;
 }
@@ -61,7 +62,7 @@ int unique_abbrev_len(const unsigned char *sha1, int min)
 
 	len = packed_abbrev_len(sha1, len);
 	len = alternate_abbrev_len(sha1, len);
-	return len < 40 ? len : 40;
+	return len < (int)the_hash->hexsz ? len : (int)the_hash->hexsz;
 }
 
 /*
@@ -89,7 +90,10 @@ static int auto_abbrev_len(void)
 	return len;
 }
 
-/* core.abbrev: a number (4 to 40), "auto", or a false boolean (40). */
+/*
+ * core.abbrev: a number (4 to the hex digits of an id), "auto", or a
+ * false boolean (all the digits).
+ */
 static int parse_abbrev(const char *value)
 {
 	char *end;
@@ -101,12 +105,12 @@ static int parse_abbrev(const char *value)
 		return ABBREV_AUTO;
 	if (!strcasecmp(value, "false") || !strcasecmp(value, "no") ||
 	    !strcasecmp(value, "off"))
-		return 40;
+		return the_hash->hexsz;
 	n = strtol(value, &end, 10);
 	if (end == value || *end)
 		return error("bad numeric config value '%s' for 'core.abbrev'",
 			     value);
-	if (n < 4 || n > 40)
+	if (n < 4 || n > (long)the_hash->hexsz)
 		return error("abbrev length out of range: %ld", n);
 	return n;
 }
@@ -137,8 +141,8 @@ int find_abbrev_len(const unsigned char *sha1, int len)
 		len = default_abbrev();
 	if (len == ABBREV_AUTO)
 		len = auto_abbrev_len();
-	if (len >= 40)
-		return 40;
+	if (len >= (int)the_hash->hexsz)
+		return the_hash->hexsz;
 	return unique_abbrev_len(sha1, len < 4 ? 4 : len);
 }
 

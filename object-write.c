@@ -417,7 +417,7 @@ static int hold_object(const char *name, const unsigned char *sha1,
 	pthread_mutex_lock(&held_lock);
 	h = &held[i];
 	h->fd = fd;
-	memcpy(h->sha1, sha1, 20);
+	hashcpy(h->sha1, sha1);
 	h->type = type;
 	h->buf = xmalloc(len + 1);
 	if (len)

@@ -44,6 +44,7 @@ int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry)
 {
 	const unsigned char *p = desc->buf, *end = p + desc->size;
 	const unsigned char *nul;
+	size_t rawsz = the_hash->rawsz;
 	unsigned int mode;
 
 	if (!desc->size)
@@ -61,14 +62,14 @@ int tree_entry_raw(struct tree_desc *desc, struct name_entry *entry)
 	p++;
 name:
 	nul = memchr(p, '\0', end - p);
-	if (!nul || nul == p || (size_t)(end - nul - 1) < 20)
+	if (!nul || nul == p || (size_t)(end - nul - 1) < rawsz)
 		return -1;
 	entry->mode = mode;
 	entry->path = (const char *)p;
 	entry->pathlen = nul - p;
 	entry->sha1 = nul + 1;
-	desc->size -= nul + 21 - desc->buf;
-	desc->buf = nul + 21;
+	desc->size -= nul + 1 + rawsz - desc->buf;
+	desc->buf = nul + 1 + rawsz;
 	return 1;
 }
 
@@ -163,12 +164,12 @@ void df_check_clear(struct df_check *c)
 static int parse_sha1_line(const char **p, const char *end,
 			   const char *key, unsigned char *sha1)
 {
-	size_t klen = strlen(key);
+	size_t klen = strlen(key), hexsz = the_hash->hexsz;
 
-	if ((size_t)(end - *p) < klen + 41 || memcmp(*p, key, klen) ||
-	    (*p)[klen + 40] != '\n' || get_sha1_hex(*p + klen, sha1) < 0)
+	if ((size_t)(end - *p) < klen + hexsz + 1 || memcmp(*p, key, klen) ||
+	    (*p)[klen + hexsz] != '\n' || get_sha1_hex(*p + klen, sha1) < 0)
 		return -1;
-	*p += klen + 41;
+	*p += klen + hexsz + 1;
 	return 0;
 }
 
@@ -184,7 +185,7 @@ int parse_commit_buffer(const void *buf, size_t size, struct commit_info *ci)
 		return -1;
 	while (!parse_sha1_line(&p, end, "parent ", sha1)) {
 		ALLOC_GROW(ci->parents, ci->nr_parents + 1, alloc);
-		memcpy(ci->parents[ci->nr_parents++], sha1, 20);
+		hashcpy(ci->parents[ci->nr_parents++], sha1);
 	}
 	return 0;
 }
@@ -218,7 +219,7 @@ static int peel_once(const void *buf, size_t size, enum object_type *type,
 		return parse_tag_buffer(buf, size, cur, type);
 	if (*type == OBJ_COMMIT && want == OBJ_TREE &&
 	    !parse_commit_buffer(buf, size, &ci)) {
-		memcpy(cur, ci.tree, 20);
+		hashcpy(cur, ci.tree);
 		free_commit_info(&ci);
 		*type = OBJ_TREE;
 		return 0;
@@ -235,14 +236,14 @@ void *read_object_peeled(const unsigned char *sha1, enum object_type want,
 	enum object_type type;
 	int depth;
 
-	memcpy(cur, sha1, 20);
+	hashcpy(cur, sha1);
 	for (depth = 0; depth < MAX_PEEL_DEPTH; depth++) {
 		void *buf = read_sha1_file(cur, &type, size);
 		int step;
 
 		if (!buf || type == want) {
 			if (buf && peeled)
-				memcpy(peeled, cur, 20);
+				hashcpy(peeled, cur);
 			return buf;
 		}
 		step = peel_once(buf, *size, &type, want, cur);
@@ -262,7 +263,7 @@ int peel_object(const unsigned char *sha1, enum object_type want,
 	size_t size;
 	int depth;
 
-	memcpy(peeled, sha1, 20);
+	hashcpy(peeled, sha1);
 	for (depth = 0; depth < MAX_PEEL_DEPTH; depth++) {
 		void *buf;
 		int step;
@@ -308,7 +309,9 @@ static void load_shallow(void)
 
 	free(path);
 	while (f && (len = getline(&line, &size, f)) > 0) {
-		if (len < 40 || (len > 40 && line[40] != '\n'))
+		if ((size_t)len < the_hash->hexsz ||
+		    ((size_t)len > the_hash->hexsz &&
+		     line[the_hash->hexsz] != '\n'))
 			continue;
 		ALLOC_GROW(shallow, nr_shallow + 1, alloc);
 		if (get_sha1_hex(line, shallow[nr_shallow]) == 0)
@@ -339,7 +342,7 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 	int depth;
 
 	/* A tag names its object: git peels it here too. */
-	memcpy(cur, sha1, 20);
+	hashcpy(cur, sha1);
 	for (depth = 0; buf && type == OBJ_TAG && depth < MAX_PEEL_DEPTH;
 	     depth++) {
 		int bad = parse_tag_buffer(buf, *size, cur, &type);
@@ -354,7 +357,7 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 	if (!buf)
 		return NULL;
 	if (type == OBJ_TREE) {
-		memcpy(tree_sha1, cur, 20);
+		hashcpy(tree_sha1, cur);
 		return buf;
 	}
 	if (type != OBJ_COMMIT) {
@@ -369,7 +372,7 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 		return NULL;
 	}
 	free(buf);
-	memcpy(tree_sha1, ci.tree, 20);
+	hashcpy(tree_sha1, ci.tree);
 	free_commit_info(&ci);
 	return read_object_of_type(tree_sha1, OBJ_TREE, size);
 }

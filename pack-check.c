@@ -1,6 +1,6 @@
 /*
  * pack-check.c: a pack verified whole, for fsck-cache and verify-pack.
- * The SHA-1 at the end of the idx covers the idx; the one at the end
+ * The hash at the end of the idx covers the idx; the one at the end
  * of the pack covers the pack and is copied into the idx; each entry's
  * raw bytes have their CRC32 in a version 2 idx.  The pack holds the
  * idx's objects and nothing else when its header counts them, the
@@ -18,7 +18,7 @@
 #include "pack.h"
 
 /*
- * SHA-1 of the first len bytes of fd, read in chunks: -1 with errno,
+ * The hash (the_hash) of the first len bytes of fd, read in chunks: -1 with errno,
  * 1 when it looks like a collision attack.
  */
 static int hash_file_prefix(int fd, uint64_t len, unsigned char *sha1)
@@ -51,11 +51,12 @@ typedef void (*report_fn)(void *data, const char *fmt, ...);
 static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
+	size_t sum = p->idx_size - the_hash->rawsz;
 
-	if (hash_buffer(p->idx, p->idx_size - 20, sha1) < 0)
+	if (hash_buffer(p->idx, sum, sha1) < 0)
 		return say(data, "index of %s: SHA-1 collision attack "
 			   "detected", p->pack_name), -1;
-	if (memcmp(sha1, p->idx + p->idx_size - 20, 20))
+	if (!hasheq(sha1, p->idx + sum))
 		return say(data, "Packfile index for %s hash mismatch",
 			   p->pack_name), -1;
 	return 0;
@@ -64,18 +65,20 @@ static int check_idx_sum(struct packed_git *p, report_fn say, void *data)
 static int check_pack_sum(struct packed_git *p, report_fn say, void *data)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ], trailer[HASH_MAX_RAWSZ];
-	int ret = hash_file_prefix(p->fd, p->pack_size - 20, sha1);
+	size_t rawsz = the_hash->rawsz;
+	int ret = hash_file_prefix(p->fd, p->pack_size - rawsz, sha1);
 
 	if (ret > 0)
 		return say(data, "%s: SHA-1 collision attack detected",
 			   p->pack_name), -1;
 	if (ret < 0 ||
-	    pread(p->fd, trailer, 20, p->pack_size - 20) != 20)
+	    pread(p->fd, trailer, rawsz, p->pack_size - rawsz) !=
+	    (ssize_t)rawsz)
 		return say(data, "read '%s': %s", p->pack_name,
 			   strerror(errno)), -1;
-	if (memcmp(sha1, trailer, 20))
+	if (!hasheq(sha1, trailer))
 		return say(data, "%s pack checksum mismatch", p->pack_name), -1;
-	if (memcmp(trailer, p->idx + p->idx_size - 40, 20))
+	if (!hasheq(trailer, p->idx + p->idx_size - 2 * rawsz))
 		return say(data, "%s pack checksum does not match its index",
 			   p->pack_name), -1;
 	return 0;

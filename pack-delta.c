@@ -109,6 +109,7 @@ static int compare_for_delta(const void *a_, const void *b_)
 static size_t max_delta_size(const struct object_entry *trg,
 			     const struct object_entry *src, int max_depth)
 {
+	size_t rawsz = the_hash->rawsz;
 	uint64_t max;
 	unsigned int ref_depth;
 
@@ -116,7 +117,8 @@ static size_t max_delta_size(const struct object_entry *trg,
 		max = trg->delta_size;
 		ref_depth = trg->depth;
 	} else {
-		max = trg->size / 2 > 20 ? trg->size / 2 - 20 : 0;
+		/* git's rule: half the object, less a REF_DELTA's base id */
+		max = trg->size / 2 > rawsz ? trg->size / 2 - rawsz : 0;
 		ref_depth = 1;
 	}
 	return max * (max_depth - src->depth) / (max_depth - ref_depth + 1);

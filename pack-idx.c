@@ -21,8 +21,8 @@
 const unsigned char *nth_packed_sha1(const struct packed_git *p, uint32_t n)
 {
 	if (p->idx_version == 1)
-		return p->names + 24 * (size_t)n + 4;
-	return p->names + 20 * (size_t)n;
+		return p->names + (the_hash->rawsz + 4) * (size_t)n + 4;
+	return p->names + the_hash->rawsz * (size_t)n;
 }
 
 /* UINT64_MAX for a 64-bit offset that is not in the table. */
@@ -32,7 +32,7 @@ uint64_t nth_packed_offset(const struct packed_git *p, uint32_t n)
 	const unsigned char *big;
 
 	if (p->idx_version == 1)
-		return get_be32(p->names + 24 * (size_t)n);
+		return get_be32(p->names + (the_hash->rawsz + 4) * (size_t)n);
 	off = get_be32(p->offsets + 4 * (size_t)n);
 	if (!(off & 0x80000000))
 		return off;
@@ -59,11 +59,12 @@ uint32_t nth_packed_crc(const struct packed_git *p, uint32_t n)
  * (check_pack_idx_order).
  */
 /*
- * memcmp of two ids, the first eight bytes as one big-endian number:
+ * hashcmp of two ids, the first eight bytes as one big-endian number:
  * they nearly always differ there, and the search below makes three
  * comparisons a step.
  */
-static inline int cmp_id(const unsigned char *a, const unsigned char *b)
+static inline int cmp_id(const unsigned char *a, const unsigned char *b,
+			 size_t rawsz)
 {
 	uint64_t x, y;
 
@@ -76,7 +77,9 @@ static inline int cmp_id(const unsigned char *a, const unsigned char *b)
 #endif
 		return x < y ? -1 : 1;
 	}
-	return memcmp(a + 8, b + 8, 12);
+	if (rawsz == 20)
+		return memcmp(a + 8, b + 8, 12);
+	return memcmp(a + 8, b + 8, HASH_MAX_RAWSZ - 8);
 }
 
 int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
@@ -85,19 +88,22 @@ int64_t find_pack_pos(const struct packed_git *p, const unsigned char *sha1)
 	const unsigned char *below = NULL, *above = NULL;
 	uint32_t lo = sha1[0] ? get_be32(fanout + 4 * (sha1[0] - 1)) : 0;
 	uint32_t hi = get_be32(fanout + 4 * sha1[0]);
+	/* nth_packed_sha1, with the sizes read once */
+	size_t rawsz = the_hash->rawsz;
+	size_t stride = p->idx_version == 1 ? rawsz + 4 : rawsz;
+	const unsigned char *names = p->names + (p->idx_version == 1 ? 4 : 0);
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const unsigned char *s = nth_packed_sha1(p, mid);
-		int cmp = cmp_id(sha1, s);
+		const unsigned char *s = names + stride * mid;
+		int cmp = cmp_id(sha1, s, rawsz);
 
-		if (s[0] != sha1[0] || (below && cmp_id(s, below) <= 0) ||
-		    (above && cmp_id(s, above) >= 0))
+		if (s[0] != sha1[0] || (below && cmp_id(s, below, rawsz) <= 0) ||
+		    (above && cmp_id(s, above, rawsz) >= 0))
 			return -2;
 		if (!cmp) {
-			if ((mid && !cmp_id(nth_packed_sha1(p, mid - 1), s)) ||
-			    (mid + 1 < p->nr &&
-			     !cmp_id(nth_packed_sha1(p, mid + 1), s)))
+			if ((mid && !cmp_id(s - stride, s, rawsz)) ||
+			    (mid + 1 < p->nr && !cmp_id(s + stride, s, rawsz)))
 				return -2;
 			return mid;
 		}
@@ -124,18 +130,37 @@ const char *check_pack_idx_order(const struct packed_git *p)
 
 		if (i < below || i >= get_be32(fanout + 4 * s[0]))
 			return "fan-out table does not match the ids";
-		if (i && memcmp(nth_packed_sha1(p, i - 1), s, 20) >= 0)
+		if (i && hashcmp(nth_packed_sha1(p, i - 1), s) >= 0)
 			return "ids are duplicated or out of order";
 	}
 	return NULL;
 }
 
-/* Sizes and the fan-out table; NULL when good. */
-const char *check_pack_idx(struct packed_git *p)
+/*
+ * The count of 64-bit offsets an idx of size bytes holds with ids of
+ * rawsz bytes, or -1 when its size does not fit p->nr objects.
+ */
+static int64_t idx_offsets64(const struct packed_git *p, size_t size,
+			     size_t rawsz)
+{
+	size_t min;
+
+	if (p->idx_version == 1)
+		return size == 1024 + (rawsz + 4) * p->nr + 2 * rawsz ? 0 : -1;
+	min = 8 + 1024 + (rawsz + 8) * p->nr + 2 * rawsz;
+	if (size < min || (size - min) % 8 ||
+	    (size - min) / 8 > (p->nr ? p->nr - 1 : 0))
+		return -1;
+	return (size - min) / 8;
+}
+
+/* Sizes and the fan-out table for ids of rawsz bytes; NULL when good. */
+static const char *check_idx_as(struct packed_git *p, size_t rawsz)
 {
 	const unsigned char *fanout = p->idx;
-	size_t size = p->idx_size, min;
+	size_t size = p->idx_size;
 	uint32_t prev = 0, i;
+	int64_t nr64;
 
 	if (size >= 8 && !memcmp(p->idx, "\377tOc", 4)) {
 		if (get_be32(p->idx + 4) != 2)
@@ -145,7 +170,7 @@ const char *check_pack_idx(struct packed_git *p)
 	} else {
 		p->idx_version = 1;
 	}
-	if (size < (p->idx_version == 1 ? 0 : 8) + 1024 + 40)
+	if (size < (p->idx_version == 1 ? 0 : 8) + 1024 + 2 * rawsz)
 		return "index file is too small";
 	for (i = 0; i < 256; i++) {
 		uint32_t n = get_be32(fanout + 4 * i);
@@ -156,20 +181,68 @@ const char *check_pack_idx(struct packed_git *p)
 	}
 	p->nr = prev;
 	p->names = fanout + 1024;
-	if (p->idx_version == 1) {
-		if (size != 1024 + 24 * (size_t)p->nr + 40)
-			return "index file has the wrong size";
-	} else {
-		min = 8 + 1024 + 28 * (size_t)p->nr + 40;
-		if (size < min || (size - min) % 8 ||
-		    (size - min) / 8 > (p->nr ? p->nr - 1 : 0))
-			return "index file has the wrong size";
-		p->crcs = p->names + 20 * (size_t)p->nr;
+	nr64 = idx_offsets64(p, size, rawsz);
+	if (nr64 < 0)
+		return "index file has the wrong size";
+	if (p->idx_version == 2) {
+		p->crcs = p->names + rawsz * p->nr;
 		p->offsets = p->crcs + 4 * (size_t)p->nr;
 		p->offsets64 = p->offsets + 4 * (size_t)p->nr;
-		p->nr_offsets64 = (size - min) / 8;
+		p->nr_offsets64 = nr64;
 	}
 	return NULL;
+}
+
+static const struct hash_algo *other_hash(void)
+{
+	return the_hash == &hash_sha1 ? &hash_sha256 : &hash_sha1;
+}
+
+/*
+ * An idx of the other hash's ids never fits this one's sizes (nor the
+ * reverse): it is named for what it is.
+ */
+const char *check_pack_idx(struct packed_git *p)
+{
+	struct packed_git q = *p;
+	const char *bad = check_idx_as(p, the_hash->rawsz);
+
+	if (bad && !check_idx_as(&q, other_hash()->rawsz))
+		return the_hash == &hash_sha1 ?
+			"index file has sha256 ids, the store is sha1" :
+			"index file has sha1 ids, the store is sha256";
+	return bad;
+}
+
+const struct hash_algo *guess_idx_hash(const unsigned char *head,
+				       size_t size)
+{
+	struct packed_git q;
+
+	memset(&q, 0, sizeof(q));
+	q.idx = head;
+	q.idx_size = size;
+	if (check_idx_as(&q, the_hash->rawsz) &&
+	    !check_idx_as(&q, other_hash()->rawsz))
+		return other_hash();
+	return the_hash;
+}
+
+const struct hash_algo *guess_idx_file_hash(const char *idx_name)
+{
+	unsigned char head[8 + 1024];
+	const struct hash_algo *algo = the_hash;
+	struct stat st;
+	int fd = open(idx_name, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return the_hash;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size >= (off_t)sizeof(head) &&
+	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
+		algo = guess_idx_hash(head, st.st_size);
+	close(fd);
+	return algo;
 }
 
 struct packed_git *new_packed_git(const char *idx_name)

@@ -172,7 +172,7 @@ static uint32_t lower_bound(const struct packed_git *p,
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(nth_packed_sha1(p, mid), sha1, 20) < 0)
+		if (hashcmp(nth_packed_sha1(p, mid), sha1) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -208,6 +208,7 @@ int for_each_packed_prefix(const char *hex, size_t len,
 
 int packed_abbrev_len(const unsigned char *sha1, int len)
 {
+	size_t rawsz = the_hash->rawsz;
 	struct packed_git *p;
 	int n;
 
@@ -215,12 +216,12 @@ int packed_abbrev_len(const unsigned char *sha1, int len)
 		uint32_t lo = lower_bound(p, sha1);
 
 		if (lo && (n = common_hex_digits(nth_packed_sha1(p, lo - 1),
-						 sha1, 20) + 1) > len)
+						 sha1, rawsz) + 1) > len)
 			len = n;
-		if (lo < p->nr && !memcmp(nth_packed_sha1(p, lo), sha1, 20))
+		if (lo < p->nr && hasheq(nth_packed_sha1(p, lo), sha1))
 			lo++;
 		if (lo < p->nr && (n = common_hex_digits(nth_packed_sha1(p, lo),
-							 sha1, 20) + 1) > len)
+							 sha1, rawsz) + 1) > len)
 			len = n;
 	}
 	return len;

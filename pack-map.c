@@ -2,7 +2,7 @@
  * pack-map.c: a pack file opened and mapped.  pack-<hex>.pack is
  * "PACK", version 2 or 3, the count, then entries: a type and size in
  * a base-128 header, for a delta its base (an offset back, or an id),
- * and zlib data; a SHA-1 of all of it at the end.  The header and
+ * and zlib data; a hash of all of it (the_hash) at the end.  The header and
  * trailer are checked against the idx (pack-idx.c) when the pack is
  * first opened, and every offset before it is used.  The pack is
  * mapped in windows, so a pack of many GiB needs address space for the
@@ -137,6 +137,7 @@ static int pack_unusable(struct packed_git *p, struct fault *f,
 static int open_pack_file(struct packed_git *p, struct fault *f)
 {
 	unsigned char hdr[12], trailer[HASH_MAX_RAWSZ];
+	size_t rawsz = the_hash->rawsz;
 	struct stat st;
 
 	if (p->fd >= 0)
@@ -147,15 +148,16 @@ static int open_pack_file(struct packed_git *p, struct fault *f)
 	if (fstat(p->fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return pack_unusable(p, f, "%s is not a regular file");
 	p->pack_size = st.st_size;
-	if (p->pack_size < 32 || pread(p->fd, hdr, 12, 0) != 12 ||
-	    pread(p->fd, trailer, 20, p->pack_size - 20) != 20)
+	if (p->pack_size < 12 + rawsz || pread(p->fd, hdr, 12, 0) != 12 ||
+	    pread(p->fd, trailer, rawsz, p->pack_size - rawsz) !=
+	    (ssize_t)rawsz)
 		return pack_unusable(p, f, "packfile %s is truncated");
 	if (memcmp(hdr, "PACK", 4) ||
 	    (get_be32(hdr + 4) != 2 && get_be32(hdr + 4) != 3))
 		return pack_unusable(p, f, "packfile %s is not a "
 				     "version 2 or 3 pack");
 	if (get_be32(hdr + 8) != p->nr ||
-	    memcmp(trailer, p->idx + p->idx_size - 40, 20))
+	    !hasheq(trailer, p->idx + p->idx_size - 2 * rawsz))
 		return pack_unusable(p, f, "packfile %s does not "
 				     "match index");
 	return 0;
@@ -214,6 +216,7 @@ static int sort_pairs(uint64_t *o, uint32_t nr, uint64_t max)
  */
 static int make_order(struct packed_git *p, struct fault *f)
 {
+	uint64_t end = p->pack_size - the_hash->rawsz;
 	const char *bad;
 	uint64_t *o;
 	uint32_t i;
@@ -230,7 +233,7 @@ static int make_order(struct packed_git *p, struct fault *f)
 	for (i = 0; i < p->nr; i++) {
 		o[2 * i] = nth_packed_offset(p, i);
 		o[2 * i + 1] = i;
-		if (o[2 * i] < 12 || o[2 * i] >= p->pack_size - 20) {
+		if (o[2 * i] < 12 || o[2 * i] >= end) {
 			free(o);
 			return set_fault(f, FAULT_CORRUPT, "index file %s "
 					 "points past the end of the pack",
@@ -250,7 +253,7 @@ static int make_order(struct packed_git *p, struct fault *f)
 					 "lists offset %llu twice", p->idx_name,
 					 (unsigned long long)twice);
 		}
-	o[2 * p->nr] = p->pack_size - 20;
+	o[2 * p->nr] = end;
 	o[2 * p->nr + 1] = UINT32_MAX;
 	p->by_offset = o;
 	return 0;
@@ -374,13 +377,13 @@ static uint64_t entry_bound(struct packed_git *p, uint64_t offset,
 
 	if (open_pack_file(p, f) < 0)
 		return 0;
-	if (offset < 12 || offset >= p->pack_size - 20) {
+	if (offset < 12 || offset >= p->pack_size - the_hash->rawsz) {
 		set_fault(f, FAULT_CORRUPT, "index file %s points past the "
 			  "end of the pack", p->idx_name);
 		return 0;
 	}
 	if (!p->by_offset && whole_pack(p))
-		return p->pack_size - 20;
+		return p->pack_size - the_hash->rawsz;
 	if (make_order(p, f) < 0)
 		return 0;
 	end = entry_end(p, offset);

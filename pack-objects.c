@@ -82,7 +82,7 @@ static struct object_entry *locate(const unsigned char *sha1)
 	while (table[b]) {
 		struct object_entry *e = &objects[table[b] - 1];
 
-		if (!memcmp(e->sha1, sha1, 20))
+		if (hasheq(e->sha1, sha1))
 			return e;
 		b = (b + 1) & table_mask;
 	}
@@ -117,7 +117,7 @@ static void add_object(const unsigned char *sha1, const char *path)
 	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 	e = &objects[nr_objects++];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->sha1, sha1, 20);
+	hashcpy(e->sha1, sha1);
 	e->name_hash = pack_name_hash(path);
 	e->order = nr_objects - 1;
 	if (2 * nr_objects > table_mask)
@@ -138,14 +138,15 @@ static void read_object_list(void)
 	size_t alloc = 0;
 	ssize_t len;
 	unsigned char sha1[HASH_MAX_RAWSZ];
+	ssize_t hexsz = the_hash->hexsz;
 
 	while ((len = getline(&line, &alloc, stdin)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (len < 40 || get_sha1_hex(line, sha1) < 0 ||
-		    (len > 40 && line[40] != ' '))
+		if (len < hexsz || get_sha1_hex(line, sha1) < 0 ||
+		    (len > hexsz && line[hexsz] != ' '))
 			die("expected object id, got garbage: '%s'", line);
-		add_object(sha1, len > 40 ? line + 41 : NULL);
+		add_object(sha1, len > hexsz ? line + hexsz + 1 : NULL);
 	}
 	if (ferror(stdin))
 		die_errno("read the object list");
@@ -671,7 +672,7 @@ static int write_streamed(struct writer *w, struct object_entry *e,
 	struct fault f;
 	uint32_t crc = crc32(0, hdr, hlen);
 
-	memcpy(ent->sha1, e->sha1, 20);
+	hashcpy(ent->sha1, e->sha1);
 	ent->offset = e->offset;
 	if (hashwrite(w->f, hdr, hlen) < 0)
 		return error_errno("write the pack");
@@ -709,7 +710,7 @@ static int write_entry(struct writer *w, struct object_entry *e,
 	}
 	if (!data)
 		return -1;
-	memcpy(ent->sha1, e->sha1, 20);
+	hashcpy(ent->sha1, e->sha1);
 	ent->offset = e->offset;
 	ent->crc = crc32_z(crc32(0, hdr, hlen), data, len);
 	ret = hashwrite(w->f, hdr, hlen);

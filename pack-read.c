@@ -60,11 +60,11 @@ int parse_pack_entry(const unsigned char *buf, size_t len, uint64_t offset,
 	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
 		return i;
 	case OBJ_REF_DELTA:
-		if (len - i < 20)
+		if (len - i < the_hash->rawsz)
 			return set_fault(f, FAULT_CORRUPT, "entry header is "
 					 "truncated");
-		memcpy(e->base_sha1, buf + i, 20);
-		return i + 20;
+		hashcpy(e->base_sha1, buf + i);
+		return i + the_hash->rawsz;
 	case OBJ_OFS_DELTA:
 		if (i >= len)
 			return set_fault(f, FAULT_CORRUPT, "entry header is "

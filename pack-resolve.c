@@ -82,7 +82,8 @@ static int failed(struct resolver *r)
 /* The end of entry n: where the next begins, or the trailer. */
 static uint64_t entry_end(const struct pack_in *p, uint32_t n)
 {
-	return n + 1 < p->nr ? p->entries[n + 1].offset : p->pack_size - 20;
+	return n + 1 < p->nr ? p->entries[n + 1].offset :
+	       p->pack_size - the_hash->rawsz;
 }
 
 /* ---- the first pass ---- */
@@ -245,7 +246,7 @@ static int64_t first_pass_entry(struct pack_in *p, struct resolver *r,
 	e->size = info.size;
 	e->hdr_len = hdr;
 	if (info.type == OBJ_REF_DELTA) {
-		memcpy(r->ref[r->nr_ref].base, info.base_sha1, 20);
+		hashcpy(r->ref[r->nr_ref].base, info.base_sha1);
 		r->ref[r->nr_ref++].n = n;
 	} else if (info.type == OBJ_OFS_DELTA) {
 		r->ofs[r->nr_ofs].base = info.base_offset;
@@ -314,7 +315,7 @@ static int compare_ofs(const void *a, const void *b)
 static int compare_ref(const void *a, const void *b)
 {
 	const struct ref_child *x = a, *y = b;
-	int cmp = memcmp(x->base, y->base, 20);
+	int cmp = hashcmp(x->base, y->base);
 
 	if (cmp)
 		return cmp;
@@ -383,14 +384,14 @@ static void find_children(const struct resolver *r, uint64_t offset,
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(r->ref[mid].base, sha1, 20) < 0)
+		if (hashcmp(r->ref[mid].base, sha1) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	c->ref = c->ref_end = lo;
 	while (c->ref_end < r->nr_ref &&
-	       !memcmp(r->ref[c->ref_end].base, sha1, 20))
+	       hasheq(r->ref[c->ref_end].base, sha1))
 		c->ref_end++;
 }
 
@@ -699,7 +700,7 @@ static int resolve_thin(struct resolver *r, size_t *resolved,
 		end_walk(&w);
 		free(buf);
 		*resolved += w.resolved;
-		while (i < r->nr_ref && !memcmp(r->ref[i].base, base, 20))
+		while (i < r->nr_ref && hasheq(r->ref[i].base, base))
 			i++;
 	}
 	return failed(r) ? -1 : 0;
@@ -748,7 +749,9 @@ static int second_pass(struct pack_in *p, struct resolver *r,
 static int check_header(struct pack_in *p, const unsigned char *map,
 			struct fault *f)
 {
-	if (p->pack_size < 32)
+	uint64_t min = 12 + the_hash->rawsz;
+
+	if (p->pack_size < min)
 		return set_fault(f, FAULT_CORRUPT, "pack is truncated "
 				 "(%llu bytes)",
 				 (unsigned long long)p->pack_size);
@@ -760,21 +763,22 @@ static int check_header(struct pack_in *p, const unsigned char *map,
 				 "supported", get_be32(map + 4));
 	p->nr = get_be32(map + 8);
 	/* an entry is at least 1 byte of header and 8 of zlib */
-	if (p->nr > (p->pack_size - 32) / 9)
+	if (p->nr > (p->pack_size - min) / 9)
 		return set_fault(f, FAULT_CORRUPT, "pack claims %u objects, "
 				 "more than it can hold", p->nr);
 	return 0;
 }
 
-static int check_trailer(struct pack_in *p, const unsigned char *map,
-			 struct fault *f)
+/* The hash (algo) of the first len bytes of map into sum, a piece at a time. */
+static int hash_map(const struct hash_algo *algo, const unsigned char *map,
+		    uint64_t len, unsigned char *sum)
 {
 	struct hash_ctx ctx;
 	uint64_t off = 0;
 
-	hash_init(&ctx, the_hash);
-	while (off < p->pack_size - 20) {
-		uint64_t n = p->pack_size - 20 - off;
+	hash_init(&ctx, algo);
+	while (off < len) {
+		uint64_t n = len - off;
 
 		if (n > TRIM_BYTES)
 			n = TRIM_BYTES;
@@ -782,13 +786,41 @@ static int check_trailer(struct pack_in *p, const unsigned char *map,
 		off += n;
 		madvise((void *)map, off & ~(uint64_t)4095, MADV_DONTNEED);
 	}
-	if (hash_final(p->sha1, &ctx) < 0)
+	return hash_final(sum, &ctx);
+}
+
+/*
+ * A pack whose trailer is wrong for the_hash but right for the other
+ * is not corrupt: it belongs to a store of the other kind.
+ */
+static int other_hash_pack(const struct pack_in *p, const unsigned char *map)
+{
+	const struct hash_algo *other = the_hash == &hash_sha1 ?
+		&hash_sha256 : &hash_sha1;
+	unsigned char sum[HASH_MAX_RAWSZ];
+
+	if (p->pack_size < 12 + other->rawsz ||
+	    hash_map(other, map, p->pack_size - other->rawsz, sum) < 0)
+		return 0;
+	return !memcmp(sum, map + p->pack_size - other->rawsz, other->rawsz);
+}
+
+static int check_trailer(struct pack_in *p, const unsigned char *map,
+			 struct fault *f)
+{
+	uint64_t end = p->pack_size - the_hash->rawsz;
+
+	if (hash_map(the_hash, map, end, p->sha1) < 0)
 		return set_fault(f, FAULT_CORRUPT, "pack %s: SHA-1 collision "
 				 "attack detected", sha1_to_hex(p->sha1));
-	if (memcmp(p->sha1, map + p->pack_size - 20, 20))
-		return set_fault(f, FAULT_CORRUPT, "pack is corrupted (SHA1 "
-				 "mismatch)");
-	return 0;
+	if (hasheq(p->sha1, map + end))
+		return 0;
+	if (other_hash_pack(p, map))
+		return set_fault(f, FAULT_CORRUPT, "pack is a %s pack, the "
+				 "store is %s", the_hash == &hash_sha1 ?
+				 "sha256" : "sha1", the_hash->name);
+	return set_fault(f, FAULT_CORRUPT, "pack is corrupted (SHA1 "
+			 "mismatch)");
 }
 
 int read_pack_in(struct pack_in *p, int fd, struct fault *f)
@@ -802,7 +834,7 @@ int read_pack_in(struct pack_in *p, int fd, struct fault *f)
 	if (fstat(fd, &st) < 0)
 		return set_fault_errno(f, "stat");
 	p->pack_size = st.st_size;
-	if (p->pack_size < 32)
+	if (p->pack_size < 12 + the_hash->rawsz)
 		return check_header(p, NULL, f);
 	map = mmap(NULL, p->pack_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
@@ -811,7 +843,7 @@ int read_pack_in(struct pack_in *p, int fd, struct fault *f)
 	r.p = p;
 	r.map = map;
 	r.fd = fd;
-	r.end = p->pack_size - 20;
+	r.end = p->pack_size - the_hash->rawsz;
 	r.f = f;
 	pthread_mutex_init(&r.lock, NULL);
 	if (check_header(p, map, f) < 0 || check_trailer(p, map, f) < 0)

@@ -129,7 +129,7 @@ static int write_batch(struct pack_out *out, size_t end,
 	for (i = first; i < end; i++) {
 		struct deflated *d = &out->batch[i - first];
 
-		memcpy(ents[i].sha1, out->objs[i].sha1, 20);
+		hashcpy(ents[i].sha1, out->objs[i].sha1);
 		ents[i].crc = d->crc;
 		ents[i].offset = out->f->total;
 		if (!out->failed && !ret &&
@@ -249,7 +249,7 @@ int write_streamed_entry(struct hashfile *hf, const unsigned char *sha1,
 
 static int compare_entries(const void *a, const void *b)
 {
-	return memcmp(a, b, 20);
+	return hashcmp(a, b);
 }
 
 /* Each entry's 4-byte field (its CRC or its offset's low part). */
@@ -295,7 +295,7 @@ int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 		put_be32(hdr + 8 + 4 * i, (fan[i] += i ? fan[i - 1] : 0));
 	ret = hashwrite(f, hdr, sizeof(hdr));
 	for (i = 0; !ret && i < nr; i++)
-		ret = hashwrite(f, ents[i].sha1, 20);
+		ret = hashwrite(f, ents[i].sha1, the_hash->rawsz);
 	if (!ret)
 		ret = write_idx_words(f, ents, nr, 1);
 	if (!ret)
@@ -307,7 +307,7 @@ int write_pack_idx(int fd, const struct pack_idx_entry *ents, size_t nr,
 		ret = hashwrite(f, w, 8);
 	}
 	if (!ret)
-		ret = hashwrite(f, pack_sha1, 20);
+		ret = hashwrite(f, pack_sha1, the_hash->rawsz);
 	if (hashfile_finish(f, NULL) < 0)
 		ret = -1;
 	return ret;
@@ -372,7 +372,7 @@ int place_pack_file(char **tmp, int *fd, const char *path)
 static int place(const char *base, char **tmp, int *fd,
 		 const unsigned char *pack_sha1, const char *ext)
 {
-	char *path = xmalloc(strlen(base) + 64);
+	char *path = xmalloc(strlen(base) + HASH_MAX_HEXSZ + 8);
 	int ret;
 
 	sprintf(path, "%s-%s%s", base, sha1_to_hex(pack_sha1), ext);
@@ -402,8 +402,8 @@ int sort_pack_idx(struct pack_idx_entry *ents, size_t nr,
 
 	qsort(ents, nr, sizeof(*ents), compare_entries);
 	for (i = 1; i < nr; i++)
-		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20)) {
-			memcpy(dup, ents[i].sha1, 20);
+		if (hasheq(ents[i - 1].sha1, ents[i].sha1)) {
+			hashcpy(dup, ents[i].sha1);
 			return -1;
 		}
 	return 0;
@@ -414,7 +414,7 @@ static int check_unique(const struct pack_idx_entry *ents, size_t nr)
 	size_t i;
 
 	for (i = 1; i < nr; i++)
-		if (!memcmp(ents[i - 1].sha1, ents[i].sha1, 20))
+		if (hasheq(ents[i - 1].sha1, ents[i].sha1))
 			return error("object %s twice in one pack",
 				     sha1_to_hex(ents[i].sha1));
 	return 0;

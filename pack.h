@@ -37,7 +37,7 @@ struct packed_git {
 	size_t idx_size;
 	int idx_version;		/* 1 or 2 */
 	uint32_t nr;			/* objects listed */
-	const unsigned char *names;	/* v1: 24-byte rows; v2: 20-byte */
+	const unsigned char *names;	/* v1: rawsz + 4-byte rows; v2: rawsz */
 	const unsigned char *crcs;	/* v2 only */
 	const unsigned char *offsets;	/* v2 only: 4-byte offsets */
 	const unsigned char *offsets64;	/* v2 only */
@@ -70,6 +70,17 @@ static inline uint32_t get_be32(const unsigned char *p)
  * check_pack_idx_order (pack_order, so verify-pack and fsck-cache).
  */
 const char *check_pack_idx(struct packed_git *p);
+/*
+ * The hash an idx names objects by, for a tool reading an idx file
+ * named outside the store (verify-pack, show-index): the_hash, or the
+ * other when the idx's sizes fit only the other's ids (they never fit
+ * both).  head is the idx's first 1032 bytes, size the whole file's;
+ * guess_idx_file_hash reads them from the file (the_hash when it
+ * cannot).
+ */
+const struct hash_algo *guess_idx_hash(const unsigned char *head,
+				       size_t size);
+const struct hash_algo *guess_idx_file_hash(const char *idx_name);
 /* NULL when every id is in its fan-out bucket and above the one before. */
 const char *check_pack_idx_order(const struct packed_git *p);
 /* The id, offset and CRC32 (v2; 0 for v1) of the nth object of the idx. */

@@ -136,11 +136,32 @@ long parse_binary_hunks(struct patch *patch, const char *p, const char *end,
 	return one + two;
 }
 
-/* A full id, and not the null one (which stands for "no file"). */
+/*
+ * A full id of the store's hash (hexsz digits), and not the null one
+ * (which stands for "no file").
+ */
 static int is_full_id(const char *id)
 {
-	return strlen(id) == 40 && is_lower_hex(id, 40) &&
-	       strspn(id, "0") != 40;
+	const size_t hexsz = the_hash->hexsz;
+
+	return strlen(id) == hexsz && is_lower_hex(id, hexsz) &&
+	       strspn(id, "0") != hexsz;
+}
+
+/*
+ * Both ids of the "index" line whole, in the store's hash: git apply
+ * takes a binary patch only so (an abbreviated id, or one of the other
+ * hash, names no content it could check).
+ */
+static int has_full_ids(const struct patch *patch)
+{
+	const size_t hexsz = the_hash->hexsz;
+	unsigned char sha1[HASH_MAX_RAWSZ];
+
+	return strlen(patch->old_id) == hexsz &&
+	       strlen(patch->new_id) == hexsz &&
+	       !get_sha1_hex(patch->old_id, sha1) &&
+	       !get_sha1_hex(patch->new_id, sha1);
 }
 
 /* Does content hash to the full id (when it is one)? */
@@ -182,6 +203,10 @@ int apply_binary_patch(const struct patch *patch, const char *old,
 	const char *why;
 
 	*out = NULL;
+	if (!has_full_ids(patch))
+		return set_fault_at(f, FAULT_CONFLICT, name, 0, "cannot apply "
+				    "binary patch to '%s' without full index "
+				    "line", name);
 	if (!matches_id(patch->old_id, old, old_size))
 		return set_fault_at(f, FAULT_CONFLICT, name, 0, "the patch "
 				    "applies to '%s' (%s), which does not "

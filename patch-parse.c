@@ -205,27 +205,34 @@ static int parse_mode(const char *s, size_t len, unsigned int *mode)
 
 static void copy_id(char *dst, const char *s, size_t len)
 {
-	if (len > 40)
-		len = 40;
+	if (len > the_hash->hexsz)
+		len = the_hash->hexsz;
 	memcpy(dst, s, len);
 	dst[len] = '\0';
 }
 
-/* "index <a>..<b>[ <mode>]" */
+/*
+ * "index <a>..<b>[ <mode>]".  An id longer than the store's (a sha256
+ * patch in a sha1 store) leaves the rest of the line unread, as in
+ * git apply: a text patch still applies, a binary one lacks its ids.
+ */
 static int parse_index_line(const char *s, size_t len, struct patch *patch)
 {
 	const char *end = s + len, *dots, *sp;
+	const ptrdiff_t hexsz = the_hash->hexsz;
 
 	dots = memmem(s, len, "..", 2);
-	if (!dots || dots - s > 40)
+	if (!dots)
 		return -1;
+	if (dots - s > hexsz)
+		return 0;
 	copy_id(patch->old_id, s, dots - s);
 	s = dots + 2;
 	sp = memchr(s, ' ', end - s);
 	if (!sp)
 		sp = end;
-	if (sp - s > 40)
-		return -1;
+	if (sp - s > hexsz)
+		return 0;
 	copy_id(patch->new_id, s, sp - s);
 	if (sp < end && !patch->old_mode &&
 	    parse_mode(sp + 1, end - sp - 1, &patch->old_mode) < 0)

@@ -39,7 +39,7 @@ static int index_target(const struct target *t, unsigned int flags,
 	struct cache_entry *ce = make_cache_entry(t->path, strlen(t->path));
 	struct stat st;
 
-	memcpy(ce->sha1, sha1, 20);
+	hashcpy(ce->sha1, sha1);
 	if (!(flags & APPLY_CACHED)) {
 		if (lstat(t->path, &st) < 0) {
 			free_cache_entry(ce);
@@ -66,7 +66,7 @@ static int write_target(struct target *t)
 
 int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
 {
-	unsigned char (*ids)[HASH_MAX_RAWSZ] = xcalloc(nr ? nr : 1, 20);
+	unsigned char (*ids)[HASH_MAX_RAWSZ] = xcalloc(nr ? nr : 1, sizeof(*ids));
 	int with_index = flags & (APPLY_INDEX | APPLY_CACHED);
 	int ret = -1;
 	size_t i;

@@ -102,7 +102,7 @@ static struct pack_object *find_promise(const unsigned char *sha1)
 	for (s = first_slot(sha1); slots[s]; s = (s + 1) & (nr_slots - 1)) {
 		struct pack_object *p = &promises[slots[s] - 1];
 
-		if (!memcmp(p->sha1, sha1, 20))
+		if (hasheq(p->sha1, sha1))
 			return p;
 	}
 	return NULL;
@@ -177,7 +177,7 @@ static void add_promise(const unsigned char *sha1, enum object_type type,
 	grow_slots();
 	ALLOC_GROW(promises, nr_promises + 1, alloc_promises);
 	p = &promises[nr_promises];
-	memcpy(p->sha1, sha1, 20);
+	hashcpy(p->sha1, sha1);
 	p->type = type;
 	p->buf = NULL;
 	p->len = len;

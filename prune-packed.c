@@ -34,7 +34,7 @@ static int note_if_packed(const unsigned char *sha1, void *data)
 	if (find_packed(sha1, &p, &pos) < 0)
 		return 0;
 	ALLOC_GROW(l->ids, l->nr + 1, l->alloc);
-	memcpy(l->ids[l->nr++], sha1, 20);
+	hashcpy(l->ids[l->nr++], sha1);
 	return 0;
 }
 

@@ -142,7 +142,7 @@ static int note_old(const unsigned char *sha1, void *data)
 	if (lstat(sha1_file_name(sha1), &st) < 0 || st.st_mtime > expire)
 		return 0;
 	ALLOC_GROW(c->ids, c->nr + 1, c->alloc);
-	memcpy(c->ids[c->nr++], sha1, 20);
+	hashcpy(c->ids[c->nr++], sha1);
 	return 0;
 }
 
@@ -183,7 +183,7 @@ static void mark_root(struct reach *r, const unsigned char *sha1, int must,
 	size_t size;
 	struct fault f;
 
-	if (!memcmp(sha1, null_sha1, 20))
+	if (!hashcmp(sha1, null_sha1))
 		return;
 	if (object_info(sha1, &type, &size, &f) < 0) {
 		if (!must && f.code == FAULT_MISSING)
@@ -277,7 +277,9 @@ static void file_roots(struct reach *r, const char *name, int must)
 		if (!get_sha1_hex(line, sha1))
 			mark_root(r, sha1, must, name);
 		/* a reflog line: "<old> <new> ..." */
-		if (!must && line[40] == ' ' && !get_sha1_hex(line + 41, sha1))
+		if (!must && strlen(line) > the_hash->hexsz &&
+		    line[the_hash->hexsz] == ' ' &&
+		    !get_sha1_hex(line + the_hash->hexsz + 1, sha1))
 			mark_root(r, sha1, must, name);
 		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
 			;
@@ -341,11 +343,11 @@ static void cache_tree_roots(struct reach *r)
 		p = nl + 1;
 		if (entries < 0)
 			continue;
-		if (end - p < 20)
+		if ((size_t)(end - p) < the_hash->rawsz)
 			break;
 		if (has_sha1_file(p))
 			mark_root(r, p, 0, "the index's cache tree");
-		p += 20;
+		p += the_hash->rawsz;
 	}
 	mbuf_release(&b);
 }

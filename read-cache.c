@@ -169,7 +169,7 @@ static unsigned int gitlink_match(const struct cache_entry *ce,
 
 	if (!S_ISDIR(st->st_mode))
 		return TYPE_CHANGED;
-	if (!resolve_gitlink_head(ce->name, head) && memcmp(head, ce->sha1, 20))
+	if (!resolve_gitlink_head(ce->name, head) && !hasheq(head, ce->sha1))
 		return DATA_CHANGED;
 	return 0;
 }

@@ -87,17 +87,19 @@ static int packed_loaded;
 static void parse_packed_line(const char *line, size_t len)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
+	size_t hexsz = the_hash->hexsz;
 	struct packed_ref *r;
 
-	/* "<40 hex> <name>"; "^<hex>" peel lines and "#" comments skipped */
-	if (len < 42 || line[40] != ' ' || get_sha1_hex(line, sha1) < 0)
+	/* "<hex id> <name>"; "^<hex>" peel lines and "#" comments skipped */
+	if (len < hexsz + 2 || line[hexsz] != ' ' ||
+	    get_sha1_hex(line, sha1) < 0)
 		return;
 	ALLOC_GROW(packed, nr_packed + 1, alloc_packed);
 	r = &packed[nr_packed++];
-	r->name = xmalloc(len - 40);
-	memcpy(r->name, line + 41, len - 41);
-	r->name[len - 41] = '\0';
-	memcpy(r->sha1, sha1, 20);
+	r->name = xmalloc(len - hexsz);
+	memcpy(r->name, line + hexsz + 1, len - hexsz - 1);
+	r->name[len - hexsz - 1] = '\0';
+	hashcpy(r->sha1, sha1);
 }
 
 static void load_packed_refs(void)
@@ -145,8 +147,8 @@ static const struct packed_ref *find_packed_ref(const char *name)
 static int read_loose_ref(char *path, unsigned char *sha1, char **target)
 {
 	char buf[256], *nl;
+	ssize_t n, hexsz = the_hash->hexsz;
 	struct stat st;
-	ssize_t n;
 	int fd;
 
 	*target = NULL;
@@ -170,8 +172,8 @@ static int read_loose_ref(char *path, unsigned char *sha1, char **target)
 		*target = xstrdup(ref);
 		return 1;
 	}
-	if (n < 40 || get_sha1_hex(buf, sha1) < 0 ||
-	    (n > 40 && buf[40] != '\n' && buf[40] != ' '))
+	if (n < hexsz || get_sha1_hex(buf, sha1) < 0 ||
+	    (n > hexsz && buf[hexsz] != '\n' && buf[hexsz] != ' '))
 		return -1;
 	return 0;
 }
@@ -198,7 +200,7 @@ static int read_other_packed_ref(const char *dir, const char *name,
 				 unsigned char *sha1)
 {
 	char *path = path_join(dir, "packed-refs"), *line = NULL;
-	size_t size = 0, n = strlen(name);
+	size_t size = 0, n = strlen(name), hexsz = the_hash->hexsz;
 	ssize_t len;
 	int ret = -1;
 	FILE *f = fopen(path, "r");
@@ -209,8 +211,9 @@ static int read_other_packed_ref(const char *dir, const char *name,
 	while (ret && (len = getline(&line, &size, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if ((size_t)len == 41 + n && line[40] == ' ' &&
-		    !strcmp(line + 41, name) && !get_sha1_hex(line, sha1))
+		if ((size_t)len == hexsz + 1 + n && line[hexsz] == ' ' &&
+		    !strcmp(line + hexsz + 1, name) &&
+		    !get_sha1_hex(line, sha1))
 			ret = 0;
 	}
 	free(line);
@@ -252,7 +255,7 @@ static int resolve_ref_in(const struct repo_dirs *r, const char *name,
 		if (ret < 0 && r->git_dir)
 			ret = read_other_packed_ref(r->common_dir, cur, sha1);
 		else if (ret < 0 && (p = find_packed_ref(cur)) != NULL) {
-			memcpy(sha1, p->sha1, 20);
+			hashcpy(sha1, p->sha1);
 			ret = 0;
 		}
 		if (ret < 0)
@@ -332,7 +335,7 @@ static void add_ref(struct ref_list *l, const char *name,
 	ALLOC_GROW(l->refs, l->nr + 1, l->alloc);
 	r = &l->refs[l->nr++];
 	r->name = xstrdup(name);
-	memcpy(r->sha1, sha1, 20);
+	hashcpy(r->sha1, sha1);
 	r->packed = packed;
 }
 
@@ -514,20 +517,20 @@ int for_each_other_head(each_ref_fn fn, void *data)
 
 static int ref_is_current(const char *name, const unsigned char *old_sha1)
 {
-	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 	unsigned char cur[HASH_MAX_RAWSZ];
 	int exists = !read_ref(name, cur);
 
-	if (!memcmp(old_sha1, null_sha1, 20))
+	if (is_null_hash(old_sha1))
 		return !exists;
-	return exists && !memcmp(cur, old_sha1, 20);
+	return exists && !hashcmp(cur, old_sha1);
 }
 
 int update_ref(const char *name, const unsigned char *sha1,
 	       const unsigned char *old_sha1)
 {
 	struct lock_file lk = { 0 };
-	char line[42], *path;
+	char line[HASH_MAX_HEXSZ + 1], *path;
+	size_t hexsz = the_hash->hexsz;
 	int ret;
 
 	if (check_ref_name(name) < 0 || !strcmp(name, "HEAD"))
@@ -546,9 +549,9 @@ int update_ref(const char *name, const unsigned char *sha1,
 		rollback_lock_file(&lk);
 		return error("ref '%s' moved while it was being updated", name);
 	}
-	memcpy(line, sha1_to_hex(sha1), 40);
-	line[40] = '\n';
-	if (write_in_full(lk.fd, line, 41) < 0) {
+	memcpy(line, sha1_to_hex(sha1), hexsz);
+	line[hexsz] = '\n';
+	if (write_in_full(lk.fd, line, hexsz + 1) < 0) {
 		error_errno("write '%s'", lk.path);
 		rollback_lock_file(&lk);
 		return -1;

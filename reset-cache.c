@@ -71,7 +71,7 @@ static struct cache_entry *copy_entry(const struct cache_entry *ce)
 
 static int same_entry(const struct cache_entry *a, const struct cache_entry *b)
 {
-	return a->ce_mode == b->ce_mode && !memcmp(a->sha1, b->sha1, 20);
+	return a->ce_mode == b->ce_mode && hasheq(a->sha1, b->sha1);
 }
 
 /* The pathspecs, one per argument (to tell which matched) and all. */

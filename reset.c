@@ -61,7 +61,7 @@ static int flatten(struct flat_tree *ft, const unsigned char *tree,
 
 			ALLOC_GROW(ft->dirs, ft->dirs_nr + 1, ft->dirs_alloc);
 			ft->dirs[d].path = xstrdup(path);
-			memcpy(ft->dirs[d].sha1, ne.sha1, 20);
+			hashcpy(ft->dirs[d].sha1, ne.sha1);
 			ft->dirs[d].start = ft->nr;
 			ft->dirs_nr++;
 			strcat(path, "/");
@@ -73,7 +73,7 @@ static int flatten(struct flat_tree *ft, const unsigned char *tree,
 		ALLOC_GROW(ft->e, ft->nr + 1, ft->alloc);
 		ft->e[ft->nr].path = path;
 		ft->e[ft->nr].mode = ne.mode;
-		memcpy(ft->e[ft->nr].sha1, ne.sha1, 20);
+		hashcpy(ft->e[ft->nr].sha1, ne.sha1);
 		ft->nr++;
 	}
 	if (!ret && r < 0)
@@ -197,7 +197,7 @@ int list_changes(const unsigned char *tree, char **out)
 			j++;
 		} else {
 			if (ft.e[i].mode != ce->ce_mode ||
-			    memcmp(ft.e[i].sha1, ce->sha1, 20))
+			    hashcmp(ft.e[i].sha1, ce->sha1))
 				add_note(out, &len, &alloc, ce->name,
 					 "changed in the index");
 			i++;
@@ -329,7 +329,7 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	struct stat st;
 
 	if (pos < 0 || active_cache[pos]->ce_mode != f->mode ||
-	    memcmp(active_cache[pos]->sha1, f->sha1, 20) ||
+	    hashcmp(active_cache[pos]->sha1, f->sha1) ||
 	    refresh_cache_entry(active_cache[pos],
 				REFRESH_IGNORE_SKIP_WORKTREE)) {
 		if (!S_ISGITLINK(f->mode) &&
@@ -338,7 +338,7 @@ static struct cache_entry *reset_entry(const struct flat_entry *f)
 	}
 	ce = make_cache_entry(f->path, len);
 	ce->ce_mode = f->mode;
-	memcpy(ce->sha1, f->sha1, 20);
+	hashcpy(ce->sha1, f->sha1);
 	if (!S_ISGITLINK(f->mode) && !lstat(f->path, &st))
 		fill_stat_cache_info(ce, &st);
 	return ce;

@@ -115,7 +115,7 @@ int add_revision(struct rev_info *revs, const unsigned char *sha1,
 	struct commit *c;
 	size_t size;
 
-	memcpy(cur, sha1, 20);
+	hashcpy(cur, sha1);
 	for (;;) {	/* git queues every tag of a chain, outermost first */
 		if (sha1_object_info(cur, &type, &size) < 0)
 			return error("bad object %s", sha1_to_hex(cur));
@@ -701,7 +701,7 @@ static struct tree_ahead *start_ahead(struct rev_info *revs)
 		if (obj->type != OBJ_TREE || obj->flags & (UNINTERESTING | SEEN))
 			continue;
 		ALLOC_GROW(roots, nr + 1, alloc);
-		memcpy(roots[nr++], obj->sha1, 20);
+		hashcpy(roots[nr++], obj->sha1);
 	}
 	ra = start_tree_ahead((const unsigned char (*)[HASH_MAX_RAWSZ])roots, nr);
 	free(roots);

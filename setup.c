@@ -387,6 +387,162 @@ int check_repository_format(void)
 	return ret ? -1 : 0;
 }
 
+/* ---- the stores a repository is made of: one hash for all ---- */
+
+/*
+ * The hash the config of the git directory dir names (SHA-1 when it
+ * names none), or NULL when dir has no config or it cannot be read:
+ * only a store that says otherwise is refused.
+ */
+static const struct hash_algo *hash_of_dir(const char *dir)
+{
+	struct repo_format fmt = { 0, MBUF_INIT, MBUF_INIT, NULL, &hash_sha1 };
+	char *path = path_join(dir, "config");
+	const struct hash_algo *algo = NULL;
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode) &&
+	    !config_from_file(path, check_format_var, &fmt) &&
+	    !fmt.object_format)
+		algo = fmt.algo;
+	free(path);
+	mbuf_release(&fmt.unknown);
+	mbuf_release(&fmt.v1_only);
+	free(fmt.object_format);
+	return algo;
+}
+
+/*
+ * The hash of the repository an object directory (".../objects")
+ * belongs to, by the config beside it; NULL when there is none.
+ */
+static const struct hash_algo *hash_of_objects(const char *objdir)
+{
+	size_t len = strlen(objdir);
+	const struct hash_algo *algo;
+	char *dir;
+
+	while (len > 1 && objdir[len - 1] == '/')
+		len--;
+	if (len < 8 || strncmp(objdir + len - 7, "objects", 7) ||
+	    (len > 7 && objdir[len - 8] != '/'))
+		return NULL;
+	dir = xmalloc(len - 6);
+	memcpy(dir, objdir, len - 7);
+	dir[len - 7] = '\0';
+	algo = hash_of_dir(len == 8 ? "/" : dir);
+	free(dir);
+	return algo;
+}
+
+/* -1 after one line when the store at what is of another hash. */
+static int check_same_hash(const struct hash_algo *algo, const char *kind,
+			   const char *what)
+{
+	if (!algo || algo == the_hash)
+		return 0;
+	return error("%s '%s' is a %s store; this repository is %s", kind,
+		     what, algo->name, the_hash->name);
+}
+
+/*
+ * The alternates of the object directory (its info/alternates, then
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES): each of another hash is refused.
+ * Only these first ones: alternates.c reads the list for its objects.
+ */
+static int check_alternates_hash(void)
+{
+	char *file = path_join(object_dir, "info/alternates");
+	char *text = read_text_file(file), *line, *next;
+	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	int ret = 0;
+
+	free(file);
+	for (line = text; !ret && line && *line; line = next) {
+		char *path;
+
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		path = line[0] == '/' ? xstrdup(line) :
+		       path_join(object_dir, line);
+		ret = check_same_hash(hash_of_objects(path),
+				      "alternate object directory", line);
+		free(path);
+	}
+	free(text);
+	while (!ret && env && *env) {
+		size_t n = strcspn(env, ":");
+		char *path = xmalloc(n + 1);
+
+		memcpy(path, env, n);
+		path[n] = '\0';
+		if (*path)
+			ret = check_same_hash(hash_of_objects(path),
+					      "alternate object directory",
+					      path);
+		free(path);
+		env += n + (env[n] == ':');
+	}
+	return ret;
+}
+
+/*
+ * A worktree's detached HEAD: the hash of the id it holds, NULL when
+ * it holds none (a symbolic ref, nothing readable, not an id).
+ */
+static const struct hash_algo *hash_of_head(const char *dir)
+{
+	char *path = path_join(dir, "HEAD"), *text = read_text_file(path);
+	const struct hash_algo *algo = NULL;
+	size_t n;
+
+	free(path);
+	if (!text)
+		return NULL;
+	n = strspn(text, "0123456789abcdef");
+	if (!text[n] && n == hash_sha1.hexsz)
+		algo = &hash_sha1;
+	else if (!text[n] && n == hash_sha256.hexsz)
+		algo = &hash_sha256;
+	free(text);
+	return algo;
+}
+
+/*
+ * A worktree's git directory (its config, its detached HEAD), an
+ * object directory named apart and the alternates are the common
+ * directory's hash, or refused: ids of one size are never looked up
+ * among the other's.
+ */
+static int check_stores_hash(void)
+{
+	const struct hash_algo *head;
+	char *path;
+	int ret = 0;
+
+	if (strcmp(git_dir, common_dir)) {
+		ret = check_same_hash(hash_of_dir(git_dir), "git directory",
+				      git_dir);
+		head = ret ? NULL : hash_of_head(git_dir);
+		if (head && head != the_hash)
+			ret = error("HEAD of '%s' is a %s id; this repository "
+				    "is %s", git_dir, head->name,
+				    the_hash->name);
+	}
+	if (!ret && env_of(DB_ENVIRONMENT, OBJECT_DIR_ENVIRONMENT)) {
+		path = path_join(common_dir, "objects");
+		if (strcmp(path, object_dir))
+			ret = check_same_hash(hash_of_objects(object_dir),
+					      "object directory", object_dir);
+		free(path);
+	}
+	return ret ? ret : check_alternates_hash();
+}
+
 /* 0 when the object directory exists, else -1 after saying so. */
 static int check_object_directory(void)
 {
@@ -413,9 +569,10 @@ int check_git_dir(void)
 
 int setup_repository(void)
 {
-	if (check_git_dir() < 0 || check_object_directory() < 0)
+	if (check_git_dir() < 0 || check_object_directory() < 0 ||
+	    check_repository_format() < 0)
 		return -1;
-	return check_repository_format();
+	return check_stores_hash();
 }
 
 int sync_wanted(void)

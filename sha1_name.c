@@ -1,6 +1,6 @@
 /*
  * sha1_name.c: naming objects on the command line as git does.  An id
- * is 40 hex digits, a ref name by git's rules (as given, then under
+ * is the hash's hex digits (40, or 64 in a SHA-256 store), a ref name by git's rules (as given, then under
  * refs/, refs/tags/, refs/heads/, refs/remotes/, and
  * refs/remotes/<name>/HEAD; loose or packed), or a unique
  * abbreviation of at least 4 digits, in that order, with git's
@@ -44,7 +44,7 @@ static int dwim_ref(const char *name, size_t len, unsigned char *sha1)
 
 		sprintf(full, ref_rules[i], (int)len, name);
 		if (!read_ref(full, found_sha1) && !found++)
-			memcpy(sha1, found_sha1, 20);
+			hashcpy(sha1, found_sha1);
 		free(full);
 	}
 	return found;
@@ -63,9 +63,9 @@ static int match_abbrev(const unsigned char *sha1, void *data)
 
 	if (strncmp(sha1_to_hex(sha1), a->hex, a->len))
 		return 0;
-	if (a->found && !memcmp(a->sha1, sha1, 20))
+	if (a->found && !hashcmp(a->sha1, sha1))
 		return 0;	/* the same object, loose and packed */
-	memcpy(a->sha1, sha1, 20);
+	hashcpy(a->sha1, sha1);
 	return ++a->found > 1;	/* a second one: stop, it is ambiguous */
 }
 
@@ -78,7 +78,7 @@ static int find_abbrev(const char *hex, size_t len, unsigned char *sha1)
 				      match_abbrev, NULL, &a) &&
 	    !for_each_packed_prefix(hex, len, match_abbrev, &a))
 		for_each_alternate_loose_prefix(hex, len, match_abbrev, &a);
-	memcpy(sha1, a.sha1, 20);
+	hashcpy(sha1, a.sha1);
 	return a.found;
 }
 
@@ -92,13 +92,16 @@ static int is_hex(const char *s, size_t len)
 	return 1;
 }
 
-/* A hex prefix of 4 to 40 digits naming one object: 0, 1 or 2 (ambiguous). */
+/*
+ * A hex prefix of 4 digits to a whole id naming one object: 0, 1 or 2
+ * (ambiguous).
+ */
 static int get_short_sha1(const char *name, size_t len, unsigned char *sha1)
 {
 	char lower[HASH_MAX_HEXSZ + 1];
 	size_t i;
 
-	if (len < 4 || len > 40 || !is_hex(name, len))
+	if (len < 4 || len > the_hash->hexsz || !is_hex(name, len))
 		return 0;
 	for (i = 0; i < len; i++)
 		lower[i] = name[i] | 0x20;
@@ -107,7 +110,7 @@ static int get_short_sha1(const char *name, size_t len, unsigned char *sha1)
 }
 
 /*
- * A name without suffixes, as git's get_oid_basic: 40 hex digits, a
+ * A name without suffixes, as git's get_oid_basic: a whole hex id, a
  * ref by git's rules, else a unique abbreviation.  A ref that could
  * also be read otherwise gets git's warning.
  */
@@ -120,7 +123,7 @@ static int get_sha1_basic(const char *name, size_t len, unsigned char *sha1)
 		name = "HEAD";
 		len = 4;
 	}
-	if (len == 40 && !get_sha1_hex(name, sha1)) {
+	if (len == the_hash->hexsz && !get_sha1_hex(name, sha1)) {
 		if (dwim_ref(name, len, other))
 			warning("refname '%.*s' is ambiguous", (int)len, name);
 		return 0;
@@ -156,7 +159,7 @@ static int nth_parent(unsigned char *sha1, unsigned long n)
 		return error("bad commit %s", sha1_to_hex(commit));
 	}
 	if (n <= ci.nr_parents) {
-		memcpy(sha1, ci.parents[n - 1], 20);
+		hashcpy(sha1, ci.parents[n - 1]);
 		ret = 0;
 	}
 	free_commit_info(&ci);
@@ -199,7 +202,7 @@ static int peel_to(unsigned char *sha1, const char *type, size_t len)
 	if (!buf)
 		return -1;
 	free(buf);
-	memcpy(sha1, peeled, 20);
+	hashcpy(sha1, peeled);
 	return 0;
 }
 
@@ -222,19 +225,12 @@ struct message_walk {
 	size_t seen_nr, seen_size;	/* size: a power of two */
 };
 
-static int is_null_id(const unsigned char *sha1)
-{
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
-
-	return !memcmp(sha1, null_id, 20);
-}
-
 static size_t seen_slot(const struct message_walk *w, const unsigned char *sha1)
 {
 	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
 		   (w->seen_size - 1);
 
-	while (!is_null_id(w->seen[i]) && memcmp(w->seen[i], sha1, 20))
+	while (!is_null_hash(w->seen[i]) && hashcmp(w->seen[i], sha1))
 		i = (i + 1) & (w->seen_size - 1);
 	return i;
 }
@@ -245,20 +241,20 @@ static int mark_seen(struct message_walk *w, const unsigned char *sha1)
 	size_t i, old_size = w->seen_size;
 	unsigned char (*old)[HASH_MAX_RAWSZ] = w->seen;
 
-	if (is_null_id(sha1))
+	if (is_null_hash(sha1))
 		return 0;
 	if (2 * (w->seen_nr + 1) > w->seen_size) {
 		w->seen_size = old_size ? 2 * old_size : 256;
-		w->seen = xcalloc(w->seen_size, 20);
+		w->seen = xcalloc(w->seen_size, sizeof(*w->seen));
 		for (i = 0; i < old_size; i++)
-			if (!is_null_id(old[i]))
-				memcpy(w->seen[seen_slot(w, old[i])], old[i], 20);
+			if (!is_null_hash(old[i]))
+				hashcpy(w->seen[seen_slot(w, old[i])], old[i]);
 		free(old);
 	}
 	i = seen_slot(w, sha1);
-	if (!is_null_id(w->seen[i]))
+	if (!is_null_hash(w->seen[i]))
 		return 0;
-	memcpy(w->seen[i], sha1, 20);
+	hashcpy(w->seen[i], sha1);
 	w->seen_nr++;
 	return 1;
 }
@@ -299,7 +295,7 @@ static void queue_commit(struct message_walk *w, const unsigned char *sha1,
 	memmove(w->queue + lo + 1, w->queue + lo,
 		(w->nr - lo) * sizeof(*w->queue));
 	w->queue[lo].date = date;
-	memcpy(w->queue[lo].sha1, sha1, 20);
+	hashcpy(w->queue[lo].sha1, sha1);
 	w->nr++;
 }
 
@@ -311,7 +307,7 @@ static int queue_start(struct message_walk *w, const unsigned char *sha1)
 	size_t size;
 	void *buf;
 
-	memcpy(commit, sha1, 20);
+	hashcpy(commit, sha1);
 	if (peel_to(commit, "", 0) < 0 ||
 	    sha1_object_info(commit, &type, &size) < 0)
 		return -1;
@@ -379,7 +375,7 @@ static int walk_messages(struct message_walk *w, const regex_t *re,
 		match = msg && !regexec(re, msg + 2, 0, NULL, 0);
 		if (match != negative) {
 			free(buf);
-			memcpy(sha1, c.sha1, 20);
+			hashcpy(sha1, c.sha1);
 			return 1;
 		}
 		if (!is_shallow_commit(c.sha1) &&
@@ -450,7 +446,7 @@ static int message_suffix(const char *name, size_t len, size_t i,
 	unsigned char start[HASH_MAX_RAWSZ];
 	int ret;
 
-	memcpy(start, sha1, 20);
+	hashcpy(start, sha1);
 	if (peel_to(start, "commit", 6) < 0)
 		return error("'%.*s' is not a commit", (int)(i - 2), name);
 	ret = get_sha1_by_message(name + i + 1, len - i - 2, start, sha1);
@@ -526,7 +522,7 @@ static int tree_entry_named(unsigned char *sha1, const char *name,
 	while (!found && (r = tree_entry_next(&desc, &e)) > 0) {
 		if (e.pathlen != len || memcmp(e.path, name, len))
 			continue;
-		memcpy(sha1, e.sha1, 20);
+		hashcpy(sha1, e.sha1);
 		*mode = e.mode;
 		found = 1;
 	}

@@ -57,7 +57,7 @@ static int side_from_entry(struct diff_side *s, const struct cache_entry *ce,
 
 	s->path = ce->name;
 	s->mode = ce->ce_mode;
-	memcpy(s->sha1, ce->sha1, 20);
+	hashcpy(s->sha1, ce->sha1);
 	if (S_ISGITLINK(ce->ce_mode))
 		return 0;
 	if (!f) {
@@ -218,12 +218,12 @@ static char compare_entry(const struct cache_entry *ce, struct stat *st,
 			return REDO;
 		die("cannot hash '%s'", ce->name);
 	}
-	if (!memcmp(sha1, ce->sha1, 20)) {
+	if (hasheq(sha1, ce->sha1)) {
 		free(data);
 		return 0;
 	}
 	work->data = data;
-	memcpy(work->sha1, sha1, 20);
+	hashcpy(work->sha1, sha1);
 	return 'M';
 }
 
@@ -329,12 +329,12 @@ static int rename_side(unsigned int i, struct rename_file *f)
 	memset(&work, 0, sizeof(work));
 	f->path = ce->name;
 	f->mode = ce->ce_mode;
-	memcpy(f->sha1, ce->sha1, 20);
+	hashcpy(f->sha1, ce->sha1);
 	if (status == 'A') {
 		if (side_from_work(&work, ce->name, &st, NULL) < 0)
 			exit(128);
 		f->mode = work.mode;
-		memcpy(f->sha1, work.sha1, 20);
+		hashcpy(f->sha1, work.sha1);
 		free((char *)work.data);
 	}
 	return status;

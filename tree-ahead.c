@@ -141,10 +141,10 @@ static int set_insert(struct tree_set *s, const unsigned char *sha1)
 	if (2 * (s->nr + 1) > s->size)
 		set_grow(s);
 	for (i = set_slot(s, sha1); s->used[i]; i = (i + 1) & (s->size - 1))
-		if (!memcmp(s->ids[i], sha1, 20))
+		if (!hashcmp(s->ids[i], sha1))
 			return 0;
 	s->used[i] = 1;
-	memcpy(s->ids[i], sha1, 20);
+	hashcpy(s->ids[i], sha1);
 	s->nr++;
 	return 1;
 }
@@ -218,7 +218,7 @@ static struct tree_starts *add_starts(struct starts_map *m,
 	memset(s->bits, 0, n);
 	s->pack = p;
 	s->offset = offset;
-	memcpy(s->sha1, sha1, 20);
+	hashcpy(s->sha1, sha1);
 	s->size = size;
 	bucket = starts_bucket(m, p, offset);
 	s->next = *bucket;
@@ -363,7 +363,7 @@ static void parse_ahead_copies(struct tree_ahead *ra, struct ahead_tree *t)
 		base = find_starts(&ra->starts, ra->dc.pack, ra->dc.base);
 	if (base) {
 		t->has_base = 1;
-		memcpy(t->base_sha1, base->sha1, 20);
+		hashcpy(t->base_sha1, base->sha1);
 	}
 	init_tree_desc(&desc, buf, t->size);
 	for (;;) {
@@ -375,7 +375,7 @@ static void parse_ahead_copies(struct tree_ahead *ra, struct ahead_tree *t)
 		if (S_ISGITLINK(e.mode))
 			continue;
 		t->copied[t->nr] = base && copied_entry(&ra->dc, &k, base,
-				start, e.sha1 + 20 - buf);
+				start, e.sha1 + the_hash->rawsz - buf);
 		t->entries[t->nr++] = e;
 	}
 }
@@ -388,7 +388,7 @@ static struct ahead_tree *read_ahead(struct tree_ahead *ra,
 	struct packed_ref r;
 	struct fault f;
 
-	memcpy(t->sha1, sha1, 20);
+	hashcpy(t->sha1, sha1);
 	if (!read_packed_copies(sha1, &r, &ra->dc, &f)) {
 		if (r.type == OBJ_TREE) {
 			t->buf = r.buf;
@@ -446,7 +446,7 @@ static void check_ahead_tree(struct ahead_tree *t)
 
 	if (t->buf) {
 		if (hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1) < 0 ||
-		    memcmp(sha1, t->sha1, 20)) {
+		    hashcmp(sha1, t->sha1)) {
 			release_tree_buf(t);
 			t->nr = 0;
 		}
@@ -509,7 +509,7 @@ static int walk_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 		if (!S_ISDIR(t->entries[i].mode))
 			continue;
 		ALLOC_GROW(subs, nr + 1, alloc);
-		memcpy(subs[nr++], t->entries[i].sha1, 20);
+		hashcpy(subs[nr++], t->entries[i].sha1);
 	}
 	if (ahead_enough(ra))
 		check_ahead_tree(t);
@@ -533,7 +533,7 @@ static int next_root(struct tree_ahead *ra, unsigned char *sha1)
 		ra->thread_waits = 0;
 	}
 	if (!ra->stop && ra->next_root < ra->nr_roots) {
-		memcpy(sha1, ra->roots[ra->next_root++], 20);
+		hashcpy(sha1, ra->roots[ra->next_root++]);
 		ret = 0;
 	}
 	pthread_mutex_unlock(&ra->lock);
@@ -582,7 +582,7 @@ void add_tree_ahead(struct tree_ahead *ra, const unsigned char *sha1)
 	pthread_mutex_lock(&ra->lock);
 	if (!ra->roots_end) {
 		ALLOC_GROW(ra->roots, ra->nr_roots + 1, ra->alloc_roots);
-		memcpy(ra->roots[ra->nr_roots++], sha1, 20);
+		hashcpy(ra->roots[ra->nr_roots++], sha1);
 		if (ra->thread_waits && ra->next_root + 1 == ra->nr_roots)
 			pthread_cond_broadcast(&ra->cond);
 	}
@@ -608,7 +608,7 @@ struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 		pthread_cond_wait(&ra->cond, &ra->lock);
 		ra->walk_waits = 0;
 	}
-	if (ra->head && !memcmp(ra->head->sha1, sha1, 20)) {
+	if (ra->head && !hashcmp(ra->head->sha1, sha1)) {
 		t = ra->head;
 		ra->head = t->next;
 		if (!ra->head)

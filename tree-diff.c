@@ -6,7 +6,9 @@
  * being read, so the cost grows with the change, not with the trees.
  * Every tree read is checked with check_tree(); a missing or hostile
  * one ends the walk with an error naming it.  The empty tree is known
- * without being stored, as git knows it.
+ * without being stored, as git knows it.  A reader that holds its
+ * output (log-tree) may have the trees read unverified and checked on
+ * another core instead (tree_diff_check_later).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +17,6 @@
 
 /* Deeper trees are refused: a hostile store could nest them forever. */
 #define MAX_TREE_DIFF_DEPTH 4096
-
-static const unsigned char empty_tree_sha1[HASH_MAX_RAWSZ] = {
-	0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
-	0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04,
-};
 
 struct tree_diff {
 	const struct pathspec *ps;
@@ -41,61 +38,82 @@ struct tree_diff {
 
 struct cached_tree {
 	unsigned char sha1[HASH_MAX_RAWSZ];
-	void *buf;		/* NULL: an empty slot */
-	size_t size;
+	struct later_obj o;	/* o.buf NULL: an empty slot */
 	unsigned int pinned;
 };
 
 static struct cached_tree tree_cache[TREE_CACHE_SIZE];
 static unsigned int tree_cache_next;
+/* The checks of the trees read, or NULL: checked as read. */
+static struct check_later *tree_checker;
 
-/* A tree as a walk holds it: from the cache (slot) or its own (buf). */
+/* A tree as a walk holds it: from the cache (slot) or its own (o). */
 struct held_tree {
 	struct cached_tree *slot;
+	struct later_obj o;
 	void *buf;
 	size_t size;
 };
+
+void tree_diff_check_later(struct check_later *cl)
+{
+	unsigned int i;
+
+	for (i = 0; i < TREE_CACHE_SIZE; i++)
+		if (!tree_cache[i].pinned)
+			release_later(tree_checker, &tree_cache[i].o);
+	tree_checker = cl;
+}
 
 static struct cached_tree *cache_slot(const unsigned char *sha1)
 {
 	unsigned int i;
 
 	for (i = 0; i < TREE_CACHE_SIZE; i++)
-		if (tree_cache[i].buf && !memcmp(tree_cache[i].sha1, sha1, 20))
+		if (tree_cache[i].o.buf &&
+		    hasheq(tree_cache[i].sha1, sha1))
 			return &tree_cache[i];
 	for (i = 0; i < TREE_CACHE_SIZE; i++) {
 		struct cached_tree *t = &tree_cache[tree_cache_next++ %
 						    TREE_CACHE_SIZE];
 
 		if (!t->pinned) {
-			free(t->buf);
-			t->buf = NULL;
+			release_later(tree_checker, &t->o);
 			return t;
 		}
 	}
 	return NULL;
 }
 
-static void *read_checked_tree(const unsigned char *sha1, size_t *size,
-			       const char *path)
+static int read_checked_tree(struct later_obj *o, const unsigned char *sha1,
+			     const char *path)
 {
 	void *buf;
+	size_t size;
 	const char *bad;
 
-	buf = read_object_of_type(sha1, OBJ_TREE, size);
-	if (!buf) {
-		error("unable to read tree %s of '%s'", sha1_to_hex(sha1),
-		      path);
-		return NULL;
+	if (tree_checker) {
+		if (read_later(tree_checker, sha1, OBJ_TREE, path, o) < 0)
+			return error("unable to read tree %s of '%s'",
+				     sha1_to_hex(sha1), path);
+		return 0;
 	}
-	bad = check_tree(buf, *size);
+	memset(o, 0, sizeof(*o));
+	buf = read_object_of_type(sha1, OBJ_TREE, &size);
+	if (!buf) {
+		return error("unable to read tree %s of '%s'",
+			     sha1_to_hex(sha1), path);
+	}
+	bad = check_tree(buf, size);
 	if (bad) {
 		error("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,
 		      bad);
 		free(buf);
-		return NULL;
+		return -1;
 	}
-	return buf;
+	o->buf = buf;
+	o->size = size;
+	return 0;
 }
 
 /* Hold the tree sha1, checked; NULL and the empty tree are empty. */
@@ -104,27 +122,26 @@ static int hold_tree(struct held_tree *h, const unsigned char *sha1,
 {
 	struct cached_tree *t;
 
-	h->slot = NULL;
-	h->buf = NULL;
-	h->size = 0;
-	if (!sha1 || (!memcmp(sha1, empty_tree_sha1, 20) &&
+	memset(h, 0, sizeof(*h));
+	if (!sha1 || (hasheq(sha1, the_hash->empty_tree) &&
 		      !has_sha1_file(sha1)))
 		return 0;
 	t = cache_slot(sha1);
-	if (t && t->buf) {
+	if (t && t->o.buf) {
 		t->pinned++;
 		h->slot = t;
-		h->buf = t->buf;
-		h->size = t->size;
+		h->buf = t->o.buf;
+		h->size = t->o.size;
 		return 0;
 	}
-	h->buf = read_checked_tree(sha1, &h->size, path);
-	if (!h->buf)
+	if (read_checked_tree(&h->o, sha1, path) < 0)
 		return -1;
+	h->buf = h->o.buf;
+	h->size = h->o.size;
 	if (t) {
-		memcpy(t->sha1, sha1, 20);
-		t->buf = h->buf;
-		t->size = h->size;
+		hashcpy(t->sha1, sha1);
+		t->o = h->o;
+		memset(&h->o, 0, sizeof(h->o));
 		t->pinned = 1;
 		h->slot = t;
 	}
@@ -136,7 +153,7 @@ static void release_tree(struct held_tree *h)
 	if (h->slot)
 		h->slot->pinned--;
 	else
-		free(h->buf);
+		release_later(tree_checker, &h->o);
 }
 
 static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
@@ -153,7 +170,7 @@ static int diff_one_entry(struct tree_diff *td, const struct name_entry *one,
 	int ret = 0;
 
 	if (one && two && one->mode == two->mode &&
-	    !memcmp(one->sha1, two->sha1, 20))
+	    hasheq(one->sha1, two->sha1))
 		return 0;
 	ALLOC_GROW(td->path, td->len + e->pathlen + 2, td->alloc);
 	memcpy(td->path + td->len, e->path, e->pathlen);
@@ -274,7 +291,7 @@ static int literal_differs(const unsigned char *t1, const unsigned char *t2,
 
 	if (!t1 && !t2)
 		return 0;
-	if (t1 && t2 && !memcmp(t1, t2, 20))
+	if (t1 && t2 && hasheq(t1, t2))
 		return 0;
 	if (hold_tree(&h1, t1, item->match) < 0)
 		return -1;
@@ -297,7 +314,7 @@ static int literal_differs(const unsigned char *t1, const unsigned char *t2,
 		ret = 1;
 	else
 		ret = has1 && (e1.mode != e2.mode ||
-			       memcmp(e1.sha1, e2.sha1, 20));
+			       hashcmp(e1.sha1, e2.sha1));
 	release_tree(&h2);
 	release_tree(&h1);
 	return ret;
@@ -319,7 +336,7 @@ int trees_differ(const unsigned char *old, const unsigned char *new,
 	size_t i;
 	int r;
 
-	if (old && new && !memcmp(old, new, 20))
+	if (old && new && hasheq(old, new))
 		return 0;
 	if (!ps || ps->match_all || !all_literal(ps))
 		return diff_trees(old, new, ps, note_change, NULL);

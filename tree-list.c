@@ -73,7 +73,7 @@ static int reuse_subtree(const unsigned char *sha1, const char *path,
 		const struct subtree_span *d = find_span(&prev[j], path, len);
 		size_t i;
 
-		if (!d || memcmp(d->sha1, sha1, 20))
+		if (!d || hashcmp(d->sha1, sha1))
 			continue;
 		ALLOC_GROW(l->ces, l->nr + (d->end - d->start), l->alloc);
 		for (i = d->start; i < d->end; i++)
@@ -143,7 +143,7 @@ static struct cache_entry *shared_file(struct prev_cursor *c, int nr,
 			continue;
 		ce = ces[lo];
 		if (ce->ce_namelen == len && !memcmp(ce->name, path, len) &&
-		    ce->ce_mode == e->mode && !memcmp(ce->sha1, e->sha1, 20))
+		    ce->ce_mode == e->mode && !hashcmp(ce->sha1, e->sha1))
 			return ce;
 	}
 	return NULL;
@@ -161,7 +161,7 @@ static struct subtree_span *add_span(struct entry_list *l,
 	memcpy(d->path, path, len);
 	d->path[len] = '\0';
 	d->len = len;
-	memcpy(d->sha1, sha1, 20);
+	hashcpy(d->sha1, sha1);
 	d->start = l->nr;
 	d->end = l->nr;
 	return d;
@@ -195,7 +195,7 @@ static struct cache_entry *tree_entry_ce(const char *path, size_t len,
 	struct cache_entry *ce = make_cache_entry(path, len);
 
 	ce->ce_mode = e->mode;
-	memcpy(ce->sha1, e->sha1, 20);
+	hashcpy(ce->sha1, e->sha1);
 	ce->ce_state = CE_LISTED;
 	return ce;
 }

@@ -47,7 +47,7 @@ static int same(const struct cache_entry *a, const struct cache_entry *b)
 		return !a && !b;
 	if (a == DFC || b == DFC)
 		return 0;
-	return a->ce_mode == b->ce_mode && !memcmp(a->sha1, b->sha1, 20);
+	return a->ce_mode == b->ce_mode && !hashcmp(a->sha1, b->sha1);
 }
 
 static struct cache_entry *copy_entry(const struct cache_entry *ce,

@@ -206,8 +206,9 @@ static void add_cacheinfo(const char *mode_arg, const char *id,
 	if (*end || (mode != 0100644 && mode != 0100755 && mode != 0120000 &&
 		     mode != S_IFGITLINK))
 		die("--cacheinfo: bad mode '%s'", mode_arg);
-	if (strlen(id) != 40 || get_sha1_hex(id, sha1) < 0)
-		die("--cacheinfo: '%s' is not a 40-digit object id", id);
+	if (strlen(id) != the_hash->hexsz || get_sha1_hex(id, sha1) < 0)
+		die("--cacheinfo: '%s' is not a %u-digit object id", id,
+		    the_hash->hexsz);
 	if (!verify_path(path, len))
 		die("invalid path '%s'", path);
 	if (!S_ISGITLINK(mode)) {
@@ -218,7 +219,7 @@ static void add_cacheinfo(const char *mode_arg, const char *id,
 			    type_name(type));
 	}
 	ce = make_cache_entry(path, len);
-	memcpy(ce->sha1, sha1, 20);
+	hashcpy(ce->sha1, sha1);
 	ce->ce_mode = mode;
 	queue_entry(ce);
 }

@@ -3,7 +3,7 @@
  * is written under <ref>.lock and renamed into place (refs.c), after
  * the objects are synced, so a reader sees the old id or the new one,
  * never a torn file.  With <old>, the ref is changed only if it still
- * holds <old> (40 zeros: only if it does not exist yet), checked under
+ * holds <old> (all zeros: only if it does not exist yet), checked under
  * the lock: two writers racing cannot both win, and a script that read
  * the ref earlier learns that it moved instead of overwriting it.
  *
@@ -57,7 +57,8 @@ int main(int argc, char **argv)
 	if (!strncmp(ref, "refs/heads/", 11) && type != OBJ_COMMIT)
 		die("trying to write non-commit object %s to branch '%s'",
 		    sha1_to_hex(sha1), ref);
-	if (argc == 4 && get_sha1_hex(argv[3], old) < 0)
+	if (argc == 4 && (strlen(argv[3]) != the_hash->hexsz ||
+			  get_sha1_hex(argv[3], old) < 0))
 		die("not an object id: '%s'", argv[3]);
 	if (update_ref(ref, sha1, argc == 4 ? old : NULL) < 0)
 		exit(128);

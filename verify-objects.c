@@ -67,7 +67,7 @@ static struct qobject *add_object(const unsigned char *sha1)
 	ALLOC_GROW(objects, nr_objects + 1, alloc_objects);
 	o = &objects[nr_objects++];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->fo.sha1, sha1, 20);
+	hashcpy(o->fo.sha1, sha1);
 	return o;
 }
 
@@ -82,8 +82,8 @@ static int is_idx_name(const char *name)
 {
 	size_t len = strlen(name);
 
-	return len == 49 && !strncmp(name, "pack-", 5) &&
-	       !strcmp(name + 45, ".idx");
+	return len == the_hash->hexsz + 9 && !strncmp(name, "pack-", 5) &&
+	       !strcmp(name + 5 + the_hash->hexsz, ".idx");
 }
 
 /* The packs of the quarantine's pack/ (those with an idx). */
@@ -130,8 +130,8 @@ static void drop_duplicates(void)
 	size_t i, nr = 0;
 
 	for (i = 0; i < nr_objects; i++) {
-		if (nr && !memcmp(objects[nr - 1].fo.sha1, objects[i].fo.sha1,
-				  20)) {
+		if (nr &&
+		    hasheq(objects[nr - 1].fo.sha1, objects[i].fo.sha1)) {
 			if (objects[nr - 1].pack && !objects[i].pack)
 				objects[nr - 1] = objects[i];
 			continue;
@@ -160,9 +160,10 @@ static char *quarantine_path(const unsigned char *sha1)
 {
 	const char *hex = sha1_to_hex(sha1);
 	size_t len = strlen(quarantine);
-	char *path = xmalloc(len + 43);
+	size_t size = len + the_hash->hexsz + 3;
+	char *path = xmalloc(size);
 
-	snprintf(path, len + 43, "%s/%.2s/%s", quarantine, hex, hex + 2);
+	snprintf(path, size, "%s/%.2s/%s", quarantine, hex, hex + 2);
 	return path;
 }
 
@@ -316,7 +317,7 @@ static void note_store_link(const struct fsck_link *l, struct qobject *referrer)
 
 	ALLOC_GROW(store_links, nr_store_links + 1, alloc_store_links);
 	s = &store_links[nr_store_links++];
-	memcpy(s->sha1, l->sha1, 20);
+	hashcpy(s->sha1, l->sha1);
 	s->want = l->type;
 	s->found = OBJ_NONE;
 	s->referrer = referrer;
@@ -325,7 +326,7 @@ static void note_store_link(const struct fsck_link *l, struct qobject *referrer)
 static int compare_store_links(const void *a, const void *b)
 {
 	const struct store_link *x = a, *y = b;
-	int cmp = memcmp(x->sha1, y->sha1, 20);
+	int cmp = hashcmp(x->sha1, y->sha1);
 
 	return cmp ? cmp : x->want - y->want;
 }
@@ -359,7 +360,7 @@ static size_t nr_vouched, alloc_vouched;
 static int compare_links(const void *a, const void *b)
 {
 	const struct fsck_link *x = a, *y = b;
-	int cmp = memcmp(x->sha1, y->sha1, 20);
+	int cmp = hashcmp(x->sha1, y->sha1);
 
 	return cmp ? cmp : x->type - y->type;
 }
@@ -418,7 +419,7 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 		if (S_ISGITLINK(oe.mode))
 			continue;
 		ALLOC_GROW(vouched, nr_vouched + 1, alloc_vouched);
-		memcpy(vouched[nr_vouched].sha1, oe.sha1, 20);
+		hashcpy(vouched[nr_vouched].sha1, oe.sha1);
 		vouched[nr_vouched++].type = object_type_of_mode(oe.mode);
 	}
 	/* Both sorted alike: pair the directories of the same name. */
@@ -435,7 +436,7 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 							ne.mode)) < 0)
 			more = tree_entry_next(&od, &oe) > 0;
 		if (!more || cmp || !S_ISDIR(ne.mode) || !S_ISDIR(oe.mode) ||
-		    !memcmp(ne.sha1, oe.sha1, 20))
+		    !hashcmp(ne.sha1, oe.sha1))
 			continue;
 		child = find_object(ne.sha1);
 		if (child && child->fo.type == OBJ_TREE)
@@ -484,7 +485,7 @@ static int is_vouched(const struct store_link *s)
 {
 	struct fsck_link key;
 
-	memcpy(key.sha1, s->sha1, 20);
+	hashcpy(key.sha1, s->sha1);
 	key.type = s->want;
 	return nr_vouched && bsearch(&key, vouched, nr_vouched,
 				     sizeof(*vouched), compare_links) != NULL;
@@ -492,7 +493,7 @@ static int is_vouched(const struct store_link *s)
 
 static void check_store_links(void)
 {
-	char referrer[64];
+	char referrer[16 + HASH_MAX_HEXSZ];
 	size_t i, nr = 0;
 
 	if (nr_store_links > 1)
@@ -535,7 +536,7 @@ static void walk_from(struct qobject *start)
 {
 	struct frame *stack = NULL;
 	size_t nr = 0, alloc = 0;
-	char referrer[64];
+	char referrer[16 + HASH_MAX_HEXSZ];
 
 	ALLOC_GROW(stack, 1, alloc);
 	stack[nr++] = (struct frame){ start, 0 };
@@ -822,10 +823,10 @@ int main(int argc, char **argv)
 		exit(128);
 	quarantine = argv[i++];
 	nr_heads = argc - i;
-	heads = xcalloc(nr_heads, 20);
+	heads = xcalloc(nr_heads, sizeof(*heads));
 	for (h = 0; h < nr_heads; h++)
 		if (get_sha1_hex(argv[i + h], heads[h]) < 0 ||
-		    argv[i + h][40])
+		    argv[i + h][the_hash->hexsz])
 			die("not an object id: '%s'", argv[i + h]);
 
 	list_quarantine();

@@ -5,7 +5,8 @@
  * -v, each entry in pack order as git prints it (id, type, size, size
  * in the pack, offset, and for a delta its depth and base), a count of
  * the chain lengths, and "<pack>: ok" or "<pack>: bad".  Exit 1 when a
- * pack is bad.
+ * pack is bad.  A pack is read with the hash its idx is made for (sha1
+ * or sha256, told by its sizes), as git does in a store of that kind.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,7 +109,7 @@ static int chain_of(struct packed_git *p, uint32_t n, int *type,
 		if (pos < 0 || ++depth > p->nr)
 			return -1;
 		if (depth == 1)
-			memcpy(base, nth_packed_sha1(p, pos), 20);
+			hashcpy(base, nth_packed_sha1(p, pos));
 	}
 }
 
@@ -176,9 +177,11 @@ static char *idx_name(const char *arg)
 static int verify_one(const char *arg)
 {
 	char *name = idx_name(arg);
-	struct packed_git *p = open_pack_index(name);
+	struct packed_git *p;
 	int errors;
 
+	the_hash = guess_idx_file_hash(name);
+	p = open_pack_index(name);
 	free(name);
 	if (!p)
 		return -1;

@@ -260,7 +260,7 @@ static int check_big_file(int fd, const char *path, size_t size,
 		return error_errno("seek '%s'", path);
 	if (stream_file(fd, path, size, NULL, again, &f) < 0)
 		return report_fault(&f);
-	if (memcmp(again, sha1, 20))
+	if (hashcmp(again, sha1))
 		return error("'%s' changed while it was read", path);
 	return report_collision(sha1);
 }
@@ -380,7 +380,7 @@ int path_matches_sha1(const char *path, const struct stat *st,
 
 	if (index_path(path, st, 0, now) < 0)
 		return -1;
-	return !memcmp(now, sha1, 20);
+	return !hashcmp(now, sha1);
 }
 
 /* ---- writing a blob out ---- */

@@ -156,7 +156,7 @@ static void add_deleted(const char *path, size_t len,
 	ALLOC_GROW(deleted_files, nr_deleted + 1, alloc_deleted_files);
 	deleted_files[nr_deleted].path = p;
 	deleted_files[nr_deleted].mode = e->mode;
-	memcpy(deleted_files[nr_deleted].sha1, e->sha1, 20);
+	hashcpy(deleted_files[nr_deleted].sha1, e->sha1);
 	deleted[nr_deleted++] = p;
 }
 
@@ -191,7 +191,7 @@ static void tree_entry_file(const struct name_entry *e, struct mbuf *base,
 	} else if (ce->ce_ext_flags & CE_INTENT_TO_ADD) {
 		add_deleted(base->buf, len, e);
 		*clean = 0;
-	} else if (ce->ce_mode != e->mode || memcmp(ce->sha1, e->sha1, 20)) {
+	} else if (ce->ce_mode != e->mode || !hasheq(ce->sha1, e->sha1)) {
 		staged[at] = type_change(ce->ce_mode, e->mode);
 		*clean = 0;
 	}
@@ -240,7 +240,7 @@ static int diff_tree_range(const unsigned char *tree, struct mbuf *base,
 
 	if (cache_tree_lookup(active_cache_tree, base->buf, dirlen, ct_sha1,
 			      &nr) &&
-	    !memcmp(ct_sha1, tree, 20) && nr == hi - lo)
+	    hasheq(ct_sha1, tree) && nr == hi - lo)
 		return 1;
 	buf = read_object_of_type(tree, OBJ_TREE, &size);
 	if (!buf)
@@ -322,7 +322,7 @@ static void find_staged_renames(void)
 			continue;
 		dst[nr].path = active_cache[i]->name;
 		dst[nr].mode = active_cache[i]->ce_mode;
-		memcpy(dst[nr].sha1, active_cache[i]->sha1, 20);
+		hashcpy(dst[nr].sha1, active_cache[i]->sha1);
 		pos[nr++] = i;
 	}
 	from = xmalloc((nr + 1) * sizeof(*from));

@@ -11,7 +11,8 @@ commit ids, oldest first, one a line.
 
 The objects are the bytes that git hash-object, mktree and commit-tree
 would write (GIT_AUTHOR_* and GIT_COMMITTER_* name the people), written
-here rather than by some 450 git processes.
+here rather than by some 450 git processes.  Ids are SHA-1, or SHA-256
+when GIT_DEFAULT_HASH says sha256 (test-lib sets it for sha256 stores).
 """
 import hashlib, os, random, sys, zlib
 
@@ -19,12 +20,13 @@ seed, n = int(sys.argv[1]), int(sys.argv[2])
 rnd = random.Random(seed)
 objects = os.environ.get('GIT_OBJECT_DIRECTORY') or \
     os.path.join(os.environ.get('GIT_DIR', '.git'), 'objects')
+hash_name = os.environ.get('GIT_DEFAULT_HASH') or 'sha1'
 
 
 def write(kind, data):
     """Store a loose object as git does (zlib level 1); its id."""
     raw = b'%s %d\0' % (kind, len(data)) + data
-    name = hashlib.sha1(raw).hexdigest()
+    name = hashlib.new(hash_name, raw).hexdigest()
     d = os.path.join(objects, name[:2])
     path = os.path.join(d, name[2:])
     if not os.path.exists(path):

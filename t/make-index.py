@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """make-index.py: write a git index (v2, or v3 with --version) from a
-text spec, with a correct SHA-1 checksum unless told to break it.  Tests
+text spec, with a correct checksum unless told to break it: SHA-1, or
+SHA-256 (32-byte ids) when --hash or GIT_DEFAULT_HASH says sha256.  Tests
 use it to build indexes that our tools would never write: hostile paths,
 unsorted or duplicate entries, bad modes, corrupt headers.
 
@@ -17,7 +18,7 @@ sorted or checked):
 
     mode   octal, written as is (100644, 100755, 120000, 160000, or
            anything else, e.g. 40000 or 100664, to test refusals)
-    sha1   40 hex digits
+    sha1   40 hex digits (64 with sha256)
     stage  0..3
     path   the rest of the line, spaces included.  A path in double
            quotes is unquoted with C escapes (\\n, \\t, \\", \\\\, \\ooo
@@ -41,7 +42,9 @@ Options:
                         append an extension (SIG is 4 bytes; HEX its data,
                         default empty); may be repeated
     --bad-checksum      flip one bit of the trailing checksum
-    --checksum HEX      write this 40-hex checksum instead
+    --checksum HEX      write this checksum (40 or 64 hex) instead
+    --hash ALGO         sha1 or sha256 (default: GIT_DEFAULT_HASH, else
+                        sha1): the ids' size and the checksum's hash
     --truncate N        cut the finished file to N bytes (negative N: drop
                         that many bytes from the end)
     --append HEX        append raw bytes after the checksum
@@ -93,7 +96,7 @@ def unquote(text):
     return bytes(out)
 
 
-def parse_line(line, lineno):
+def parse_line(line, lineno, rawsz):
     parts = line.split(" ", 3)
     if len(parts) != 4:
         die("line %d: want '<mode> <sha1> <stage> <path>'" % lineno)
@@ -104,7 +107,7 @@ def parse_line(line, lineno):
         sha1 = bytes.fromhex(sha1)
     except ValueError:
         die("line %d: bad mode, id or stage" % lineno)
-    if len(sha1) != 20 or not 0 <= stage <= 3:
+    if len(sha1) != rawsz or not 0 <= stage <= 3:
         die("line %d: bad id or stage" % lineno)
     if len(path) >= 2 and path.startswith('"') and path.endswith('"'):
         path = unquote(path)
@@ -157,7 +160,10 @@ def main():
     ap.add_argument("--checksum")
     ap.add_argument("--truncate", type=int)
     ap.add_argument("--append")
+    ap.add_argument("--hash", choices=("sha1", "sha256"),
+                    default=os.environ.get("GIT_DEFAULT_HASH") or "sha1")
     opt = ap.parse_args()
+    rawsz = 32 if opt.hash == "sha256" else 20
 
     if opt.index and opt.output:
         die("give the index once: INDEX or -o INDEX")
@@ -174,7 +180,7 @@ def main():
         line = raw.decode("utf-8", "surrogateescape")
         if not line.strip() or line.startswith("#"):
             continue
-        entries.append(parse_line(line, n))
+        entries.append(parse_line(line, n, rawsz))
 
     sig = opt.signature.encode("latin-1")
     if len(sig) != 4:
@@ -190,7 +196,7 @@ def main():
             die("extension signature must be 4 bytes: %r" % ext)
         data = bytes.fromhex(hexdata)
         out += name + struct.pack(">I", len(data)) + data
-    checksum = hashlib.sha1(out).digest()
+    checksum = hashlib.new(opt.hash, out).digest()
     if opt.checksum:
         checksum = bytes.fromhex(opt.checksum)
     if opt.bad_checksum:

@@ -2,11 +2,19 @@
 # make-pack.py CASE DIR: write DIR/pack-<sha>.pack and .idx (v2), made
 # byte by byte, hostile as CASE says, and print the id to read.  Only
 # the named fault is wrong: checksums and CRCs are right unless the
-# case is about them.
-import hashlib, struct, sys, zlib
+# case is about them.  Ids and checksums are SHA-1, or SHA-256 when
+# GIT_DEFAULT_HASH says so (test-lib's sha256 stores).
+import hashlib, os, struct, sys, zlib
+
+HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
+
+def H(data):
+    return hashlib.new(HASH_NAME, data)
+
+RAWSZ = H(b"").digest_size
 
 def oid(kind, data):
-    return hashlib.sha1(b"%s %d\0" % (kind, len(data)) + data).digest()
+    return H(b"%s %d\0" % (kind, len(data)) + data).digest()
 
 def varint(n):
     out = bytearray()
@@ -59,8 +67,8 @@ def delta(base_len, result_len, ops):
 
 BASE = b"base content 0123456789\n" * 4
 GOOD = BASE + b"tail\n"
-FAKE1 = hashlib.sha1(b"fake one").digest()
-FAKE2 = hashlib.sha1(b"fake two").digest()
+FAKE1 = H(b"fake one").digest()
+FAKE2 = H(b"fake two").digest()
 
 def build(case):
     # entries: (id, raw entry bytes as a function of its offset)
@@ -146,7 +154,7 @@ def build(case):
         rows[1][2] ^= 1
     if case == "idx_past_end":
         rows[1][1] = len(pack) + 100
-    pack += hashlib.sha1(pack).digest()
+    pack += H(pack).digest()
     rows.sort(key=lambda r: r[0], reverse=(case == "idx_unsorted"))
     idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
     for b in range(256):
@@ -157,15 +165,15 @@ def build(case):
         idx += struct.pack(">I", r[2])
     for r in rows:
         idx += struct.pack(">I", r[1])
-    idx += pack[-20:]
-    idx += hashlib.sha1(idx).digest()
+    idx += pack[-RAWSZ:]
+    idx += H(idx).digest()
     if case == "truncated":
-        pack = pack[:len(pack) - 30]
+        pack = pack[:len(pack) - RAWSZ - 10]
     return target, bytes(pack), bytes(idx)
 
 case, outdir = sys.argv[1], sys.argv[2]
 target, pack, idx = build(case)
-name = outdir + "/pack-" + hashlib.sha1(idx).hexdigest()
+name = outdir + "/pack-" + H(idx).hexdigest()
 open(name + ".pack", "wb").write(pack)
 open(name + ".idx", "wb").write(idx)
 print(target.hex())

@@ -62,9 +62,9 @@ test_expect_success 'pathspecs outside the tree or empty are refused' '
 
 test_expect_success 'refs: loose, symbolic, packed, a loose one hiding its packed copy' '
 	test_create_repo r && cd r &&
-	one=1111111111111111111111111111111111111111 &&
-	two=2222222222222222222222222222222222222222 &&
-	three=3333333333333333333333333333333333333333 &&
+	one=$(echo $ZERO_OID | tr 0 1) &&
+	two=$(echo $ZERO_OID | tr 0 2) &&
+	three=$(echo $ZERO_OID | tr 0 3) &&
 	echo $one >.dircache/refs/heads/master &&
 	mkdir -p .dircache/refs/tags/deep/er &&
 	echo $two >.dircache/refs/tags/deep/er/t &&
@@ -105,9 +105,10 @@ test_expect_success 'refs: a deep tree of directories under refs/ is walked' '
 	cd r && rm -f .dircache/refs/heads/loop* .dircache/refs/heads/evil &&
 	d=.dircache/refs/tags && i=0 &&
 	while [ $i -lt 300 ]; do d=$d/x; i=$((i + 1)); done &&
-	mkdir -p $d && echo 4444444444444444444444444444444444444444 >$d/t &&
+	four=$(echo $ZERO_OID | tr 0 4) &&
+	mkdir -p $d && echo $four >$d/t &&
 	"$TT" for-each-ref >actual &&
-	test_grep "^4444444444444444444444444444444444444444 refs/tags/x/x/" actual
+	test_grep "^$four refs/tags/x/x/" actual
 '
 
 test_expect_success 'stream: any piece size gives the object, and a bad one fails at the end' '

@@ -201,7 +201,7 @@ copy() {
 
 test_expect_success 'extensions git reads too: the tools work' '
 	for ext in worktreeConfig:true noop:x preciousObjects:true \
-		   partialclone:origin objectFormat:sha1; do
+		   partialclone:origin objectFormat:$test_hash_algo; do
 		copy ok 1 "extensions.${ext%%:*}" "${ext#*:}" &&
 		(cd ok && same rev-parse HEAD && same ls-files -s) &&
 		rm -rf ok || return 1
@@ -229,23 +229,92 @@ test_expect_success 'unknown extensions: one line naming it, nothing written' '
 	done
 '
 
-test_expect_success 'a sha256 repository git made is refused in one line' '
-	git init -q --object-format=sha256 sha && cd sha &&
-	echo one >a && git add a && git commit -q -m one &&
-	snapshot .git >../before &&
+test_expect_success 'a store of either hash git made is read as git reads it' '
+	for algo in sha1 sha256; do
+		git init -q --object-format=$algo $algo && (cd $algo &&
+		echo one >a && git add a && git commit -q -m one &&
+		git tag -a -m t v1 && git pack-refs --all &&
+		echo two >a && git commit -q -a -m two &&
+		same rev-parse HEAD master v1 refs/tags/v1 &&
+		same rev-parse --short HEAD &&
+		same rev-parse --show-object-format &&
+		echo $algo >expect && rev-parse --show-object-format >actual &&
+		test_cmp expect actual &&
+		update-ref refs/heads/x HEAD &&
+		test "$(git rev-parse x)" = "$(git rev-parse HEAD)") || return 1
+	done
+'
+
+test_expect_success 'an object format we do not know: one line, nothing written' '
+	copy fmt 1 extensions.objectFormat sha512 &&
+	cd fmt && snapshot .git >../before &&
 	for cmd in "rev-parse HEAD" "update-cache --add a" write-tree \
-		   "cat-file -t HEAD" fsck-cache; do
+		   "cat-file -t HEAD" fsck-cache "update-ref refs/heads/x HEAD"; do
 		test_expect_code 128 $cmd >out 2>err &&
-		echo "${cmd%% *}: unsupported object format '\''sha256'\'' (extensions.objectformat)" >expect &&
+		echo "${cmd%% *}: unsupported object format '\''sha512'\'' (extensions.objectformat)" >expect &&
 		test_cmp expect err || return 1
 	done &&
 	snapshot .git >../after && test_cmp ../before ../after
 '
 
-test_expect_success 'version 0 ignores unknown extensions, refuses v1 ones' '
+# refused_by_all LINE: each tool refuses with LINE (after its name),
+# exit 128, and writes nothing.
+refused_by_all() {
+	snapshot .git >../before &&
+	for cmd in "rev-parse HEAD" "cat-file -t HEAD" "rev-list HEAD" \
+		   "update-ref refs/heads/x HEAD" write-tree \
+		   "update-cache --refresh" "read-tree HEAD"; do
+		test_expect_code 128 $cmd >out 2>err &&
+		echo "${cmd%% *}: $1" >want &&
+		test_cmp want err || return 1
+	done &&
+	snapshot .git >../after && test_cmp ../before ../after
+}
+
+test_expect_success 'a store of the other hash as alternate or objects: refused' '
+	case $test_hash_algo in sha1) other=sha256 ;; *) other=sha1 ;; esac &&
+	git init -q --bare --object-format=$other other.git &&
+	cp -R main alt && cd alt &&
+	o="$TRASH_DIRECTORY/other.git/objects" &&
+	echo "$o" >.git/objects/info/alternates &&
+	refused_by_all "alternate object directory '\''$o'\'' is a $other store; this repository is $test_hash_algo" &&
+	echo "../../../other.git/objects" >.git/objects/info/alternates &&
+	refused_by_all "alternate object directory '\''../../../other.git/objects'\'' is a $other store; this repository is $test_hash_algo" &&
+	rm .git/objects/info/alternates &&
+	same rev-parse HEAD &&
+	GIT_ALTERNATE_OBJECT_DIRECTORIES="$o" &&
+	export GIT_ALTERNATE_OBJECT_DIRECTORIES &&
+	refused_by_all "alternate object directory '\''$o'\'' is a $other store; this repository is $test_hash_algo" &&
+	unset GIT_ALTERNATE_OBJECT_DIRECTORIES &&
+	GIT_OBJECT_DIRECTORY="$o" && export GIT_OBJECT_DIRECTORY &&
+	refused_by_all "object directory '\''$o'\'' is a $other store; this repository is $test_hash_algo"
+'
+
+test_expect_success 'a worktree of one hash on a store of the other: refused' '
+	case $test_hash_algo in sha1) other=sha256 ;; *) other=sha1 ;; esac &&
+	cp -R main wtmain &&
+	git -C wtmain worktree add -q --detach ../wt2 &&
+	cd wt2 &&
+	same rev-parse HEAD &&
+	dir=$(git rev-parse --git-dir) &&
+	echo "$TRASH_DIRECTORY/other.git" >"$dir/commondir" &&
+	refused_by_all "HEAD of '\''$dir'\'' is a $test_hash_algo id; this repository is $other" &&
+	echo "$TRASH_DIRECTORY/wtmain/.git" >"$dir/commondir" &&
+	same rev-parse HEAD &&
+	cd ../wtmain &&
+	GIT_COMMON_DIR="$TRASH_DIRECTORY/other.git" &&
+	export GIT_COMMON_DIR &&
+	refused_by_all "git directory '\''.git'\'' is a $test_hash_algo store; this repository is $other"
+'
+
+# A sha256 store is version 1: only a sha1 one can be made version 0.
+test_expect_success SHA1 'version 0 ignores unknown extensions' '
 	copy v0 0 extensions.someFuture true &&
-	(cd v0 && same rev-parse HEAD && git status >/dev/null) &&
-	copy v0obj 0 extensions.objectFormat sha1 &&
+	(cd v0 && same rev-parse HEAD && git status >/dev/null)
+'
+
+test_expect_success 'version 0 refuses the v1 extension objectformat' '
+	copy v0obj 0 extensions.objectFormat $test_hash_algo &&
 	(cd v0obj && test_expect_code 128 rev-parse HEAD 2>err &&
 	 echo "rev-parse: repository format version is 0, but v1-only extension found: objectformat" >expect &&
 	 test_cmp expect err &&

@@ -8,17 +8,18 @@ test_expect_success 'setup' '
 	update-cache --add h empty
 '
 
-test_expect_success 'a blob is zlib of "blob <size>", NUL and the data, named by SHA-1' '
+test_expect_success 'a blob is zlib of "blob <size>", NUL and the data, named by its hash' '
 	id=$(git hash-object h) &&
 	python3 -c "
 import zlib, hashlib, sys
 raw = zlib.decompress(open(sys.argv[1], \"rb\").read())
 assert raw == b\"blob 6\0hello\n\", raw
-assert hashlib.sha1(raw).hexdigest() == sys.argv[2]
-" "$(obj_file $id)" "$id"
+assert hashlib.new(sys.argv[3], raw).hexdigest() == sys.argv[2]
+" "$(obj_file $id)" "$id" "$test_hash_algo" &&
+	test ${#id} = $OID_HEXSZ
 '
 
-test_expect_success 'the empty blob has git id e69de29' '
+test_expect_success 'the empty blob has git id e69de29 (sha256: 473a0f4)' '
 	test -f "$(obj_file $EMPTY_BLOB)"
 '
 

@@ -2,17 +2,27 @@
 test_description='the index: git format v2/v3, verified on read'
 . "$(dirname "$0")/test-lib.sh"
 
+# The store's hash (hashlib's name for it), an id's bytes, and where in
+# an entry its name starts (after stat data, id and flags); the first
+# entry below ("a") takes NAME_OFF + 2 bytes padded to 8.
+HASH=$test_hash_algo
+RAWSZ=$((OID_HEXSZ / 2))
+NAME_OFF=$((42 + RAWSZ))
+ENTRY1=$(((NAME_OFF + 9) / 8 * 8))
+export HASH RAWSZ
+
 # patch_index OFFSET HEXBYTES [nofix]: overwrite bytes of the index,
-# then recompute the trailing SHA-1 unless "nofix" is given.
+# then recompute the trailing checksum unless "nofix" is given.
 patch_index() {
 	python3 - "$1" "$2" "${3:-fix}" <<'PY'
-import hashlib, sys
+import hashlib, os, sys
 off, data, fix = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3]
+n = int(os.environ['RAWSZ'])
 p = '.dircache/index'
 b = bytearray(open(p, 'rb').read())
 b[off:off + len(data)] = data
 if fix == 'fix':
-    b[-20:] = hashlib.sha1(b[:-20]).digest()
+    b[-n:] = hashlib.new(os.environ['HASH'], b[:-n]).digest()
 open(p, 'wb').write(bytes(b))
 PY
 }
@@ -20,11 +30,12 @@ PY
 # rewrite_index PYTHON-EXPR: b is the body without the checksum.
 rewrite_index() {
 	python3 - "$1" <<'PY'
-import hashlib, sys
+import hashlib, os, sys
+n = int(os.environ['RAWSZ'])
 p = '.dircache/index'
-b = bytearray(open(p, 'rb').read())[:-20]
+b = bytearray(open(p, 'rb').read())[:-n]
 exec(sys.argv[1])
-open(p, 'wb').write(bytes(b) + hashlib.sha1(bytes(b)).digest())
+open(p, 'wb').write(bytes(b) + hashlib.new(os.environ['HASH'], bytes(b)).digest())
 PY
 }
 
@@ -50,22 +61,19 @@ test_expect_success 'header is DIRC, version 2, entry count' '
 	cmp expect actual
 '
 
-test_expect_success 'the trailer is the SHA-1 of the rest' '
+test_expect_success 'the trailer is the hash of the rest' '
 	size=$(wc -c <.dircache/index) &&
-	head -c $((size - 20)) .dircache/index | git hash-object --stdin >/dev/null &&
-	python3 -c "
-import hashlib
-b = open(\".dircache/index\", \"rb\").read()
-assert hashlib.sha1(b[:-20]).digest() == b[-20:]
-"
+	head -c $((size - RAWSZ)) .dircache/index | $HASH""sum >sum &&
+	tail -c $RAWSZ .dircache/index | od -An -tx1 -v | tr -d " \n" >tail &&
+	test "$(cut -d" " -f1 sum)" = "$(cat tail)"
 '
 
 test_expect_success 'git ls-files -s reads it' '
 	GIT_DIR=.dircache git ls-files -s >actual &&
 	cat >expect <<-EOF &&
-	100644 $(git hash-object a) 0	a
-	100644 $(git hash-object b) 0	b
-	100644 $(git hash-object d/c) 0	d/c
+	100644 $(GIT_DIR=.dircache git hash-object a) 0	a
+	100644 $(GIT_DIR=.dircache git hash-object b) 0	b
+	100644 $(GIT_DIR=.dircache git hash-object d/c) 0	d/c
 	EOF
 	test_cmp expect actual
 '
@@ -153,19 +161,19 @@ test_expect_success 'a truncated index is refused' '
 
 test_expect_success 'an unterminated name is refused' '
 	cp good .dircache/index &&
-	rewrite_index "b[12+62:12+64] = b\"zz\"" &&
+	rewrite_index "b[12+$NAME_OFF:12+$NAME_OFF+2] = b\"zz\"" &&
 	index_refused "corrupt"
 '
 
 test_expect_success 'unsorted entries are refused' '
 	cp good .dircache/index &&
-	rewrite_index "b[12+62] = ord(\"c\")" &&
+	rewrite_index "b[12+$NAME_OFF] = ord(\"c\")" &&
 	index_refused "unsorted or duplicated"
 '
 
 test_expect_success 'duplicate entries are refused' '
 	cp good .dircache/index &&
-	rewrite_index "b[12+64+62] = ord(\"a\")" &&
+	rewrite_index "b[12+$ENTRY1+$NAME_OFF] = ord(\"a\")" &&
 	index_refused "unsorted or duplicated at .a."
 '
 
@@ -173,7 +181,7 @@ test_expect_success 'paths that break the rules are refused' '
 	for name in "../x" "/abs" ".git/x" ".DIRCACHE" "a//b" "x/./y"; do
 		rm -f .dircache/index &&
 		python3 "$TEST_DIRECTORY/make-index.py" -o .dircache/index <<-EOF &&
-		100644 $EMPTY_BLOB 0 $name
+		100644 $(test_oid empty_blob) 0 $name
 		EOF
 		index_refused "invalid path" || return 1
 	done
@@ -188,8 +196,8 @@ test_expect_success 'a bad path after a good one with the same start is refused'
 		set -- $pair &&
 		rm -f .dircache/index &&
 		python3 "$TEST_DIRECTORY/make-index.py" -o .dircache/index <<-EOF &&
-		100644 $EMPTY_BLOB 0 $1
-		100644 $EMPTY_BLOB 0 $2
+		100644 $(test_oid empty_blob) 0 $1
+		100644 $(test_oid empty_blob) 0 $2
 		EOF
 		index_refused "invalid path" || return 1
 	done
@@ -227,6 +235,16 @@ test_expect_success 'a bad cache tree is dropped, as git drops it' '
 	! grep -q TREE .dircache/index && cmp good .dircache/index
 '
 
+test_expect_success 'a cache tree whose id is the other hash'"'"'s is dropped' '
+	cp good .dircache/index &&
+	other=$((52 - RAWSZ)) &&
+	rewrite_index "b += b\"TREE\" + (5 + $other).to_bytes(4, \"big\") + b\"\\x003 0\\n\" + b\"\\x11\" * $other" &&
+	update-cache --refresh &&
+	! grep -q TREE .dircache/index && cmp good .dircache/index &&
+	rewrite_index "b += b\"TREE\" + (5 + $RAWSZ).to_bytes(4, \"big\") + b\"\\x003 0\\n\" + b\"\\x11\" * $RAWSZ" &&
+	update-cache --refresh && grep -q TREE .dircache/index
+'
+
 test_expect_success 'a directory entry that is no sparse directory is refused' '
 	cp good .dircache/index &&
 	rewrite_index "b[12 + 24:12 + 28] = (0o40000).to_bytes(4, \"big\")" &&
@@ -234,18 +252,18 @@ test_expect_success 'a directory entry that is no sparse directory is refused' '
 '
 
 test_expect_success 'a split index: bitmaps checked, the shared index named' '
-	sha=$(tail -c 20 good | od -A n -t x1 | tr -d " \n") &&
+	sha=$(tail -c $RAWSZ good | od -A n -t x1 | tr -d " \n") &&
 	cp good .dircache/sharedindex.$sha &&
 	cp good .dircache/index &&
-	rewrite_index "b += b\"link\" + (20).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\")" &&
+	rewrite_index "b += b\"link\" + ($RAWSZ).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\")" &&
 	ls-files -s >expect &&
 	update-cache --refresh && grep -q link .dircache/index &&
 	ls-files -s >actual && test_cmp expect actual &&
 	cp good .dircache/index &&
-	rewrite_index "b += b\"link\" + (28).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\") + b\"\\xff\" * 8" &&
+	rewrite_index "b += b\"link\" + ($RAWSZ + 8).to_bytes(4, \"big\") + bytes.fromhex(\"$sha\") + b\"\\xff\" * 8" &&
 	index_refused "bad bitmap in its link extension" &&
 	cp good .dircache/index &&
-	rewrite_index "b += b\"link\" + (20).to_bytes(4, \"big\") + b\"\\1\" * 20" &&
+	rewrite_index "b += b\"link\" + ($RAWSZ).to_bytes(4, \"big\") + b\"\\1\" * $RAWSZ" &&
 	index_refused "shared index .* is missing" &&
 	rm .dircache/sharedindex.$sha && cp good .dircache/index
 '
@@ -270,6 +288,51 @@ test_expect_success 'entries that take the most memory over their size on disk' 
 	git add . && ! grep -q TREE .git/index &&
 	GIT_DIR=.git ls-files >actual && git ls-files >expect &&
 	test_cmp expect actual && test $(wc -l <actual) = 600
+'
+
+# Both hashes whatever the switch says: git writes the index (v2, v3
+# with an intent-to-add entry, v4, TREE), ours rewrites it, and the
+# bytes must not change; ours writes one from nothing the same.  A
+# split index (whose split file git fills with racily clean entries
+# too) is read back to the same entries.
+test_expect_success 'sha1 and sha256 indexes are git'"'"'s, byte for byte' '
+	for algo in sha1 sha256; do
+		rm -rf h-$algo && git init -q --object-format=$algo h-$algo &&
+		(
+			cd h-$algo && export GIT_DIR=.git &&
+			echo a >a && mkdir d && echo c >d/c && ln -s a l &&
+			echo n >n && git update-index --add a d/c l &&
+			cp .git/index ../git-$algo && rm .git/index &&
+			update-cache --add a d/c l && cmp ../git-$algo .git/index &&
+			git add -N n && cp .git/index v3 &&
+			update-cache a && cmp v3 .git/index &&
+			git update-index --force-remove n &&
+			git write-tree >/dev/null && grep -q TREE .git/index &&
+			cp .git/index tree && update-cache --refresh &&
+			cmp tree .git/index &&
+			git update-index --index-version 4 && cp .git/index v4 &&
+			update-cache --refresh && cmp v4 .git/index &&
+			git update-index --index-version 2 &&
+			git update-index --split-index && grep -q link .git/index &&
+			update-cache --refresh && ls-files -s >ours &&
+			git ls-files -s >theirs && test_cmp theirs ours
+		) || return 1
+	done &&
+	test $(wc -c <git-sha256) -eq $((12 + 3 * 80 + 32)) &&
+	test $(wc -c <git-sha1) -eq $((12 + 64 + 72 + 64 + 20))
+'
+
+test_expect_success 'an index of the other hash is refused, and named' '
+	rm -f h-sha*/.git/sharedindex.* &&
+	cp git-sha1 h-sha256/.git/index &&
+	(cd h-sha256 && test_expect_code 128 ls-files 2>../err) &&
+	test_grep "has sha1 ids, but the repository uses sha256" err &&
+	cp git-sha256 h-sha1/.git/index &&
+	(cd h-sha1 && test_expect_code 128 ls-files 2>../err) &&
+	test_grep "has sha256 ids, but the repository uses sha1" err &&
+	head -c 44 git-sha256 >h-sha1/.git/index &&
+	(cd h-sha1 && test_expect_code 128 ls-files 2>../err) &&
+	test_grep "corrupt" err
 '
 
 test_done

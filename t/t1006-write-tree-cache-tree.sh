@@ -167,7 +167,7 @@ test_expect_success 'a held index.lock makes write-tree fail, as git' '
 test_expect_success 'an empty index: the empty tree, and an index file' '
 	git init -q e && cd e &&
 	write-tree >actual &&
-	echo 4b825dc642cb6eb9a060e54bf8d69288fbee4904 >expect &&
+	test_oid empty_tree >expect &&
 	test_cmp expect actual &&
 	git ls-files --debug && test -n "$(tree_ext)"
 '

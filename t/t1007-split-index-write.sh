@@ -153,9 +153,10 @@ test_expect_success 'a link to no shared index (all zeros) reads empty' '
 	cd r &&
 	git config core.splitIndex false &&
 	git update-index --no-split-index &&
-	printf "DIRC\0\0\0\2\0\0\0\0link\0\0\0\24" >../z &&
-	printf "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0" >>../z &&
-	cp ../z ../zi && openssl sha1 -binary ../z >>../zi &&
+	rawsz=$((OID_HEXSZ / 2)) &&
+	printf "DIRC\0\0\0\2\0\0\0\0link\0\0\0\\$(printf %o $rawsz)" >../z &&
+	head -c $rawsz /dev/zero >>../z &&
+	cp ../z ../zi && openssl $test_hash_algo -binary ../z >>../zi &&
 	GIT_INDEX_FILE=../zi ls-files -s >out &&
 	test ! -s out
 '

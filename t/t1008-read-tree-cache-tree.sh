@@ -76,8 +76,8 @@ test_expect_success 'checkout-cache -a -u keeps the cache tree, as git checkout-
 	GIT_INDEX_FILE=../co.index git ls-files -s >ours &&
 	git ls-files -s >theirs &&
 	test_cmp theirs ours &&
-	od -An -tx1 -v ../gits | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{40\}/\1/" >tree.git &&
-	od -An -tx1 -v ../co.index | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{40\}/\1/" >tree.ours &&
+	od -An -tx1 -v ../gits | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{$OID_HEXSZ\}/\1/" >tree.git &&
+	od -An -tx1 -v ../co.index | tr -d " \n" | sed -n "s/.*54524545//p" | sed "s/\(.*\)\(.\)\{$OID_HEXSZ\}/\1/" >tree.ours &&
 	test -s tree.git && test_cmp tree.git tree.ours
 '
 

@@ -8,7 +8,7 @@ export GIT_DIR
 # The UNTR extension's bytes (hex, to the checksum), or nothing.
 untr_ext() {
 	od -A n -v -t x1 .git/index | tr -d " \n" |
-	sed -n "s/.*\(554e5452.*\)/\1/p" | sed "s/.\{40\}\$//"
+	sed -n "s/.*\(554e5452.*\)/\1/p" | sed "s/.\{$OID_HEXSZ\}\$//"
 }
 
 test_expect_success 'setup: git status fills the untracked cache' '

@@ -3,6 +3,9 @@ test_description='commit-tree: commits byte for byte as git makes them'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-wt.sh"
 
+# An id of the store's size that names nothing.
+MISSING=$(echo 1234567890123456789012345678901234567890123456789012345678901234 | cut -c1-$OID_HEXSZ)
+
 # git is the oracle, on the same .dircache.
 GIT_DIR=.dircache
 export GIT_DIR
@@ -271,10 +274,10 @@ test_expect_success 'a NUL in the message is refused' '
 test_expect_success 'bad trees and parents are refused' '
 	cd repo &&
 	wt_objects >../before &&
-	test_expect_code 128 commit-tree 1234567890123456789012345678901234567890 \
+	test_expect_code 128 commit-tree $MISSING \
 		<../msg >../out 2>../err &&
 	test ! -s ../out &&
-	test_grep "1234567890123456789012345678901234567890 not found" ../err &&
+	test_grep "$MISSING not found" ../err &&
 	test_expect_code 128 commit-tree $(cat ../B) <../msg 2>../err &&
 	test_grep "$(cat ../B) is a blob, not a tree" ../err &&
 	test_expect_code 128 commit-tree $(cat ../T) -p $(cat ../T) \

@@ -3,6 +3,9 @@ test_description='cat-file: objects shown byte for byte as git shows them'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-wt.sh"
 
+# An id of the store's size that names nothing.
+MISSING=$(echo 1234567890123456789012345678901234567890123456789012345678901234 | cut -c1-$OID_HEXSZ)
+
 # git is the oracle, on the same .dircache.
 GIT_DIR=.dircache
 export GIT_DIR
@@ -73,7 +76,7 @@ test_expect_success '-e: exit status only' '
 	cat-file -e $(cat ../B) >../out 2>../err &&
 	test ! -s ../out &&
 	test ! -s ../err &&
-	test_expect_code 1 cat-file -e 1234567890123456789012345678901234567890 \
+	test_expect_code 1 cat-file -e $MISSING \
 		>../out 2>../err &&
 	test ! -s ../out &&
 	test ! -s ../err
@@ -116,10 +119,10 @@ test_expect_success 'bad and missing ids are refused' '
 	test_expect_code 128 cat-file -t nothex >../out 2>../err &&
 	test ! -s ../out &&
 	test_grep "'\''nothex'\''" ../err &&
-	test_expect_code 128 cat-file -p 1234567890123456789012345678901234567890 \
+	test_expect_code 128 cat-file -p $MISSING \
 		>../out 2>../err &&
 	test ! -s ../out &&
-	test_grep "1234567890123456789012345678901234567890 not found" ../err &&
+	test_grep "$MISSING not found" ../err &&
 	test_expect_code 128 cat-file -e ffff 2>../err &&
 	test_grep "'\''ffff'\''" ../err
 '

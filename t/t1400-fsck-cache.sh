@@ -228,6 +228,7 @@ hostile_objects() {
 		    "100644 .git\\\\x $b" "100644 a/b $b" "100644 . $b" \
 		    "100644 .. $b" "100644 b $b|100644 a $b" \
 		    "100644 a $b|100644 a $b" \
+		    "100644 n $ZERO_OID" "100644 short abcdef" \
 		    "100644 n 0000000000000000000000000000000000000000"; do
 		echo "$spec" | tr "|" "\n" | mktree_raw >/dev/null || return 1
 	done &&

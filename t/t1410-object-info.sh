@@ -11,12 +11,12 @@ test_description='object_info: a loose header from the first bytes of its file'
 # write_padded TYPE FILE: a loose object of FILE's bytes as TYPE, its
 # zlib stream padded in front; prints its id.
 write_padded() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" $test_hash_algo <<'PY'
 import hashlib, os, sys, zlib
-kind, path = sys.argv[1], sys.argv[2]
+kind, path, algo = sys.argv[1], sys.argv[2], sys.argv[3]
 data = open(path, 'rb').read()
 raw = kind.encode() + b' ' + str(len(data)).encode() + b'\0' + data
-oid = hashlib.sha1(raw).hexdigest()
+oid = hashlib.new(algo, raw).hexdigest()
 c = zlib.compressobj(1, zlib.DEFLATED, -15)
 body = b'\x00\x00\x00\xff\xff' * 200 + c.compress(raw) + c.flush()
 z = b'\x78\x01' + body + zlib.adler32(raw).to_bytes(4, 'big')

@@ -79,6 +79,32 @@ test_expect_success 'rev-parse --short and --short=<n>' '
 	git config --unset core.abbrev
 '
 
+test_expect_success 'whole ids, long prefixes, --short up to a whole id' '
+	full=$(GIT_DIR=.git git rev-parse HEAD) &&
+	test ${#full} = $OID_HEXSZ &&
+	same $full HEAD &&
+	same $(printf %.39s $full) $(printf %.40s $full) &&
+	same --short=39 HEAD &&
+	same --short=40 HEAD &&
+	same --short=41 HEAD &&
+	same --short=$OID_HEXSZ HEAD &&
+	same --short=99 HEAD &&
+	fails ${full}0 &&
+	fails $(printf %.3s $full)
+'
+
+test_expect_success 'rev-parse --show-object-format names the hash, as git' '
+	same --show-object-format &&
+	echo $test_hash_algo >expect &&
+	test_cmp expect ours &&
+	same --show-object-format=storage &&
+	same --show-object-format=input &&
+	same --show-object-format=output &&
+	test_expect_code 128 env GIT_DIR=.git rev-parse \
+		--show-object-format=nonsense 2>err &&
+	test_grep "unknown mode for --show-object-format: nonsense" err
+'
+
 test_expect_success 'suffixes: ^, ^<n>, ~<n>, ^{type}, ^{}' '
 	same HEAD^ HEAD^1 HEAD^2 HEAD~ HEAD~2 HEAD^^ HEAD^2~1 &&
 	same v1^{} v1^{commit} v1^{tree} v1^{tag} v1^0 light^{tree} &&

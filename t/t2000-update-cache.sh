@@ -24,22 +24,22 @@ test_expect_success 'ids and modes equal git hash-object' '
 	cafe=$(printf "caf\303\251") &&
 	update-cache --add a "sp ace" d/e/f lnk empty "$cafe" &&
 	for f in a "sp ace" d/e/f empty "$cafe"; do
-		echo "$(git hash-object "$f")"
+		echo "$(GIT_DIR=.dircache git hash-object "$f")"
 	done >expect &&
-	printf "%s" a | git hash-object --stdin >>expect &&
+	printf "%s" a | GIT_DIR=.dircache git hash-object --stdin >>expect &&
 	git_ls >ls &&
 	sed -n "s/^[0-7]* \([0-9a-f]*\) 0	\(.*\)/\1/p" ls | sort >actual &&
 	sort expect >expect.sorted &&
 	test_cmp expect.sorted actual &&
 	test_grep "^100755 .*	d/e/f$" ls &&
 	test_grep "^120000 .*	lnk$" ls &&
-	test_grep "^100644 $EMPTY_BLOB 0	empty$" ls
+	test_grep "^100644 $(test_oid empty_blob) 0	empty$" ls
 '
 
 test_expect_success 'objects are what git would store' '
 	GIT_DIR=.dircache git fsck --strict 2>err &&
 	! grep -v "^notice" err &&
-	GIT_DIR=.dircache git cat-file -p "$(git hash-object a)" >out &&
+	GIT_DIR=.dircache git cat-file -p "$(GIT_DIR=.dircache git hash-object a)" >out &&
 	test_cmp a out
 '
 
@@ -86,7 +86,7 @@ test_expect_success 'a modified file is rehashed without --add' '
 	echo changed >a &&
 	update-cache a &&
 	test "$(GIT_DIR=.dircache git ls-files -s a | cut -d" " -f2)" = \
-	     "$(git hash-object a)"
+	     "$(GIT_DIR=.dircache git hash-object a)"
 '
 
 test_expect_success 'a directory is refused and nothing changes' '
@@ -161,7 +161,7 @@ test_expect_success '--refresh on a clean tree prints nothing and exits 0' '
 test_expect_success '--cacheinfo adds an existing blob' '
 	rm -rf c && mkdir c && cd c && init-db 2>/dev/null &&
 	echo blob >f && update-cache --add f &&
-	id=$(git hash-object f) &&
+	id=$(GIT_DIR=.dircache git hash-object f) &&
 	update-cache --add --cacheinfo 100755 $id other/name &&
 	GIT_DIR=.dircache git ls-files -s other/name >actual &&
 	echo "100755 $id 0	other/name" >expect &&
@@ -170,12 +170,12 @@ test_expect_success '--cacheinfo adds an existing blob' '
 
 test_expect_success '--cacheinfo refuses a bad mode, id or missing object' '
 	cd c && cp .dircache/index before &&
-	test_must_fail update-cache --add --cacheinfo 100666 $EMPTY_BLOB x 2>err &&
+	test_must_fail update-cache --add --cacheinfo 100666 $(test_oid empty_blob) x 2>err &&
 	test_grep "bad mode" err &&
 	test_must_fail update-cache --add --cacheinfo 100644 1234 x 2>err &&
-	test_grep "not a 40-digit object id" err &&
-	test_must_fail update-cache --add --cacheinfo 100644 $EMPTY_BLOB x 2>err &&
-	test_grep "no object $EMPTY_BLOB" err &&
+	test_grep "not a $OID_HEXSZ-digit object id" err &&
+	test_must_fail update-cache --add --cacheinfo 100644 $(test_oid empty_blob) x 2>err &&
+	test_grep "no object $(test_oid empty_blob)" err &&
 	cmp before .dircache/index
 '
 
@@ -273,6 +273,7 @@ test_expect_success 'progress on a terminal, nothing on a pipe' '
 		mkdir co && cd co &&
 		export GIT_INDEX_FILE=../.dircache/index &&
 		export SHA1_FILE_DIRECTORY=../.dircache/objects &&
+		export GIT_DIR=../.dircache &&	# its format: sha1 or sha256
 		checkout-cache -a 2>err && ! test -s err && rm f* &&
 		script -qec "checkout-cache -a" /dev/null >tty.out &&
 		tr "\r" "\n" <tty.out >lines &&

@@ -28,6 +28,12 @@ sys.stdout.buffer.write(out)
 ' "$@" | GIT_DIR=.dircache git hash-object -t tree --literally -w --stdin
 }
 
+# fake_id: an id of the store's size that names no object.
+fake_id() {
+	echo 1234567890123456789012345678901234567890123456789012345678901234 |
+	cut -c1-$OID_HEXSZ
+}
+
 test_expect_success 'setup: a tree of every kind of entry' '
 	init-db 2>/dev/null &&
 	mkdir -p deep/er/and/deeper foo &&
@@ -72,7 +78,7 @@ test_expect_success 'entries are in index order (foo-bar, foo.c, foo/x, foo0)' '
 test_expect_success 'read-tree without -m leaves all stat data zero' '
 	git_ls | sed "s/	/ /" >spec &&
 	python3 "$TEST_DIRECTORY/make-index.py" zero-stat <spec &&
-	n=$(($(wc -c <zero-stat) - 20)) &&
+	n=$(($(wc -c <zero-stat) - OID_HEXSZ / 2)) &&
 	head -c $n zero-stat >expect && head -c $n .dircache/index >actual &&
 	cmp expect actual
 '
@@ -109,8 +115,8 @@ test_expect_success 'read-tree replaces the index, dropping other entries' '
 
 test_expect_success 'the empty tree empties the index' '
 	t=$(GIT_DIR=.dircache git hash-object -t tree -w --stdin </dev/null) &&
-	test "$t" = $EMPTY_TREE &&
-	read-tree $EMPTY_TREE &&
+	test "$t" = $(test_oid empty_tree) &&
+	read-tree $(test_oid empty_tree) &&
 	git_ls >actual &&
 	test ! -s actual &&
 	read-tree "$(cat tree)"
@@ -140,7 +146,7 @@ test_expect_success 'a name that is no object, or a blob: refused' '
 	cp .dircache/index before &&
 	test_expect_code 128 read-tree nosuchref 2>err &&
 	test_grep "not a valid object name" err &&
-	blob=$(git hash-object file) &&
+	blob=$(GIT_DIR=.dircache git hash-object file) &&
 	test_expect_code 128 read-tree "$blob" 2>err &&
 	test_grep "is a blob, not a tree or a commit" err &&
 	cmp before .dircache/index &&
@@ -176,7 +182,7 @@ refuse_tree() {
 }
 
 test_expect_success 'hostile names in a tree are refused' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	refuse_tree $(mktree_raw "100644 .. $b") hasDotdot &&
 	refuse_tree $(mktree_raw "100644 . $b") hasDot &&
 	refuse_tree $(mktree_raw "100644 .git $b") hasDotgit &&
@@ -188,15 +194,34 @@ test_expect_success 'hostile names in a tree are refused' '
 '
 
 test_expect_success 'an empty name, a truncated entry: refused as unparsable' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	refuse_tree $(mktree_raw "100644  $b") badTree &&
 	t=$(printf "100644 x\0abc" |
 	    GIT_DIR=.dircache git hash-object -t tree --literally -w --stdin) &&
 	refuse_tree $t badTree
 '
 
+test_expect_success 'a tree of the other hash'"'"'s id size: refused, not misread' '
+	b=$(GIT_DIR=.dircache git hash-object file) &&
+	case $test_hash_algo in
+	sha1) other=$b$(printf %.24s $b) ;;
+	*) other=$(printf %.40s $b) ;;
+	esac &&
+	t=$(mktree_raw "100644 a $other" "100644 b $other") &&
+	cp .dircache/index before &&
+	test_expect_code 128 read-tree $t 2>err &&
+	test_grep "^read-tree: tree $t" err &&
+	cmp before .dircache/index &&
+	test_expect_code 128 read-tree -m $t 2>err &&
+	cmp before .dircache/index &&
+	t=$(mktree_raw "100644 a $other") &&
+	test_expect_code 128 read-tree $t 2>err &&
+	test_grep "^read-tree: tree $t" err &&
+	cmp before .dircache/index
+'
+
 test_expect_success 'unsorted and duplicate entries: refused' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	refuse_tree $(mktree_raw "100644 b $b" "100644 a $b") treeNotSorted &&
 	refuse_tree $(mktree_raw "100644 a $b" "100644 a $b") duplicateEntries &&
 	sub=$(mktree_raw "100644 x $b") &&
@@ -207,7 +232,7 @@ test_expect_success 'unsorted and duplicate entries: refused' '
 # Trees from 2005 hold 100664 and zero-padded modes: git reads them,
 # canonicalised, and so must we.
 test_expect_success 'old and odd modes are read as git reads them' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	sub=$(mktree_raw "100644 x $b") &&
 	for spec in "040000 d $sub" "100664 f $b" "100600 f $b" \
 		    "100775 f $b" "0100644 f $b"; do
@@ -221,14 +246,14 @@ test_expect_success 'old and odd modes are read as git reads them' '
 		cat-file -p $t >actual &&
 		GIT_DIR=.dircache git cat-file -p $t >expect &&
 		test_cmp expect actual &&
-		diff-tree -r $EMPTY_TREE $t >actual &&
-		GIT_DIR=.dircache git diff-tree -r $EMPTY_TREE $t >expect &&
+		diff-tree -r $(test_oid empty_tree) $t >actual &&
+		GIT_DIR=.dircache git diff-tree -r $(test_oid empty_tree) $t >expect &&
 		test_cmp expect actual || return 1
 	done
 '
 
 test_expect_success 'a hostile subtree is refused, naming the tree and its path' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	bad=$(mktree_raw "100644 .git $b") &&
 	mid=$(mktree_raw "100644 ok $b" "40000 sub $bad") &&
 	top=$(mktree_raw "40000 dir $mid" "100644 zz $b") &&
@@ -239,8 +264,8 @@ test_expect_success 'a hostile subtree is refused, naming the tree and its path'
 '
 
 test_expect_success 'a missing blob is refused, naming the path' '
-	b=$(git hash-object file) &&
-	missing=1234567890123456789012345678901234567890 &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
+	missing=$(fake_id) &&
 	sub=$(mktree_raw "100644 gone $missing") &&
 	top=$(mktree_raw "100644 a $b" "40000 d $sub") &&
 	cp .dircache/index before &&
@@ -250,8 +275,8 @@ test_expect_success 'a missing blob is refused, naming the path' '
 '
 
 test_expect_success 'a missing subtree is refused, naming the path' '
-	b=$(git hash-object file) &&
-	missing=1234567890123456789012345678901234567890 &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
+	missing=$(fake_id) &&
 	top=$(mktree_raw "100644 a $b" "40000 d $missing") &&
 	cp .dircache/index before &&
 	test_expect_code 128 read-tree "$top" 2>err &&
@@ -261,7 +286,7 @@ test_expect_success 'a missing subtree is refused, naming the path' '
 '
 
 test_expect_success 'a path longer than 4095 bytes is refused' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	name=$(printf "%0250d" 0) &&
 	t=$(mktree_raw "100644 $name $b") &&
 	for i in $(seq 1 16); do
@@ -274,7 +299,7 @@ test_expect_success 'a path longer than 4095 bytes is refused' '
 '
 
 test_expect_success 'a subtree entry naming a blob is refused' '
-	b=$(git hash-object file) &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
 	top=$(mktree_raw "40000 d $b") &&
 	cp .dircache/index before &&
 	test_expect_code 128 read-tree "$top" 2>err &&
@@ -283,8 +308,8 @@ test_expect_success 'a subtree entry naming a blob is refused' '
 '
 
 test_expect_success 'a gitlink names a commit elsewhere: not looked for' '
-	b=$(git hash-object file) &&
-	missing=1234567890123456789012345678901234567890 &&
+	b=$(GIT_DIR=.dircache git hash-object file) &&
+	missing=$(fake_id) &&
 	top=$(mktree_raw "100644 a $b" "160000 sub $missing") &&
 	read-tree "$top" &&
 	git_ls >actual &&

@@ -71,7 +71,7 @@ test_expect_success 'unmerged entries: -u, -s, -t, -d, -m' '
 	one=$(echo one | git hash-object -w --stdin) &&
 	two=$(echo two | git hash-object -w --stdin) &&
 	cp "$GIT_DIR/index" ../index.saved &&
-	printf "0 0000000000000000000000000000000000000000\tmod\n" |
+	printf "0 %s\tmod\n" $ZERO_OID |
 		git update-index --index-info &&
 	printf "100644 %s 1\tmod\n100644 %s 2\tmod\n100755 %s 3\tmod\n100644 %s 2\tgone\n" \
 		$one $two $one $two | git update-index --index-info &&

@@ -29,8 +29,9 @@ diff_both() {
 }
 
 # check_apply OLD NEW: ./actual applied to a copy of OLD gives NEW.
+# (applied is a git repository so that git apply knows the store's hash)
 check_apply() {
-	mkdir applied &&
+	git init -q applied &&
 	cp "$1" applied/f &&
 	if test -s actual; then
 		(cd applied && git apply ../actual)
@@ -308,7 +309,8 @@ seen = {}
 i = 0
 while True:
     data = b\"twin %d\n\" % i
-    h = hashlib.sha1(b\"blob %d\0\" % len(data) + data).hexdigest()
+    h = hashlib.new(\"$test_hash_algo\",
+                    b\"blob %d\0\" % len(data) + data).hexdigest()
     if h[:7] in seen:
         open(\"twin1\", \"wb\").write(seen[h[:7]])
         open(\"twin2\", \"wb\").write(data)
@@ -355,7 +357,8 @@ test_expect_success 'binary content with --binary applies with git apply' '
 	cp bin2 repo/f &&
 	(cd repo && show-diff --binary >../actual) &&
 	test_grep "^GIT binary patch$" actual &&
-	id1=$(git hash-object bin1) && id2=$(git hash-object bin2) &&
+	id1=$(GIT_DIR=repo/.dircache git hash-object bin1) &&
+	id2=$(GIT_DIR=repo/.dircache git hash-object bin2) &&
 	test_grep "^index $id1\.\.$id2 100644$" actual &&
 	check_apply bin1 bin2 &&
 	(cd applied && git apply -R ../actual) &&

@@ -98,10 +98,11 @@ test_expect_success 'the patch is what git diff prints' '
 	test_grep "^deleted file mode 120000$" actual
 '
 
+# GIT_DIR: outside a repository git apply takes ids to be SHA-1's
 test_expect_success 'the --binary patch turns the old tree into the new' '
 	(cd repo && show-diff --binary >../patch) &&
 	checkout_old applied &&
-	(cd applied && git apply ../patch) &&
+	(cd applied && GIT_DIR=../repo/.dircache git apply ../patch) &&
 	tree_state new >expect &&
 	tree_state applied >actual &&
 	test_cmp expect actual
@@ -192,12 +193,13 @@ test_expect_success 'a racily clean entry is compared by content' '
 	 echo xyz >f &&
 	 update-cache --add f &&
 	 abc=$(echo abc | GIT_DIR=.dircache git hash-object -w --stdin) &&
-	 python3 - "$abc" <<-\EOF &&
+	 python3 - "$abc" "$test_hash_algo" <<-\EOF &&
 	import hashlib, sys
 	p = ".dircache/index"
 	d = bytearray(open(p, "rb").read())
-	d[12 + 40:12 + 60] = bytes.fromhex(sys.argv[1])
-	d[-20:] = hashlib.sha1(d[:-20]).digest()
+	raw = bytes.fromhex(sys.argv[1])
+	d[12 + 40:12 + 40 + len(raw)] = raw
+	d[-len(raw):] = hashlib.new(sys.argv[2], d[:-len(raw)]).digest()
 	open(p, "wb").write(d)
 	EOF
 	 touch -r f .dircache/index &&
@@ -232,7 +234,7 @@ test_expect_success 'usage and refusals' '
 test_expect_success 'a missing blob is an error, exit 128' '
 	test_create_repo broken &&
 	(cd broken && echo one >f && update-cache --add f && echo two >f &&
-	 blob=$(echo one | git hash-object --stdin) &&
+	 blob=$(echo one | GIT_DIR=.dircache git hash-object --stdin) &&
 	 rm .dircache/objects/$(echo $blob | sed "s|^..|&/|") &&
 	 test_expect_code 128 show-diff >../out 2>../err &&
 	 test_expect_code 0 show-diff -s >../out2) &&

@@ -60,17 +60,17 @@ done
 test_expect_success 'the raw lines name what changed' '
 	cd r &&
 	diff-cache --cached $(cat ../tree) >out &&
-	test_grep "^:000000 100644 0\{40\} [0-9a-f]\{40\} A	added$" out &&
+	test_grep "^:000000 100644 0\{$OID_HEXSZ\} [0-9a-f]\{$OID_HEXSZ\} A	added$" out &&
 	diff-cache $(cat ../tree) >out &&
-	test_grep "^:100644 000000 [0-9a-f]\{40\} 0\{40\} D	gone$" out &&
-	test_grep "^:100644 120000 [0-9a-f]\{40\} 0\{40\} T	type$" out
+	test_grep "^:100644 000000 [0-9a-f]\{$OID_HEXSZ\} 0\{$OID_HEXSZ\} D	gone$" out &&
+	test_grep "^:100644 120000 [0-9a-f]\{$OID_HEXSZ\} 0\{$OID_HEXSZ\} T	type$" out
 '
 
 test_expect_success 'unmerged paths: U with --cached, the work tree without' '
 	cd r &&
 	one=$(echo one | git hash-object -w --stdin) &&
 	cp .dircache/index ../index.saved &&
-	printf "0 0000000000000000000000000000000000000000\tc\n" |
+	printf "0 $ZERO_OID\tc\n" |
 		git update-index --index-info &&
 	printf "100644 %s 1\tc\n100644 %s 2\tc\n100644 %s 3\tc\n100644 %s 2\tonly\n" \
 		$one $one $one $one | git update-index --index-info &&
@@ -78,8 +78,8 @@ test_expect_success 'unmerged paths: U with --cached, the work tree without' '
 		same_as_git $o $(cat ../tree) || return 1
 	done &&
 	diff-cache --cached $(cat ../tree) >out &&
-	test_grep "^:100644 000000 [0-9a-f]\{40\} 0\{40\} U	c$" out &&
-	test_grep "^:000000 000000 0\{40\} 0\{40\} U	only$" out &&
+	test_grep "^:100644 000000 [0-9a-f]\{$OID_HEXSZ\} 0\{$OID_HEXSZ\} U	c$" out &&
+	test_grep "^:000000 000000 0\{$OID_HEXSZ\} 0\{$OID_HEXSZ\} U	only$" out &&
 	cp ../index.saved .dircache/index
 '
 

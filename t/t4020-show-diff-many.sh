@@ -86,7 +86,7 @@ test_expect_success 'an unmerged path among them is shown in its place' '
 	 GIT_DIR=.dircache && export GIT_DIR &&
 	 one=$(echo one | git hash-object -w --stdin) &&
 	 two=$(echo two | git hash-object -w --stdin) &&
-	 zero=0000000000000000000000000000000000000000 &&
+	 zero=$ZERO_OID &&
 	 printf "0 %s\td4/f100\000100644 %s 1\td4/f100\000" $zero $one >info &&
 	 printf "100644 %s 2\td4/f100\000" $two >>info &&
 	 ls-files -s d4/f100 >../before &&

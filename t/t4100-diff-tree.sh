@@ -61,7 +61,7 @@ test_expect_success 'non-recursive output is git'"'"'s' '
 	test_grep "^:100644 120000 .* T	tolink$" actual &&
 	test_grep "^:120000 100644 .* T	fromlink$" actual &&
 	test_grep "^:100644 100755 .* M	chmod$" actual &&
-	test_grep "^:000000 040000 0\{40\} .* A	new$" actual
+	test_grep "^:000000 040000 0\{$OID_HEXSZ\} .* A	new$" actual
 '
 
 test_expect_success 'recursive output is git'"'"'s' '
@@ -105,7 +105,8 @@ test_expect_success 'identical trees give no output' '
 '
 
 test_expect_success 'the empty tree, even when not in the store' '
-	test_must_fail test -f .dircache/objects/4b/825dc642cb6eb9a060e54bf8d69288fbee4904 &&
+	test_must_fail test -f .dircache/objects/$(echo $EMPTY_TREE |
+		sed "s|^..|&/|") &&
 	all_modes $EMPTY_TREE $(cat A) &&
 	all_modes $(cat B) $EMPTY_TREE
 '
@@ -264,13 +265,13 @@ test_expect_success 'missing subtree: refused when needed, never read when equal
 # deep_chain N: store N trees, each holding the next as "d", and print
 # the outermost; written directly, as N git processes would be slow.
 deep_chain() {
-	python3 - "$1" <<-\EOF
+	python3 - "$1" "$EMPTY_BLOB" "$test_hash_algo" <<-\EOF
 	import hashlib, os, sys, zlib
-	sha = bytes.fromhex("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
+	sha = bytes.fromhex(sys.argv[2])
 	body = b"100644 f\0" + sha
 	for i in range(int(sys.argv[1])):
 	    raw = b"tree %d\0" % len(body) + body
-	    hexid = hashlib.sha1(raw).hexdigest()
+	    hexid = hashlib.new(sys.argv[3], raw).hexdigest()
 	    d = os.path.join(".dircache/objects", hexid[:2])
 	    os.makedirs(d, exist_ok=True)
 	    with open(os.path.join(d, hexid[2:]), "wb") as f:
@@ -290,7 +291,7 @@ test_expect_success 'deep trees are followed, too deep ones refused' '
 	test_expect_code 128 diff-tree -r $EMPTY_TREE $deep >out 2>err &&
 	test_grep "^diff-tree: refusing trees nested deeper than 4096 levels" err &&
 	diff-tree $EMPTY_TREE $deep >out &&
-	test_grep "^:000000 040000 0\{40\} [0-9a-f]\{40\} A	d$" out
+	test_grep "^:000000 040000 0\{$OID_HEXSZ\} [0-9a-f]\{$OID_HEXSZ\} A	d$" out
 '
 
 test_expect_success 'refuses paths outside the tree and the empty path' '

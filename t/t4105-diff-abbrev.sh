@@ -61,7 +61,7 @@ test_expect_success 'ids: --abbrev=<n>, --abbrev, --full-index' '
 	same --abbrev=99 &&
 	same --abbrev &&
 	same --full-index &&
-	grep "^index [0-9a-f]\{40\}\.\." ours >/dev/null
+	grep "^index [0-9a-f]\{$OID_HEXSZ\}\.\." ours >/dev/null
 '
 
 test_expect_success 'ids: core.abbrev from the config' '

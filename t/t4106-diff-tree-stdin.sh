@@ -40,7 +40,7 @@ test_expect_success 'commits: each id, then its changes; roots, merges, empty on
 	same -r &&
 	same -r -p &&
 	same &&
-	grep -c "^[0-9a-f]\{40\}\$" ours >count &&
+	grep -c "^[0-9a-f]\{$OID_HEXSZ\}\$" ours >count &&
 	echo 3 >want &&
 	test_cmp want count
 '

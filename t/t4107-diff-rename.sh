@@ -269,7 +269,7 @@ test_expect_success 'diff-cache -M: the index and the work tree, as git diff-ind
 		test_cmp "$T/expect" "$T/out" || return 1
 	done &&
 	! grep R "$T/out" &&
-	diff-cache -M HEAD >"$T/out" && ! grep "R.*0000000000000000000000000000000000000000" "$T/out" &&
+	diff-cache -M HEAD >"$T/out" && ! grep "R.*$ZERO_OID" "$T/out" &&
 	grep "R0[0-9][0-9]	deep/z	zz\$" "$T/out"
 '
 

@@ -6,7 +6,7 @@ test_description='applymbox: a 120-patch series committed as git am commits it'
 test_expect_success 'setup: a history of 120 commits, mailed' '
 	am_history hist 120 &&
 	git -C hist format-patch -q -M --stdout HEAD~120 >series.mbox &&
-	test $(grep -c "^From [0-9a-f]\{40\} " series.mbox) = 120 &&
+	test $(grep -c "^From [0-9a-f]\{$OID_HEXSZ\} " series.mbox) = 120 &&
 	grep -q "^GIT binary patch" series.mbox &&
 	grep -q "^rename from" series.mbox &&
 	grep -q "^new mode" series.mbox &&

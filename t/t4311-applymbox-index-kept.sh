@@ -50,7 +50,7 @@ test_expect_success 'the cache tree is the one git read-tree makes' '
 	GIT_INDEX_FILE=../gits git read-tree HEAD &&
 	od -A n -v -t x1 ../gits | tr -d " \n" |
 		sed -n "s/.*54524545\(.*\)/\1/p" | cut -c 9- >../git-tree &&
-	n=$(($(wc -c <../git-tree) - 41)) &&
+	n=$(($(wc -c <../git-tree) - 1 - OID_HEXSZ)) &&
 	head -c $n ../git-tree >../expect && head -c $n ../ours-tree >../actual &&
 	test_cmp ../expect ../actual
 '

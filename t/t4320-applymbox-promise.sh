@@ -26,8 +26,8 @@ loose() {
 # loose objects nor packs (a scratch file left behind would be one).
 stray() {
 	(cd "$1/.dircache/objects" && find . -type f) |
-		grep -v "^\./[0-9a-f][0-9a-f]/[0-9a-f]\{38\}\$" |
-		grep -v "^\./pack/pack-[0-9a-f]\{40\}\.\(pack\|idx\)\$"
+		grep -v "^\./[0-9a-f][0-9a-f]/[0-9a-f]\{$((OID_HEXSZ - 2))\}\$" |
+		grep -v "^\./pack/pack-[0-9a-f]\{$OID_HEXSZ\}\.\(pack\|idx\)\$"
 }
 
 test_expect_success 'setup: a series of 24 (files changed again and again), applied by git am' '

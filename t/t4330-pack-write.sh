@@ -36,13 +36,13 @@ test_expect_success 'setup: objects of every type and size' '
 	test $(wc -l <ids) = 306 &&
 	ls g/.git/objects/pack >packdir &&
 	test $(wc -l <packdir) = 2 &&
-	grep "^pack-[0-9a-f]\{40\}\.pack\$" packdir &&
-	grep "^pack-[0-9a-f]\{40\}\.idx\$" packdir
+	grep "^pack-[0-9a-f]\{$OID_HEXSZ\}\.pack\$" packdir &&
+	grep "^pack-[0-9a-f]\{$OID_HEXSZ\}\.idx\$" packdir
 '
 
 test_expect_success 'git verify-pack and fsck --strict accept it' '
 	idx=$(ls g/.git/objects/pack/*.idx) &&
-	git verify-pack -v "$idx" >verify &&
+	git verify-pack --object-format=$test_hash_algo -v "$idx" >verify &&
 	grep "^non delta: 306 objects" verify &&
 	GIT_DIR=g/.git git fsck --strict --no-dangling >fsck.out 2>&1 &&
 	test ! -s fsck.out
@@ -51,7 +51,7 @@ test_expect_success 'git verify-pack and fsck --strict accept it' '
 test_expect_success 'the idx is the one git index-pack makes, named by the pack id' '
 	pack=$(ls g/.git/objects/pack/*.pack) &&
 	cp "$pack" copy.pack &&
-	id=$(git index-pack -o copy.idx copy.pack) &&
+	id=$(git index-pack --object-format=$test_hash_algo -o copy.idx copy.pack) &&
 	test "$pack" = "g/.git/objects/pack/pack-$id.pack" &&
 	cmp copy.idx g/.git/objects/pack/pack-$id.idx
 '
@@ -105,7 +105,7 @@ test_expect_success 'a checkpoint of many objects is one pack, fsck --strict cle
 	test $(grep -vc "/pack/" new) = 0 &&
 	for idx in w/.dircache/objects/pack/*.idx
 	do
-		git verify-pack "$idx" || exit 1
+		git verify-pack --object-format=$test_hash_algo "$idx" || exit 1
 	done &&
 	GIT_DIR=w/.dircache git fsck --strict --no-dangling >fsck.out 2>&1 &&
 	test ! -s fsck.out

@@ -15,7 +15,7 @@ test_expect_success 'git gc --aggressive: deep chains read as git' '
 	cd repo &&
 	git gc -q --aggressive &&
 	! ls .git/objects/?? 2>/dev/null | grep . &&
-	git verify-pack -v .git/objects/pack/*.idx >../v &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../v &&
 	test_grep "chain length = " ../v &&
 	pack_compare_all
 '
@@ -24,7 +24,7 @@ test_expect_success 'verify-pack -v lists the pack as git does' '
 	cd repo &&
 	for p in .git/objects/pack/*.idx; do
 		verify-pack -v $p >../ours &&
-		git verify-pack -v $p >../theirs &&
+		git verify-pack --object-format=$test_hash_algo -v $p >../theirs &&
 		test_cmp ../theirs ../ours &&
 		verify-pack $p >../ours &&
 		! test -s ../ours || exit 1
@@ -35,9 +35,9 @@ test_expect_success 'verify-pack takes the pack as x.idx, x.pack or x, as git' '
 	cd repo &&
 	for p in .git/objects/pack/*.idx; do
 		b=${p%.idx} &&
-		git verify-pack -v $p >../theirs &&
+		git verify-pack --object-format=$test_hash_algo -v $p >../theirs &&
 		for name in $b.pack $b; do
-			git verify-pack -v $name >../gits &&
+			git verify-pack --object-format=$test_hash_algo -v $name >../gits &&
 			test_cmp ../theirs ../gits &&
 			verify-pack -v $name >../ours &&
 			test_cmp ../theirs ../ours || exit 1
@@ -53,7 +53,7 @@ test_expect_success 'repack -adf --window=250 --depth=250, idx v1 too' '
 	od -An -tx1 -N4 .git/objects/pack/*.idx | grep -v "ff 74 4f 63" &&
 	pack_compare_all &&
 	verify-pack -v .git/objects/pack/*.idx >../ours &&
-	git verify-pack -v .git/objects/pack/*.idx >../theirs &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../theirs &&
 	test_cmp ../theirs ../ours
 '
 
@@ -61,11 +61,11 @@ test_expect_success '64-bit offsets in an idx v2' '
 	cd repo &&
 	git -c pack.indexVersion=2 repack -q -adf &&
 	p=$(ls .git/objects/pack/*.pack) &&
-	git index-pack --index-version=2,0x40 -o ../big.idx $p &&
+	git index-pack --object-format=$test_hash_algo --index-version=2,0x40 -o ../big.idx $p &&
 	cp ../big.idx ${p%.pack}.idx &&
 	pack_cat_all &&
 	verify-pack -v ${p%.pack}.idx >../ours &&
-	git verify-pack -v ${p%.pack}.idx >../theirs &&
+	git verify-pack --object-format=$test_hash_algo -v ${p%.pack}.idx >../theirs &&
 	test_cmp ../theirs ../ours
 '
 
@@ -89,7 +89,7 @@ test_expect_success 'abbreviations and cat-file -e see packed objects' '
 	cat-file -t $short >../ours && echo commit >../expect &&
 	test_cmp ../expect ../ours &&
 	cat-file -e $id &&
-	test_expect_code 1 cat-file -e 0123456789012345678901234567890123456789
+	test_expect_code 1 cat-file -e $(echo $ZERO_OID | tr 0 5)
 '
 
 test_expect_success 'writing an object that is packed compares with it' '
@@ -185,7 +185,7 @@ test_expect_success 'cat-file -t and -s of a delta read headers only, as git' '
 	seq 1 3000 >f && git add f && git commit -q -m one &&
 	seq 2 3001 >f && git add f && git commit -q -m two &&
 	git gc -q &&
-	git verify-pack -v .git/objects/pack/*.idx >../v &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../v &&
 	first_delta &&
 	for opt in -t -s; do
 		cat-file $opt $delta >../ours &&
@@ -223,7 +223,7 @@ test_expect_success 'a pack that comes while a reader runs is found on a miss' '
 	test $(ls .git/objects/pack/*.pack | wc -l) = 2 &&
 	echo $b >&8 && read got <&9 &&
 	echo $a >&8 && read again <&9 &&
-	echo 0000000000000000000000000000000000000000 >&8 && read none <&9 &&
+	echo $ZERO_OID >&8 && read none <&9 &&
 	exec 8>&- 9<&- && wait &&
 	test "$got" = "blob 6 blob 6" &&
 	test "$again" = "blob 4 blob 4" &&

@@ -49,7 +49,7 @@ test_expect_success 'the pack maker makes packs git reads' '
 	git cat-file -p $id >../expect &&
 	cat-file -p $id >../ours &&
 	test_cmp ../expect ../ours &&
-	git verify-pack -v .git/objects/pack/*.idx >../expect &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../expect &&
 	verify-pack -v .git/objects/pack/*.idx >../ours &&
 	test_cmp ../expect ../ours &&
 	fsck-cache
@@ -62,7 +62,7 @@ test_expect_success 'a chain 300 deep, OFS and REF in turn, read as git' '
 	cat-file -p $id >../ours &&
 	test_cmp ../expect ../ours &&
 	test_grep "^line 299" ../ours &&
-	git verify-pack -v .git/objects/pack/*.idx >../expect &&
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/*.idx >../expect &&
 	verify-pack -v .git/objects/pack/*.idx >../ours &&
 	test_cmp ../expect ../ours &&
 	test_grep "chain length = 300: 1 object" ../ours &&
@@ -154,7 +154,7 @@ test_expect_success 'a bad CRC: fsck-cache and verify-pack say so, as git' '
 	refuses fsck-cache &&
 	test_grep "index CRC mismatch for object $id" ../err &&
 	refuses verify-pack .git/objects/pack/*.idx &&
-	test_must_fail git verify-pack .git/objects/pack/*.idx 2>../gerr &&
+	test_must_fail git verify-pack --object-format=$test_hash_algo .git/objects/pack/*.idx 2>../gerr &&
 	test_must_fail git fsck 2>../gerr &&
 	test_grep "index CRC mismatch for object $id" ../gerr
 '
@@ -163,7 +163,7 @@ test_expect_success 'a wrong zlib checksum: fsck-cache says so, as git fsck' '
 	git init -q adler && cd adler &&
 	id=$($MP bad_adler .git/objects/pack) &&
 	cat-file -p $id >../ours &&
-	test_must_fail git verify-pack .git/objects/pack/*.idx 2>../gerr &&
+	test_must_fail git verify-pack --object-format=$test_hash_algo .git/objects/pack/*.idx 2>../gerr &&
 	refuses verify-pack .git/objects/pack/*.idx &&
 	test_grep "adler32" ../err &&
 	test_must_fail git fsck 2>../gerr &&
@@ -171,6 +171,26 @@ test_expect_success 'a wrong zlib checksum: fsck-cache says so, as git fsck' '
 	test_grep "object $id is corrupt" ../err &&
 	test_grep "adler32" ../err &&
 	test $(grep -c "is corrupt" ../err) = 2
+'
+
+case $test_hash_algo in
+sha1)	other_hash=sha256 ;;
+*)	other_hash=sha1 ;;
+esac
+
+test_expect_success 'a pack and idx of the other hash in the store: refused, told why' '
+	git init -q --object-format=$other_hash oh &&
+	(cd oh && echo one >f && git add f && git commit -q -m one &&
+	 git repack -q -ad) &&
+	git init -q mixed && cd mixed &&
+	cp ../oh/.git/objects/pack/* .git/objects/pack/ &&
+	oid=$(git -C ../oh rev-parse HEAD:f) &&
+	refuses cat-file -p $(echo one | git hash-object --stdin) &&
+	test_grep "has $other_hash ids, the store is $test_hash_algo" \
+		../err &&
+	refuses fsck-cache &&
+	test_grep "has $other_hash ids" ../err &&
+	verify-pack .git/objects/pack/*.idx
 '
 
 test_expect_success 'a flipped byte in a real pack: refused, never read' '

@@ -74,7 +74,7 @@ test_expect_success 'a thin pack: a REF_DELTA base found in the store' '
 	printf "HEAD\n^HEAD~1\n" | git pack-objects -q --revs --thin --stdout \
 		>../thin.pack &&
 	git init -q ../thin-ours && cd ../thin-ours &&
-	(cd ../thin && git rev-list --objects HEAD~1 | cut -c1-40 |
+	(cd ../thin && git rev-list --objects HEAD~1 | cut -c1-$OID_HEXSZ |
 		git pack-objects -q --stdout) | unpack-objects &&
 	unpack-objects <../thin.pack &&
 	(cd ../thin && git rev-parse HEAD:f) >../want &&

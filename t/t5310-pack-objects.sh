@@ -15,13 +15,13 @@ export GIT_DIR
 
 # The (id, base) pairs of the deltas of a pack, sorted.
 delta_pairs() {
-	git verify-pack -v "$1" |
+	git verify-pack --object-format=$test_hash_algo -v "$1" |
 	awk 'NF == 7 && $3 ~ /^[0-9]+$/ { print $1, $7 }' | sort
 }
 
 # "<id> <sha1 of its delta inflated>" for each delta of pack $1 (no .pack).
 delta_data() {
-	git verify-pack -v "$1.idx" |
+	git verify-pack --object-format=$test_hash_algo -v "$1.idx" |
 	awk "NF == 7 && \$3 ~ /^[0-9]+\$/ { print \$1, \$5, \$4 }" |
 	python3 -c "
 import hashlib, sys, zlib
@@ -33,7 +33,7 @@ for line in sorted(sys.stdin):
     while entry[i - 1] & 0x80:
         i += 1
     if (entry[0] >> 4) & 7 == 7:
-        i += 20
+        i += $((OID_HEXSZ / 2))
     else:
         while entry[i] & 0x80:
             i += 1
@@ -44,7 +44,7 @@ for line in sorted(sys.stdin):
 
 # The ids a pack holds, sorted.
 pack_ids() {
-	git verify-pack -v "$1" | awk '$2 ~ /^(commit|tree|blob|tag)$/ { print $1 }' |
+	git verify-pack --object-format=$test_hash_algo -v "$1" | awk '$2 ~ /^(commit|tree|blob|tag)$/ { print $1 }' |
 	sort
 }
 
@@ -71,7 +71,7 @@ test_expect_success 'a pack and its idx, named by the pack id' '
 	test $(wc -l <../out) = 1 &&
 	test -f ../p-$hex.pack && test -f ../p-$hex.idx &&
 	! ls .. | grep tmp_ &&
-	git verify-pack -v ../p-$hex.idx >../v &&
+	git verify-pack --object-format=$test_hash_algo -v ../p-$hex.idx >../v &&
 	test_grep "^chain length = " ../v &&
 	test_grep "p-$hex.pack: ok" ../v &&
 	test $(grep -c -E " (commit|tree|blob|tag) " ../v) = $(wc -l <../list)
@@ -81,7 +81,7 @@ test_expect_success 'the idx is the one git index-pack makes' '
 	cd repo &&
 	hex=$(cat ../out) &&
 	cp ../p-$hex.pack ../copy.pack &&
-	test "$(git index-pack -o ../copy.idx ../copy.pack)" = "$hex" &&
+	test "$(git index-pack --object-format=$test_hash_algo -o ../copy.idx ../copy.pack)" = "$hex" &&
 	cmp ../copy.idx ../p-$hex.idx
 '
 
@@ -111,7 +111,7 @@ test_expect_success 'deltas: much smaller than whole objects, depth kept' '
 	ours=$(wc -c <../p-$(cat ../out).pack) &&
 	test $((ours * 4)) -lt $whole &&
 	pack-objects --depth=2 ../shallow <../list >/dev/null &&
-	git verify-pack -v ../shallow-*.idx >../v2 &&
+	git verify-pack --object-format=$test_hash_algo -v ../shallow-*.idx >../v2 &&
 	test_grep "^chain length = 2" ../v2 &&
 	! grep "^chain length = [3-9]" ../v2
 '
@@ -128,7 +128,7 @@ test_expect_success 'threads: one or four, the same objects' '
 	cd repo &&
 	pack-objects --threads=1 ../t1 <../list >/dev/null &&
 	pack-objects --threads=4 ../t4 <../list >/dev/null &&
-	git verify-pack ../t1-*.idx && git verify-pack ../t4-*.idx &&
+	git verify-pack --object-format=$test_hash_algo ../t1-*.idx && git verify-pack --object-format=$test_hash_algo ../t4-*.idx &&
 	pack_ids ../t1-*.idx >../ids1 && pack_ids ../t4-*.idx >../ids4 &&
 	test_cmp ../ids1 ../ids4
 '
@@ -151,14 +151,14 @@ test_expect_success '--window-memory: past it, only the newest base is kept' '
 
 test_expect_success '--revs walks as rev-list --objects' '
 	cd repo &&
-	git rev-list --objects e30 ^t10 | cut -c1-40 | sort >../want &&
+	git rev-list --objects e30 ^t10 | cut -c1-$OID_HEXSZ | sort >../want &&
 	printf "e30\n^t10\n" | pack-objects --revs ../r >/dev/null &&
-	git verify-pack ../r-*.idx &&
+	git verify-pack --object-format=$test_hash_algo ../r-*.idx &&
 	pack_ids ../r-*.idx >../got &&
 	test_cmp ../want ../got &&
-	git rev-list --objects --all | cut -c1-40 | sort >../want &&
+	git rev-list --objects --all | cut -c1-$OID_HEXSZ | sort >../want &&
 	pack-objects --revs --all --stdout </dev/null >../all.pack &&
-	git index-pack -o ../all.idx ../all.pack &&
+	git index-pack --object-format=$test_hash_algo -o ../all.idx ../all.pack &&
 	pack_ids ../all.idx >../got &&
 	test_cmp ../want ../got
 '
@@ -168,28 +168,28 @@ test_expect_success 'reuse: git deltas copied, REF_DELTA made OFS_DELTA, no more
 	git repack -q -adf --window=50 --depth=20 &&
 	git pack-objects -q --all --no-delta-base-offset --stdout \
 		</dev/null >../ref.pack &&
-	git index-pack -o .git/objects/pack/pack-ref.idx ../ref.pack &&
+	git index-pack --object-format=$test_hash_algo -o .git/objects/pack/pack-ref.idx ../ref.pack &&
 	cp ../ref.pack .git/objects/pack/pack-ref.pack &&
 	rm -f $(ls .git/objects/pack/pack-*.* | grep -v pack-ref) &&
 	delta_pairs .git/objects/pack/pack-ref.idx >../git-pairs &&
 	test $(wc -l <../git-pairs) -gt 40 &&
 	delta_data .git/objects/pack/pack-ref >../git-deltas &&
 	pack-objects ../reused <../list >/dev/null &&
-	git verify-pack ../reused-*.idx &&
+	git verify-pack --object-format=$test_hash_algo ../reused-*.idx &&
 	delta_pairs ../reused-*.idx >../our-pairs &&
 	test_cmp ../git-pairs ../our-pairs &&
 	delta_data $(ls ../reused-*.pack | sed "s/.pack$//") >../our-deltas &&
 	join ../git-deltas ../our-deltas | awk "\$2 != \$3" >../changed &&
 	test_cmp /dev/null ../changed &&
 	pack-objects --no-reuse-delta ../fresh <../list >/dev/null &&
-	git verify-pack ../fresh-*.idx &&
+	git verify-pack --object-format=$test_hash_algo ../fresh-*.idx &&
 	delta_data $(ls ../fresh-*.pack | sed "s/.pack$//") >../fresh-deltas &&
 	join ../git-deltas ../fresh-deltas | awk "\$2 != \$3" >../changed &&
 	test -s ../changed &&
 	pack-objects --no-reuse-object ../noreuse <../list >/dev/null &&
-	git verify-pack ../noreuse-*.idx &&
+	git verify-pack --object-format=$test_hash_algo ../noreuse-*.idx &&
 	cp ../reused-*.pack ../copy2.pack &&
-	git index-pack -o ../copy2.idx ../copy2.pack &&
+	git index-pack --object-format=$test_hash_algo -o ../copy2.idx ../copy2.pack &&
 	cmp ../copy2.idx ../reused-*.idx
 '
 
@@ -197,7 +197,7 @@ test_expect_success 'reuse: bad bytes in the old pack are never copied' '
 	rm -rf crc && cp -R packed crc && cd crc &&
 	cp -R ../repo/.git/objects/?? .git/objects/ &&
 	pack=.git/objects/pack/pack-ref.pack &&
-	git verify-pack -v .git/objects/pack/pack-ref.idx |
+	git verify-pack --object-format=$test_hash_algo -v .git/objects/pack/pack-ref.idx |
 	awk "\$2 == \"blob\" && NF == 5 && \$4 > 100 { print \$5 + int(\$4 / 2); exit }" >../at &&
 	test -s ../at &&
 	chmod u+w $pack &&
@@ -206,7 +206,7 @@ test_expect_success 'reuse: bad bytes in the old pack are never copied' '
 	mkdir ../crcout &&
 	if pack-objects --window=0 ../crcout/p <../list >/dev/null 2>../err
 	then
-		git verify-pack ../crcout/p-*.idx
+		git verify-pack --object-format=$test_hash_algo ../crcout/p-*.idx
 	else
 		test $(wc -l <../err) = 1 && test -z "$(ls ../crcout)"
 	fi
@@ -256,6 +256,73 @@ test_expect_success 'progress: with --progress only (stderr is no tty), never wi
 	test_grep "Writing objects" ../err &&
 	pack-objects --progress -q --stdout <../list >/dev/null 2>../err &&
 	test ! -s ../err
+'
+
+# A sha256 store whatever the suite's hash: its packs and idx files
+# are the bytes git writes, both ways, with OFS and REF deltas.
+test_expect_success 'a sha256 store: our pack and idx, git reads them byte for byte' '
+	git init -q --object-format=sha256 s256 && cd s256 &&
+	for i in 1 2 3 4 5 6 7 8; do
+		seq 1 $((300 + i * 40)) >text && seq $i 500 >rows &&
+		git add text rows && git commit -q -m "edit $i" || exit 1
+	done &&
+	git rev-list --objects --all >../l256 &&
+	test $(head -n 1 ../l256 | cut -d" " -f1 | wc -c) = 65 &&
+	pack-objects ../o256 <../l256 >../o256.hex &&
+	hex=$(cat ../o256.hex) && test ${#hex} = 64 &&
+	git verify-pack --object-format=sha256 -v ../o256-$hex.idx >../gv &&
+	test_grep "^chain length = " ../gv &&
+	verify-pack -v ../o256-$hex.idx >../ov &&
+	test_cmp ../gv ../ov &&
+	cp ../o256-$hex.pack ../c256.pack &&
+	test "$(git index-pack --object-format=sha256 -o ../c256.idx \
+		../c256.pack)" = $hex &&
+	cmp ../c256.idx ../o256-$hex.idx &&
+	pack-objects --stdout <../l256 | cmp - ../o256-$hex.pack &&
+	git init -q --bare --object-format=sha256 ../onlyours &&
+	cp ../o256-$hex.pack ../onlyours/objects/pack/pack-$hex.pack &&
+	cp ../o256-$hex.idx ../onlyours/objects/pack/pack-$hex.idx &&
+	git --git-dir=../onlyours fsck --strict --no-dangling >../fsck.out 2>&1 &&
+	! grep -v "^notice" ../fsck.out
+'
+
+test_expect_success 'a sha256 store: git'"'"'s packs, OFS and REF, read as git' '
+	cd s256 &&
+	for opt in --delta-base-offset --no-delta-base-offset; do
+		rm -rf ../g256 && mkdir ../g256 &&
+		git pack-objects -q $opt --window=50 ../g256/p <../l256 \
+			>../g.hex &&
+		h=$(cat ../g.hex) &&
+		cp ../g256/p-$h.pack ../g256/x.pack &&
+		test "$(index-pack ../g256/x.pack)" = $h &&
+		cmp ../g256/p-$h.idx ../g256/x.idx &&
+		git verify-pack --object-format=sha256 -v ../g256/x.idx >../gv &&
+		verify-pack -v ../g256/x.idx >../ov &&
+		test_cmp ../gv ../ov &&
+		show-index <../g256/x.idx >../os &&
+		git show-index --object-format=sha256 <../g256/x.idx >../gs &&
+		test_cmp ../gs ../os || exit 1
+	done &&
+	grep -q " 1 [0-9a-f]\{64\}\$" ../gv &&
+	python3 -c "
+import sys, zlib
+d = open(sys.argv[1], \"rb\").read()
+n = int.from_bytes(d[8:12], \"big\"); off = 12; kinds = set()
+for i in range(n):
+    c = d[off]; t = (c >> 4) & 7; off += 1
+    while c & 0x80:
+        c = d[off]; off += 1
+    if t == 7: off += 32
+    if t == 6:
+        c = d[off]; off += 1
+        while c & 0x80:
+            c = d[off]; off += 1
+    kinds.add(t)
+    z = zlib.decompressobj(); z.decompress(d[off:]); off = len(d) - len(z.unused_data)
+assert off == len(d) - 32, off
+print(\" \".join(str(k) for k in sorted(kinds)))
+" ../g256/x.pack >../kinds &&
+	grep -q 7 ../kinds
 '
 
 test_expect_success 'usage: exit 129' '

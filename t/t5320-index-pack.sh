@@ -23,17 +23,17 @@ test_expect_success 'setup: packs with OFS_DELTA and with REF_DELTA' '
 		>ofs.hex &&
 	(cd repo && git pack-objects -q --no-delta-base-offset --window=50 \
 		--depth=20 ../ref/p <../objs) >ref.hex &&
-	git verify-pack -v ofs/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$" &&
-	git verify-pack -v ref/p-*.idx | grep -q " 1 [0-9a-f]\{40\}\$"
+	git verify-pack --object-format=$test_hash_algo -v ofs/p-*.idx | grep -q " 1 [0-9a-f]\{$OID_HEXSZ\}\$" &&
+	git verify-pack --object-format=$test_hash_algo -v ref/p-*.idx | grep -q " 1 [0-9a-f]\{$OID_HEXSZ\}\$"
 '
 
 test_expect_success 'the idx is byte for byte git index-pack'"'"'s' '
 	for k in ofs ref; do
 		h=$(cat $k.hex) &&
 		mkdir -p mine-$k && cp $k/p-$h.pack mine-$k/x.pack &&
-		index-pack mine-$k/x.pack >out &&
+		index-pack --object-format=$test_hash_algo mine-$k/x.pack >out &&
 		echo $h >expect && test_cmp expect out &&
-		git index-pack -o git-$k.idx mine-$k/x.pack >/dev/null &&
+		git index-pack --object-format=$test_hash_algo -o git-$k.idx mine-$k/x.pack >/dev/null &&
 		cmp git-$k.idx mine-$k/x.idx &&
 		cmp $k/p-$h.idx mine-$k/x.idx || exit 1
 	done
@@ -49,7 +49,7 @@ for i in range(n):
     c = d[off]; t = (c >> 4) & 7; off += 1
     while c & 0x80:
         c = d[off]; off += 1
-    if t == 7: off += 20
+    if t == 7: off += $((OID_HEXSZ / 2))
     if t == 6:
         c = d[off]; off += 1
         while c & 0x80:
@@ -63,7 +63,7 @@ print(\" \".join(str(k) for k in sorted(kinds)))
 
 test_expect_success '-o names the idx' '
 	h=$(cat ofs.hex) &&
-	index-pack -o other.idx ofs/p-$h.pack >out &&
+	index-pack --object-format=$test_hash_algo -o other.idx ofs/p-$h.pack >out &&
 	cmp ofs/p-$h.idx other.idx
 '
 
@@ -86,7 +86,9 @@ test_expect_success '--stdin --keep, and a pack file named' '
 	printf "keep\t%s\n" $h >expect && test_cmp expect out &&
 	echo "being fetched" >expect &&
 	test_cmp expect kp/.git/objects/pack/pack-$h.keep &&
-	mkdir named && index-pack --stdin named/n.pack <ofs/p-$h.pack >out &&
+	mkdir named &&
+	index-pack --stdin --object-format=$test_hash_algo named/n.pack \
+		<ofs/p-$h.pack >out &&
 	printf "pack\t%s\n" $h >expect && test_cmp expect out &&
 	cmp ofs/p-$h.idx named/n.idx && only_files named "./n.idx ./n.pack"
 '
@@ -98,10 +100,10 @@ test_expect_success 'few bases held: made again, the same ids' '
 		"$TEST_DIRECTORY"/helper/test-tool pack-resolve 0 $p | sort >few &&
 		"$TEST_DIRECTORY"/helper/test-tool pack-resolve 100000000 $p | sort >many &&
 		test_cmp many few &&
-		index-pack -o x.idx $p >/dev/null &&
-		git index-pack -o gx.idx $p >/dev/null &&
+		index-pack --object-format=$test_hash_algo -o x.idx $p >/dev/null &&
+		git index-pack --object-format=$test_hash_algo -o gx.idx $p >/dev/null &&
 		cmp gx.idx x.idx &&
-		git show-index <x.idx | cut -d" " -f2 | sort >idx-ids &&
+		git show-index --object-format=$test_hash_algo <x.idx | cut -d" " -f2 | sort >idx-ids &&
 		test_cmp idx-ids few || exit 1
 	done
 '
@@ -121,11 +123,12 @@ open(sys.argv[4], \"wb\").write(d)
 refused() {
 	rm -rf rf && mkdir rf && cp "$1" rf/bad.pack &&
 	if test "$2" != git-takes; then
-		test_must_fail git index-pack -o rf/git.idx rf/bad.pack \
+		test_must_fail git index-pack --object-format=$test_hash_algo -o rf/git.idx rf/bad.pack \
 			2>/dev/null
 	fi &&
 	rm -f rf/git.idx &&
-	test_expect_code 128 index-pack rf/bad.pack >out 2>err &&
+	test_expect_code 128 index-pack --object-format=$test_hash_algo \
+		rf/bad.pack >out 2>err &&
 	! test -s out && test $(wc -l <err) = 1 &&
 	grep "^index-pack: rf/bad.pack: " err &&
 	only_files rf ./bad.pack &&
@@ -163,7 +166,7 @@ import hashlib, struct, zlib
 b = b\"twice\n\"
 e = bytes([0x30 | len(b)]) + zlib.compress(b)
 p = b\"PACK\" + struct.pack(\">II\", 2, 2) + e + e
-open(\"dup.pack\", \"wb\").write(p + hashlib.sha1(p).digest())
+open(\"dup.pack\", \"wb\").write(p + hashlib.new(\"$test_hash_algo\", p).digest())
 " &&
 	refused dup.pack git-takes && grep "twice" err &&
 	(cd repo && seq 1 300 >f && git add f && git commit -q -m a &&
@@ -182,10 +185,10 @@ z = zlib.compressobj(9)
 e = z.compress(b\"\") + z.flush()
 assert len(e) == 8
 p = b\"PACK\" + struct.pack(\">II\", 2, 2) + bytes([0x30]) + e + bytes([0x20]) + e
-open(\"small.pack\", \"wb\").write(p + hashlib.sha1(p).digest())
+open(\"small.pack\", \"wb\").write(p + hashlib.new(\"$test_hash_algo\", p).digest())
 " &&
-	git index-pack -o small-git.idx small.pack >/dev/null &&
-	index-pack small.pack >/dev/null && cmp small-git.idx small.idx
+	git index-pack --object-format=$test_hash_algo -o small-git.idx small.pack >/dev/null &&
+	index-pack --object-format=$test_hash_algo small.pack >/dev/null && cmp small-git.idx small.idx
 '
 
 test_expect_success '--strict refuses a bad tree the plain run takes' '
@@ -203,10 +206,38 @@ sys.stdout.buffer.write(out)
 " | git hash-object -t tree -w --literally --stdin) &&
 	printf "%s\n%s\n" $blob $tree | git pack-objects -q --stdout >../st.pack) &&
 	rm -rf s1 && mkdir s1 && cp st.pack s1/a.pack &&
-	index-pack s1/a.pack >/dev/null &&
+	index-pack --object-format=$test_hash_algo s1/a.pack >/dev/null &&
 	rm s1/a.idx &&
-	test_expect_code 128 index-pack --strict s1/a.pack 2>err &&
+	test_expect_code 128 index-pack --strict \
+		--object-format=$test_hash_algo s1/a.pack 2>err &&
 	grep "treeNotSorted" err && only_files s1 ./a.pack
+'
+
+case $test_hash_algo in
+sha1)	other_hash=sha256 ;;
+*)	other_hash=sha1 ;;
+esac
+
+test_expect_success 'a pack of the other hash: refused in one line, told why' '
+	git init -q --object-format=$other_hash oh &&
+	(cd oh && seq 1 300 >f && git add f && git commit -q -m one &&
+	 seq 1 301 >f && git commit -q -a -m two &&
+	 git rev-list --objects --all | git pack-objects -q --stdout) \
+		>oh.pack &&
+	rm -rf os && git init -q os &&
+	(cd os && test_expect_code 128 index-pack --stdin <../oh.pack \
+		>../out 2>../err) &&
+	! test -s out && test $(wc -l <err) = 1 &&
+	grep "is a $other_hash pack, the store is $test_hash_algo" err &&
+	! find os/.git/objects -type f | grep . &&
+	rm -rf of && mkdir of && cp oh.pack of/x.pack &&
+	test_expect_code 128 index-pack --object-format=$test_hash_algo \
+		of/x.pack 2>err &&
+	grep "is a $other_hash pack" err && only_files of ./x.pack &&
+	index-pack --object-format=$other_hash of/x.pack >hex &&
+	git index-pack --object-format=$other_hash -o of/git.idx of/x.pack \
+		>/dev/null &&
+	cmp of/git.idx of/x.idx
 '
 
 test_expect_success 'usage' '

@@ -34,10 +34,10 @@ test_expect_success 'repack: the reachable loose objects into one pack' '
 	cp -R repo r1 && cd r1 &&
 	dircache-repack -q &&
 	ls .git/objects/pack/pack-*.pack >packs && test $(wc -l <packs) = 1 &&
-	git verify-pack .git/objects/pack/pack-*.idx &&
+	git verify-pack --object-format=$test_hash_algo .git/objects/pack/pack-*.idx &&
 	git cat-file -e $(cat ../lost) &&
-	git rev-list --objects --all | cut -c1-40 | sort >reach &&
-	git show-index <$(ls .git/objects/pack/pack-*.idx) | cut -d" " -f2 | sort >in &&
+	git rev-list --objects --all | cut -c1-$OID_HEXSZ | sort >reach &&
+	git show-index --object-format=$test_hash_algo <$(ls .git/objects/pack/pack-*.idx) | cut -d" " -f2 | sort >in &&
 	test_cmp reach in &&
 	dircache-repack -d -q &&
 	loose . >left && test $(wc -l <left) = 1 &&
@@ -54,8 +54,8 @@ test_expect_success 'repack -a -d: one pack; what only old packs held goes loose
 	dircache-repack -a -d -q &&
 	ls .git/objects/pack/*.pack >packs && test $(wc -l <packs) = 1 &&
 	all_ids . >after && test_cmp before after &&
-	git rev-list --objects --all | cut -c1-40 | sort >reach &&
-	git show-index <$(ls .git/objects/pack/pack-*.idx) | cut -d" " -f2 | sort >in &&
+	git rev-list --objects --all | cut -c1-$OID_HEXSZ | sort >reach &&
+	git show-index --object-format=$test_hash_algo <$(ls .git/objects/pack/pack-*.idx) | cut -d" " -f2 | sort >in &&
 	test_cmp reach in &&
 	loose . | sed "s|.git/objects/||; s|/||" | sort >left &&
 	comm -23 before reach >unreached && test -s unreached &&

@@ -38,7 +38,7 @@ test_expect_success 'pack-objects streams it: the bytes git writes' '
 
 test_expect_success 'index-pack and verify-pack read it a piece at a time' '
 	cp ours/pack-$(cat hex).pack p.pack &&
-	rss_below index-pack p.pack >out &&
+	rss_below index-pack --object-format=$test_hash_algo p.pack >out &&
 	test_cmp hex out &&
 	cmp p.idx ours/pack-$(cat hex).idx &&
 	rss_below verify-pack -v p.idx >out &&
@@ -52,7 +52,7 @@ test_expect_success 'unpack-objects writes it loose, a piece at a time' '
 	(cd u && init-db 2>/dev/null && rss_below unpack-objects <../p.pack) &&
 	GIT_DIR=u/.dircache git cat-file --batch-all-objects \
 		--batch-check="%(objectname)" >got &&
-	cut -c1-40 list | sort >want &&
+	cut -c1-$OID_HEXSZ list | sort >want &&
 	test_cmp want got &&
 	id=$(sed -n "s/ mid\$//p" list) &&
 	(cd u && stream_cmp ../mid cat-file blob $id) &&
@@ -62,6 +62,7 @@ test_expect_success 'unpack-objects writes it loose, a piece at a time' '
 # A store where the blob is broken half-way through its zlib stream:
 # its header reads, its content does not.
 test_expect_success 'a blob that breaks while streamed: no pack left' '
+	mkdir bad && (cd bad && init-db 2>/dev/null) &&
 	mkdir -p bad/.dircache/objects/pack &&
 	id=$(sed -n "s/ mid\$//p" list) &&
 	file=$(obj_file $id bad/.dircache/objects) &&
@@ -136,14 +137,14 @@ test_expect_success 'big: pack-objects writes it streamed, as git would' '
 	rm -rf ours && mkdir ours &&
 	rss_below pack-objects ours/pack <list >hex &&
 	cp ours/pack-$(cat hex).pack p.pack &&
-	GIT_DIR=.dircache git index-pack -o g.idx p.pack >git-hex &&
+	GIT_DIR=.dircache git index-pack --object-format=$test_hash_algo -o g.idx p.pack >git-hex &&
 	test_cmp hex git-hex &&
 	cmp g.idx ours/pack-$(cat hex).idx
 '
 
 test_expect_success 'big: index-pack and verify-pack on it' '
 	rm -f p.idx &&
-	rss_below index-pack p.pack >out &&
+	rss_below index-pack --object-format=$test_hash_algo p.pack >out &&
 	test_cmp hex out &&
 	cmp p.idx g.idx &&
 	rss_below verify-pack -v p.idx >out &&
@@ -166,11 +167,11 @@ test_expect_success 'big: unpack-objects writes it loose, streamed' '
 # offsets; index-pack streams the entry, its pages given back.
 test_expect_success 'big: a pack over 4 GiB, its idx with 64-bit offsets' '
 	python3 "$TEST_DIRECTORY/big-pack.py" $FIVE_GIB wide.pack >ids &&
-	rss_below index-pack wide.pack >hex &&
-	GIT_DIR=.dircache git index-pack -o git-wide.idx wide.pack >git-hex &&
+	rss_below index-pack --object-format=$test_hash_algo wide.pack >hex &&
+	GIT_DIR=.dircache git index-pack --object-format=$test_hash_algo -o git-wide.idx wide.pack >git-hex &&
 	test_cmp git-hex hex &&
 	cmp git-wide.idx wide.idx &&
-	git show-index <wide.idx >offsets &&
+	git show-index --object-format=$test_hash_algo <wide.idx >offsets &&
 	test_grep "^5369118754 $(sed -n 2p ids) " offsets
 '
 

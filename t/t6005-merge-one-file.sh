@@ -111,6 +111,24 @@ test_expect_success 'an untracked file where theirs adds one: refused' '
 	test_grep "untracked" err &&
 	test "$(cat ours/p)" = untracked
 '
+test_expect_success 'an id of the other hash, or cut short: refused, index kept' '
+	cd repo &&
+	A=$(cat ../A) &&
+	read-tree $TA &&
+	cp .dircache/index ../index.before &&
+	case $test_hash_algo in
+	sha1) other=$A$(printf %.24s $A) ;;
+	*) other=$(printf %.40s $A) ;;
+	esac &&
+	for ids in "$other $A $A" "$A $other $A" "$A $A ${A}0" \
+		   "$A $A ${A%?}"; do
+		test_expect_code 128 merge-one-file $ids p 100644 100644 100644 \
+			2>err &&
+		test_grep "is not an object id" err &&
+		cmp ../index.before .dircache/index || return 1
+	done
+'
+
 test_expect_success 'usage: seven arguments' '
 	test_expect_code 129 merge-one-file a b c 2>err &&
 	test_grep "^usage: merge-one-file <base-id>" err

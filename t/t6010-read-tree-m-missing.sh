@@ -19,7 +19,8 @@ mk_tree_missing_ok() {
 test_expect_success 'setup: trees with a blob that is missing' '
 	setup_store && cd repo &&
 	K=$(blob keep) && B=$(blob b-ours) && C=$(blob c-theirs) &&
-	M=1234567890123456789012345678901234567890 &&
+	M=$(echo 1234567890123456789012345678901234567890123456789012345678901234 |
+	    cut -c1-$OID_HEXSZ) &&
 	k="100644 $K	keep" &&
 	echo $M >../M &&
 	mk_tree "$k" "100644 $B	p" >../TB &&

@@ -104,7 +104,7 @@ test_expect_success 'refusals' '
 	cd r1 &&
 	test_expect_code 129 rev-list &&
 	test_expect_code 129 rev-list --bogus HEAD &&
-	test_expect_code 128 rev-list 0000000000000000000000000000000000000001 &&
+	test_expect_code 128 rev-list $(echo $ZERO_OID | sed "s/0$/1/") &&
 	tree=$(git rev-parse $(tail -n 1 ../ids1)^{tree}) &&
 	rev-list $tree >out &&
 	git rev-list $tree >expect &&
@@ -117,7 +117,7 @@ test_expect_success 'a missing parent is an error, not a crash' '
 	(cd broken &&
 	 t=$(git mktree </dev/null) &&
 	 c=$(printf "tree %s\nparent %s\nauthor A <a> 1 +0000\ncommitter C <c> 1 +0000\n\nx\n" \
-		$t 0123456789012345678901234567890123456789 |
+		$t $(echo $ZERO_OID | tr 0 7) |
 		git hash-object -t commit -w --stdin --literally) &&
 	 test_expect_code 128 rev-list $c 2>err &&
 	 test_grep "cannot walk" err)

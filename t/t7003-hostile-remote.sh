@@ -109,14 +109,17 @@ test_expect_success 'a malformed commit (strict parsing) is refused' '
 
 test_expect_success 'a bad object that nothing reaches is refused too' '
 	hostile_remote h10 &&
+	name=$(printf "%s" 0123456789012345678901234567890123456789 \
+		012345678901234567890123 | cut -c 1-$OID_HEXSZ) &&
 	echo junk | $WO blob --objects h10/.dircache/objects \
-		--name 0123456789012345678901234567890123456789 >/dev/null &&
-	pull_refused h10 "bad object 0123456789012345678901234567890123456789"
+		--name $name >/dev/null &&
+	pull_refused h10 "bad object $name"
 '
 
 test_expect_success 'a remote tag naming a missing object refuses the pull' '
 	hostile_remote h11 &&
-	echo 89abcdef0123456789abcdef0123456789abcdef \
+	printf "%s" 89abcdef0123456789abcdef0123456789abcdef \
+		0123456789abcdef01234567 | cut -c 1-$OID_HEXSZ \
 		>h11/.dircache/refs/tags/evil &&
 	pull_refused h11 "missing head 89abcdef"
 '

@@ -51,7 +51,7 @@ test_expect_success 'only the objects the store lacks are written' '
 	new=$(comm -13 before after) &&
 	test -n "$new" &&
 	git_in b verify-pack -v $new >list &&
-	test $(grep -c "^[0-9a-f]\{40\} " list) = 4 &&
+	test $(grep -c "^[0-9a-f]\{$OID_HEXSZ\} " list) = 4 &&
 	git_accepts b
 '
 

@@ -11,7 +11,6 @@ what the new ids need, and a ref that moved since the pusher read it.'
 . "$TEST_DIRECTORY/lib-porcelain.sh"
 . "$TEST_DIRECTORY/lib-am.sh"
 . "$TEST_DIRECTORY/lib-rsyncd.sh"
-ZERO_OID=0000000000000000000000000000000000000000
 
 test_expect_success 'setup: applymbox writes a series as a pack' '
 	am_history hist 12 &&

@@ -117,7 +117,7 @@ test_expect_success 'pull from a packed remote: one new pack of the new objects'
 	test -f c1/dir/g &&
 	ls c1/.dircache/objects/pack/*.idx >idx-after &&
 	new=$(comm -13 idx-before idx-after) &&
-	git_in c1 verify-pack -v $new | grep -c "^[0-9a-f]\{40\} " >count &&
+	git_in c1 verify-pack -v $new | grep -c "^[0-9a-f]\{$OID_HEXSZ\} " >count &&
 	# the commit, its tree, dir/ and dir/g
 	echo 4 >expect && test_cmp expect count &&
 	clone_ok c1

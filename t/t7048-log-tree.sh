@@ -189,4 +189,31 @@ test_expect_success 'bad arguments: usage or a bad revision' '
 	test_grep "bad revision" err
 '
 
+test_expect_success '--stat: lines added or removed in one place, as git counts' '
+	git init -q ends &&
+	(
+		cd ends &&
+		step() {
+			printf "$2" >"$1" && git add "$1" &&
+			git commit -q -m "$1: $2" || return 1
+		} &&
+		step f "a\nb\nc\n" && step f "a\nb\nc\nd\ne\n" &&
+		step f "z\na\nb\nc\nd\ne\n" && step f "z\na\nb\nX\nc\nd\ne\n" &&
+		step f "z\na\nc\nd\ne\n" && step f "z\na\nc\n" &&
+		step f "z\na\nc" && step f "z\na\nc\n" && step f "z\na\nc\nq" &&
+		step f "z\na\nc\nq\nr\n" && step f "" && step f "x\nx\nx\n" &&
+		step f "x\nx\nx\nx\n" && step f "x\nx\n" && step f "ab\n" &&
+		step f "ab\nab\n" && step f "x\nfoo\n" && step f "x\nbarfoo\n" &&
+		step f "a\nb\n" && step f "a\nzb\nb\n" && step f "a\nzb\nb\nb" &&
+		step f "a\nzb\nb\nb\nb" && step f "k\n\n\n" && step f "k\n\n\n\n" &&
+		step f "k\n\n"
+	) &&
+	GIT_DIR=ends/.git COLUMNS=80 log-tree --stat >ours &&
+	GIT_DIR=ends/.git COLUMNS=80 glog --stat >theirs &&
+	test_cmp theirs ours &&
+	GIT_DIR=ends/.git log-tree -p --stat >ours &&
+	GIT_DIR=ends/.git glog -p --stat >theirs &&
+	test_cmp theirs ours
+'
+
 test_done

@@ -6,7 +6,8 @@ usage: write-object.py [options] TYPE < data
   --objects DIR     the object directory (default .dircache/objects)
   --size N          claim size N in the header instead of len(data)
   --header TEXT     use this exact header text (before the NUL)
-  --name HEX        store under this name instead of the SHA-1
+  --name HEX        store under this name instead of the object's hash
+  --hash ALGO       sha1 or sha256 (default: $GIT_DEFAULT_HASH, else sha1)
   --append HEX      bytes to add after the zlib stream
   --truncate N      keep only the first N bytes of the file
   --raw             store the bytes without zlib
@@ -22,6 +23,7 @@ import hashlib, os, sys, zlib
 # Parsed by hand: importing argparse costs more than all the rest, and
 # the tests run this script by the hundred.
 VALUED = {'--objects': str, '--size': int, '--header': str, '--name': str,
+          '--hash': str,
           '--append': str, '--truncate': int, '--level': int, '--flip': int}
 FLAGS = ('--raw', '--tree-spec')
 
@@ -29,6 +31,7 @@ FLAGS = ('--raw', '--tree-spec')
 class Args:
     objects = '.dircache/objects'
     level = 1
+    hash = os.environ.get('GIT_DEFAULT_HASH') or 'sha1'
     size = header = name = append = truncate = flip = type = None
     raw = tree_spec = False
     files = []
@@ -89,7 +92,7 @@ def write(data):
         size = a.size if a.size is not None else len(data)
         header = a.type.encode() + b' ' + str(size).encode()
     raw = header + b'\0' + data
-    name = a.name or hashlib.sha1(raw).hexdigest()
+    name = a.name or hashlib.new(a.hash, raw).hexdigest()
     body = raw if a.raw else zlib.compress(raw, a.level)
     if a.flip is not None:
         body = body[:a.flip] + bytes([body[a.flip] ^ 1]) + body[a.flip + 1:]

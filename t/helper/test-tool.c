@@ -367,6 +367,8 @@ static int cmd_read_ids(void)
 {
 	char line[128];
 
+	if (setup_repository() < 0)
+		return 1;
 	while (fgets(line, sizeof(line), stdin)) {
 		unsigned char sha1[HASH_MAX_RAWSZ];
 		enum object_type type, itype;
@@ -463,6 +465,8 @@ static int cmd_pack_rss(int argc, char **argv)
 {
 	struct pack_rss rss = { 0, 0 };
 
+	if (setup_repository() < 0)
+		return 1;
 	set_pack_trim_bytes(strtoul(argv[0], NULL, 10));
 	if (argc > 1)
 		rss.max = strtoull(argv[1], NULL, 10);
@@ -472,14 +476,20 @@ static int cmd_pack_rss(int argc, char **argv)
 	return 0;
 }
 
-/* read_pack_in with at most argv[0] bytes of bases held: the ids. */
+/*
+ * read_pack_in with at most argv[0] bytes of bases held: the ids, of
+ * the hash GIT_DEFAULT_HASH names (a pack outside any store).
+ */
 static int cmd_pack_resolve(char **argv)
 {
+	const char *hash = getenv("GIT_DEFAULT_HASH");
 	struct pack_in p;
 	struct fault f;
 	uint32_t i;
 	int fd = open(argv[1], O_RDONLY);
 
+	if (hash && *hash && !(the_hash = hash_algo_by_name(hash)))
+		die("unknown hash algorithm '%s'", hash);
 	if (fd < 0)
 		die_errno("open '%s'", argv[1]);
 	set_pack_bases_held(strtoul(argv[0], NULL, 10));
@@ -500,6 +510,8 @@ static int cmd_write_pack(int argc, char **argv)
 
 	if (argc % 2)
 		die("usage: write-pack (<type> <file>)...");
+	if (setup_repository() < 0)
+		return 1;
 	for (i = 0; i < argc; i += 2, nr++) {
 		objs[nr].type = type_from_string(argv[i], strlen(argv[i]));
 		if (objs[nr].type <= OBJ_NONE)
@@ -660,6 +672,9 @@ int main(int argc, char **argv)
 	setup_tool(argv[0]);
 	if (argc < 2)
 		die("usage: test-tool <command> <args>");
+	/* the store's hash, for the commands that read ids or objects */
+	if (!check_git_dir() && check_repository_format() < 0)
+		exit(128);
 	if (!strcmp(argv[1], "mbuf"))
 		ret = cmd_mbuf(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "pathspec"))
