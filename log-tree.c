@@ -26,8 +26,15 @@
  * --color-patch colours a patch read from standard input the same
  * way, for the porcelain's diff.  --decorate writes the ref names
  * after each id as git does (decorate.c), by default on a terminal
- * or into the porcelain's pager only (git's log.decorate=auto).  --name=<name>, first, puts <name>
- * before the messages instead of "log-tree" (the porcelain's name).
+ * or into the porcelain's pager only (git's log.decorate=auto).
+ * --name=<name>, first, puts <name> before the messages instead of
+ * "log-tree" (the porcelain's name).
+ *
+ * The trees and blobs of the diffs are read unverified and hashed
+ * against their ids on another core (check-later.c), as diff-tree
+ * reads them: a commit's output is held until the objects it was made
+ * of have passed, and one that fails stops the command (128) after the
+ * commits before it and the failing commit's header.
  */
 #include <stdio.h>
 #include <stdlib.h>

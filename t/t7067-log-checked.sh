@@ -103,6 +103,33 @@ test_expect_success 'a root tree not its id: -p --stat fails at its child' '
 	test_cmp before out
 '
 
+test_expect_success 'a missing blob: the commits before it, then 128' '
+	rm -rf c && cp -R r c &&
+	old=$(GIT_DIR=c/.git git rev-parse HEAD~3:a) &&
+	GIT_DIR=c/.git COLUMNS=80 log-tree --stat >good &&
+	rm -f "$(loose c $old)" &&
+	test_expect_code 128 env GIT_DIR=c/.git COLUMNS=80 \
+		log-tree --stat >out 2>err &&
+	test_grep "$old" err &&
+	upto good 3 >before &&
+	test_cmp before out
+'
+
+test_expect_success 'output past the held bound comes out whole and in order' '
+	git init -q big &&
+	(
+		cd big &&
+		echo a >x && git add . && git commit -q -m one &&
+		seq 1 700000 >f && echo b >x && git add . &&
+		git commit -q -m two &&
+		seq 2 700001 >f && git commit -q -a -m three
+	) &&
+	GIT_DIR=big/.git log-tree -p --stat >ours &&
+	GIT_DIR=big/.git git log --no-renames -p --stat >theirs &&
+	test $(wc -c <theirs) -gt 4194304 &&
+	test_cmp theirs ours
+'
+
 test_expect_success 'the porcelain: dircache log --stat fails too' '
 	rm -rf c && cp -R r c &&
 	old=$(GIT_DIR=c/.git git rev-parse HEAD~4:d/b) &&
