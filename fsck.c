@@ -555,11 +555,12 @@ static void commit_links(const struct link_sink *s, const char *buf,
 {
 	struct commit_info ci;
 	size_t i;
+	int bad = fsck_commit(buf, size, opt);
 
-	if (fsck_commit(buf, size, opt))
-		return;
+	/* git walks a commit it can parse whatever fsck finds in it */
 	if (parse_commit_buffer(buf, size, &ci) < 0) {
-		report_error(opt, "badCommit: cannot parse");
+		if (!bad)
+			report_error(opt, "badCommit: cannot parse");
 		return;
 	}
 	add_link(s, ci.tree, OBJ_TREE);
