@@ -201,6 +201,25 @@ test_expect_success 'an empty name, a truncated entry: refused as unparsable' '
 	refuse_tree $t badTree
 '
 
+test_expect_success 'a tree of the other hash'"'"'s id size: refused, not misread' '
+	b=$(GIT_DIR=.dircache git hash-object file) &&
+	case $test_hash_algo in
+	sha1) other=$b$(printf %.24s $b) ;;
+	*) other=$(printf %.40s $b) ;;
+	esac &&
+	t=$(mktree_raw "100644 a $other" "100644 b $other") &&
+	cp .dircache/index before &&
+	test_expect_code 128 read-tree $t 2>err &&
+	test_grep "^read-tree: tree $t" err &&
+	cmp before .dircache/index &&
+	test_expect_code 128 read-tree -m $t 2>err &&
+	cmp before .dircache/index &&
+	t=$(mktree_raw "100644 a $other") &&
+	test_expect_code 128 read-tree $t 2>err &&
+	test_grep "^read-tree: tree $t" err &&
+	cmp before .dircache/index
+'
+
 test_expect_success 'unsorted and duplicate entries: refused' '
 	b=$(GIT_DIR=.dircache git hash-object file) &&
 	refuse_tree $(mktree_raw "100644 b $b" "100644 a $b") treeNotSorted &&
