@@ -111,4 +111,17 @@ test_expect_success 'diff-stat reads raw lines of 64-digit ids' '
 	test_cmp git.out ours.out
 '
 
+test_expect_success 'a tree of 20-byte ids is refused, never read past' '
+	python3 -c "import sys; sys.stdout.buffer.write(
+		b\"100644 a\\0\" + bytes(range(1, 21)) +
+		b\"100644 b\\0\" + bytes(range(1, 21)))" >raw &&
+	bad=$(gd hash-object -t tree --literally -w raw) &&
+	test_expect_code 128 diff-tree $(cat A) $bad >out 2>err &&
+	test_grep "^diff-tree: refusing tree $bad" err &&
+	test_must_fail test -s out &&
+	test_expect_code 128 diff-tree -r -p $(cat A) $bad >out 2>err &&
+	test_grep "^diff-tree: " err &&
+	test_must_fail test -s out
+'
+
 test_done

@@ -46,6 +46,29 @@ test_expect_success 'killed after a checkpoint: its 64-digit ids, then --continu
 	test_cmp expect k/.dircache/refs/heads/master
 '
 
+# spoil_start DIR SED: rewrite the id in DIR's stopped run's state.
+spoil_start() {
+	sed "1$2" "$1/.dircache/applymbox/start" >start.new &&
+	mv start.new "$1/.dircache/applymbox/start"
+}
+
+test_expect_success 'a state whose start id is of the other size is refused' '
+	am_start hist HEAD~30 s256 &&
+	(cd s256 && DIRCACHE_TEST_KILL=commit:2 \
+		applymbox ../series.mbox >/dev/null 2>&1; test $? = 137) &&
+	spoil_start s256 "s/^\(.\{40\}\).*/\1/" &&
+	(cd s256 && test_expect_code 128 applymbox --continue 2>../err) &&
+	test_grep "corrupt" err &&
+	git -C hist format-patch -q --stdout HEAD~3 >three.mbox &&
+	GIT_DEFAULT_HASH=sha1 am_start hist HEAD~3 s1 &&
+	test "$(wc -c <s1.base)" = 41 &&
+	(cd s1 && DIRCACHE_TEST_KILL=commit:2 \
+		applymbox ../three.mbox >/dev/null 2>&1; test $? = 137) &&
+	spoil_start s1 "s/\$/000000000000000000000000/" &&
+	(cd s1 && test_expect_code 128 applymbox --continue 2>../err) &&
+	test_grep "corrupt" err
+'
+
 test_expect_success 'a sha1 history'"'"'s mails, in sha256 stores: as git am' '
 	GIT_DEFAULT_HASH=sha1 am_history old 4 &&
 	test "$(git -C old rev-parse --show-object-format)" = sha1 &&
