@@ -265,7 +265,8 @@ int am_load_state(struct am_state *st)
 	p = mbuf_str(&b);
 	if (!ret && (take_line(&p, &line) < 0 ||
 		     (strcmp(line.buf, "-") &&
-		      get_sha1_hex(line.buf, st->orig) < 0)))
+		      (line.len != the_hash->hexsz ||
+		       get_sha1_hex(line.buf, st->orig) < 0))))
 		ret = -1;
 	st->orig_has_head = line.len && strcmp(mbuf_str(&line), "-");
 	if (!ret && take_line(&p, &line) < 0)

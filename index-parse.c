@@ -152,9 +152,10 @@ static int read_extensions(const unsigned char *p, size_t avail,
  * The block a v2/v3 file's entries are parsed into.  An entry on disk
  * takes at least its fixed part (ONDISK_FIXED) + its name + a NUL,
  * rounded up to 8; in memory sizeof(struct cache_entry) + its name + a
- * NUL, rounded up to 8: at most sizeof - fixed + 7 bytes more.  Sized so, not at
- * the size of the file plus a whole entry each, the block of a kernel's
- * index is 9.6 MB, not 14 MB, every page of it zeroed when touched.
+ * NUL, rounded up to 8: at most sizeof - fixed + 7 bytes more.  Sized
+ * so, not at the size of the file plus a whole entry each, the block of
+ * a kernel's index is 9.6 MB, not 14 MB, every page of it zeroed when
+ * touched.
  * v4's entries are allocated one by one.
  */
 static size_t entry_block_size(uint32_t version, uint32_t nr, size_t size)

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	double *t, *c;
 
 	setup_tool(argv[0]);
-	if (setup_repository() < 0)	/* the format: SHA-1 or SHA-256 ids */
+	if (setup_repository() < 0)	/* its format: SHA-1 or SHA-256 */
 		return 1;
 	if (runs < 1)
 		runs = 1;

@@ -10,11 +10,17 @@
 # under (made up: the content is never hashed).
 import hashlib, os, struct, sys, zlib
 
+# SHA-1, or SHA-256 when GIT_DEFAULT_HASH says so (a sha256 store).
+HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
+
+def H(data=b""):
+    return hashlib.new(HASH_NAME, data)
+
 def filler_len(size):
     return size // 1000 + 64
 
 def fake_id(kind, size):
-    return hashlib.sha1(b"big-header %s %d" % (kind, size)).digest()
+    return H(b"big-header %s %d" % (kind, size)).digest()
 
 def loose(size, objdir):
     # The header and a few bytes in a zlib stream flushed to a byte
@@ -47,14 +53,14 @@ def pack(size, packdir):
     # filler; a v2 idx with its right CRC and the pack's checksum.
     entry = entry_header(3, size) + bytes(filler_len(size))
     body = b"PACK" + struct.pack(">II", 2, 1) + entry
-    trailer = hashlib.sha1(body).digest()
+    trailer = H(body).digest()
     oid = fake_id(b"pack", size)
     idx = b"\xfftOc" + struct.pack(">I", 2)
     idx += b"".join(struct.pack(">I", 0 if i < oid[0] else 1)
                     for i in range(256))
     idx += oid + struct.pack(">I", zlib.crc32(entry)) + struct.pack(">I", 12)
     idx += trailer
-    idx += hashlib.sha1(idx).digest()
+    idx += H(idx).digest()
     name = os.path.join(packdir, "pack-" + trailer.hex())
     os.makedirs(packdir, exist_ok=True)
     with open(name + ".pack", "wb") as f:

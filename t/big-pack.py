@@ -9,7 +9,13 @@
 # What deflate would shrink to a few MB stays SIZE bytes, so the idx
 # of a SIZE over 2 GiB needs its table of 64-bit offsets.  Prints the
 # two blobs' ids, one a line.
-import hashlib, struct, sys, zlib
+import hashlib, os, struct, sys, zlib
+
+# SHA-1, or SHA-256 when GIT_DEFAULT_HASH says so (a sha256 store).
+HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
+
+def H(data=b""):
+    return hashlib.new(HASH_NAME, data)
 
 BLOCK = 65535
 SMALL = b"after the big one\n"
@@ -43,8 +49,8 @@ def stored_blocks(f, pack_sum, size):
 
 def main():
     size, name = int(sys.argv[1]), sys.argv[2]
-    pack_sum = hashlib.sha1()
-    blob_sum = hashlib.sha1(b"blob %d\0" % size)
+    pack_sum = H()
+    blob_sum = H(b"blob %d\0" % size)
     zeros = bytes(1 << 20)
     left = size
     while left:
@@ -62,7 +68,7 @@ def main():
         pack_sum.update(tail)
         f.write(pack_sum.digest())
     print(blob_sum.hexdigest())
-    print(hashlib.sha1(b"blob %d\0" % len(SMALL) + SMALL).hexdigest())
+    print(H(b"blob %d\0" % len(SMALL) + SMALL).hexdigest())
 
 if __name__ == "__main__":
     main()

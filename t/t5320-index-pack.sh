@@ -208,7 +208,8 @@ sys.stdout.buffer.write(out)
 	rm -rf s1 && mkdir s1 && cp st.pack s1/a.pack &&
 	index-pack --object-format=$test_hash_algo s1/a.pack >/dev/null &&
 	rm s1/a.idx &&
-	test_expect_code 128 index-pack --strict s1/a.pack 2>err &&
+	test_expect_code 128 index-pack --strict \
+		--object-format=$test_hash_algo s1/a.pack 2>err &&
 	grep "treeNotSorted" err && only_files s1 ./a.pack
 '
 

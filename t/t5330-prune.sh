@@ -105,7 +105,7 @@ test_expect_success 'the grace period: newer objects stay' '
 test_expect_success 'a reflog keeps what it names' '
 	cp -Rp repo rl && (cd rl &&
 	 mkdir -p .git/logs/refs/heads &&
-	 z=0000000000000000000000000000000000000000 &&
+	 z=$ZERO_OID &&
 	 printf "%s %s A <a@b> 1 +0000\tx\n" $z $(cat ../lost-commit) \
 		>.git/logs/refs/heads/gone &&
 	 prune --expire=now &&

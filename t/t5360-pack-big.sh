@@ -62,6 +62,7 @@ test_expect_success 'unpack-objects writes it loose, a piece at a time' '
 # A store where the blob is broken half-way through its zlib stream:
 # its header reads, its content does not.
 test_expect_success 'a blob that breaks while streamed: no pack left' '
+	mkdir bad && (cd bad && init-db 2>/dev/null) &&
 	mkdir -p bad/.dircache/objects/pack &&
 	id=$(sed -n "s/ mid\$//p" list) &&
 	file=$(obj_file $id bad/.dircache/objects) &&

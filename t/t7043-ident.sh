@@ -92,8 +92,10 @@ test_expect_success 'a bad config is refused by commit-tree' '
 '
 
 test_expect_success 'dircache tag -a: the tagger from the config, as git' '
-	git config --file r/.dircache/config --remove-section user 2>/dev/null;
-	printf "[user]\n\tname = Tagger\n" >r/.dircache/config &&
+	grep -v "^\[user\$" r/.dircache/config >cfg &&
+	mv cfg r/.dircache/config &&
+	git config --file r/.dircache/config --remove-section user &&
+	git config --file r/.dircache/config user.name Tagger &&
 	(cd r && dircache tag -a -m "a tag" v1 &&
 	 git --git-dir=.dircache tag -a -m "a tag" v2 HEAD) &&
 	git --git-dir=r/.dircache cat-file tag v1 | sed -n "/^tagger/p" >ours &&

@@ -21,7 +21,12 @@ test_expect_success 'the scripts read the object format from the config' '
 	test_cmp expect2 actual4 &&
 	printf "[core]\n\trepositoryFormatVersion = 1\n[Extensions]\n\tobjectFormat = sha256 ; git 2.39\n" \
 		>s1/.git/config &&
-	lib_hash s1 >actual5 && test_cmp expect2 actual5
+	lib_hash s1 >actual5 && test_cmp expect2 actual5 &&
+	printf "[ extensions ]\nobjectformat=\"sha256\"" >s1/.git/config &&
+	lib_hash s1 >actual6 && test_cmp expect2 actual6 &&
+	printf "[extensions \"x\"]\n\tobjectformat = sha256\n[extensions]\n\tobjectformatx = sha256\n[core]\n\tobjectformat = sha256\n" \
+		>s1/.git/config &&
+	lib_hash s1 >actual7 && test_cmp expect1 actual7
 '
 
 test_expect_success 'the search for the top stops below GIT_CEILING_DIRECTORIES' '
