@@ -235,6 +235,16 @@ test_expect_success 'a bad cache tree is dropped, as git drops it' '
 	! grep -q TREE .dircache/index && cmp good .dircache/index
 '
 
+test_expect_success 'a cache tree whose id is the other hash'"'"'s is dropped' '
+	cp good .dircache/index &&
+	other=$((52 - RAWSZ)) &&
+	rewrite_index "b += b\"TREE\" + (5 + $other).to_bytes(4, \"big\") + b\"\\x003 0\\n\" + b\"\\x11\" * $other" &&
+	update-cache --refresh &&
+	! grep -q TREE .dircache/index && cmp good .dircache/index &&
+	rewrite_index "b += b\"TREE\" + (5 + $RAWSZ).to_bytes(4, \"big\") + b\"\\x003 0\\n\" + b\"\\x11\" * $RAWSZ" &&
+	update-cache --refresh && grep -q TREE .dircache/index
+'
+
 test_expect_success 'a directory entry that is no sparse directory is refused' '
 	cp good .dircache/index &&
 	rewrite_index "b[12 + 24:12 + 28] = (0o40000).to_bytes(4, \"big\")" &&
