@@ -8,7 +8,8 @@
 dc_cmd=${0##*/}
 dc_cmd=${dc_cmd#dircache-}
 # The store's hash sets these (dc_set_hash, which cd_to_top calls):
-# the hex digits of an id, and the id of no object.
+# its name, the hex digits of an id, and the id of no object.
+DC_FORMAT=sha1
 DC_HEXSZ=40
 NULL_ID=0000000000000000000000000000000000000000
 
@@ -168,7 +169,7 @@ dc_hexsz() {
 	esac
 }
 
-# Set DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache), with
+# Set DC_FORMAT, DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache), with
 # no fork unless the store is a worktree's.
 dc_set_hash() {
 	if [ -z "${GIT_COMMON_DIR:-}" ] &&
@@ -177,6 +178,7 @@ dc_set_hash() {
 	else
 		dc_read_format "$(common_dir)/config"
 	fi
+	DC_FORMAT=$dc_of
 	case $dc_of in
 	sha256)
 		DC_HEXSZ=64

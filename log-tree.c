@@ -146,7 +146,8 @@ static void send_held(int wait)
 	memmove(ends, ends + k, (nr_ends - k) * sizeof(*ends));
 	nr_ends -= k;
 	if (at > held_sent &&
-	    fwrite(held + held_sent, 1, at - held_sent, stdout) != at - held_sent)
+	    fwrite(held + held_sent, 1, at - held_sent, stdout) !=
+	    at - held_sent)
 		die_errno("write standard output");
 	held_sent = at;
 	if (failed) {

@@ -85,6 +85,10 @@ static struct cached_tree *cache_slot(const unsigned char *sha1)
 	return NULL;
 }
 
+/*
+ * The tree sha1 into o: checked now, or read unverified and queued on
+ * tree_checker.  -1 after error().
+ */
 static int read_checked_tree(struct later_obj *o, const unsigned char *sha1,
 			     const char *path)
 {
@@ -100,10 +104,9 @@ static int read_checked_tree(struct later_obj *o, const unsigned char *sha1,
 	}
 	memset(o, 0, sizeof(*o));
 	buf = read_object_of_type(sha1, OBJ_TREE, &size);
-	if (!buf) {
+	if (!buf)
 		return error("unable to read tree %s of '%s'",
 			     sha1_to_hex(sha1), path);
-	}
 	bad = check_tree(buf, size);
 	if (bad) {
 		error("refusing tree %s of '%s': %s", sha1_to_hex(sha1), path,

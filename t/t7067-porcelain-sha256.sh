@@ -84,6 +84,30 @@ test_expect_success 'push between a sha1 and a sha256 store: refused, both ways'
 	refuses push sha256 sha1
 '
 
+# receive_other <ours> <theirs>: a request with ids of the format
+# theirs, to a store of the format ours, is refused as such.
+receive_other() {
+	rm -rf "r-$1" && dircache init -q --shared --object-format=$1 "r-$1" &&
+	case $2 in sha1) n=40 ;; *) n=64 ;; esac &&
+	printf "refs/heads/x %s %s\n" $(printf "%0${n}d" 0) \
+		$(printf "%0${n}d" 0 | tr 0 1) >request &&
+	repo_state "r-$1" >before &&
+	test_expect_code 1 dircache-receive "r-$1" <request >answer &&
+	echo "ng refs/heads/x ids of another object format than this store's ($1)" \
+		>expect &&
+	test_cmp expect answer &&
+	sed "s/^/want /; s/ refs.* / /" request >wants &&
+	test_expect_code 128 dircache-upload "r-$1" <wants >pack 2>err &&
+	test_grep "not an object id" err && test ! -s pack &&
+	repo_state "r-$1" >after &&
+	test_cmp before after
+}
+
+test_expect_success 'receive and upload refuse ids of the other format' '
+	receive_other sha256 sha1 &&
+	receive_other sha1 sha256
+'
+
 test_expect_success 'dircache init --object-format: the config git writes' '
 	dircache init -q --object-format=sha256 i256 &&
 	git init -q --object-format=sha256 g256 &&
