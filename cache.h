@@ -317,7 +317,9 @@ static inline int hashcmp(const unsigned char *a, const unsigned char *b)
 
 static inline int hasheq(const unsigned char *a, const unsigned char *b)
 {
-	return !hashcmp(a, b);
+	if (the_hash->rawsz == 20)
+		return !memcmp(a, b, 20);
+	return !memcmp(a, b, HASH_MAX_RAWSZ);
 }
 
 static inline void hashcpy(unsigned char *dst, const unsigned char *src)

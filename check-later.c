@@ -129,7 +129,7 @@ static char *check_job(const struct later_job *j)
 	if (hash_sha1_file(j->buf, j->size, j->type, sha1) < 0)
 		return message("object %s is corrupt: SHA-1 collision attack "
 			       "detected", id);
-	if (hashcmp(sha1, j->sha1)) {
+	if (!hasheq(sha1, j->sha1)) {
 		memcpy(got, sha1_to_hex(sha1), the_hash->hexsz + 1);
 		return message("hash mismatch %s: its content hashes to %s",
 			       id, got);

@@ -57,7 +57,7 @@ static void add_parent(struct parents *p, const char *arg)
 
 	get_object(arg, OBJ_COMMIT, sha1);
 	for (i = 0; i < p->nr; i++) {
-		if (!hashcmp(p->sha1[i], sha1)) {
+		if (hasheq(p->sha1[i], sha1)) {
 			warning("duplicate parent %s ignored",
 				sha1_to_hex(sha1));
 			return;

@@ -68,17 +68,16 @@ static size_t known_slot(const unsigned char *sha1)
 {
 	size_t i = ((size_t)sha1[0] << 16 | sha1[1] << 8 | sha1[2]) &
 		   (known_alloc - 1);
-	static const unsigned char null_id[HASH_MAX_RAWSZ];
 
-	while (hashcmp(known_trees[i], sha1) &&
-	       hashcmp(known_trees[i], null_id))
+	while (!hasheq(known_trees[i], sha1) &&
+	       !is_null_hash(known_trees[i]))
 		i = (i + 1) & (known_alloc - 1);
 	return i;
 }
 
 static int tree_is_known(const unsigned char *sha1)
 {
-	return known_alloc && !hashcmp(known_trees[known_slot(sha1)], sha1);
+	return known_alloc && hasheq(known_trees[known_slot(sha1)], sha1);
 }
 
 static void remember_tree(const unsigned char *sha1)
@@ -361,7 +360,7 @@ static size_t count_new_trees(void)
 			hashcpy(ids[nr++], pending_trees[i].sha1);
 	qsort(ids, nr, sizeof(*ids), compare_ids);
 	for (i = 0; i < nr; i++)
-		distinct += !i || hashcmp(ids[i - 1], ids[i]);
+		distinct += !i || !hasheq(ids[i - 1], ids[i]);
 	free(ids);
 	return distinct;
 }

@@ -8,7 +8,8 @@
 dc_cmd=${0##*/}
 dc_cmd=${dc_cmd#dircache-}
 # The store's hash sets these (dc_set_hash, which cd_to_top calls):
-# the hex digits of an id, and the id of no object.
+# its name, the hex digits of an id, and the id of no object.
+DC_FORMAT=sha1
 DC_HEXSZ=40
 NULL_ID=0000000000000000000000000000000000000000
 
@@ -116,12 +117,47 @@ config_get() {
 	' "$1"
 }
 
+# dc_read_format <config>: dc_of is the object format the config file
+# records (extensions.objectformat, names without case), sha1 when it
+# records none.  Read by the shell alone: every command runs it, and a
+# fork or two would cost more than all the rest of the lookup.
+dc_read_format() {
+	dc_of=sha1
+	[ -f "$1" ] || return 0
+	dc_in=
+	while IFS= read -r dc_l || [ -n "$dc_l" ]; do
+		dc_l=${dc_l#"${dc_l%%[! 	]*}"}
+		case $dc_l in
+		\[*)
+			dc_l=${dc_l#\[}
+			dc_l=${dc_l#"${dc_l%%[! 	]*}"}
+			dc_l=${dc_l#[Ee][Xx][Tt][Ee][Nn][Ss][Ii][Oo][Nn][Ss]}
+			dc_l=${dc_l#"${dc_l%%[! 	]*}"}
+			case $dc_l in
+			\]*) dc_in=1 ;;
+			*) dc_in= ;;
+			esac
+			continue
+			;;
+		esac
+		[ -n "$dc_in" ] || continue
+		dc_v=${dc_l#[Oo][Bb][Jj][Ee][Cc][Tt][Ff][Oo][Rr][Mm][Aa][Tt]}
+		[ "$dc_v" != "$dc_l" ] || continue
+		dc_v=${dc_v#"${dc_v%%[! 	]*}"}
+		case $dc_v in =*) ;; *) continue ;; esac
+		dc_v=${dc_v#=}
+		dc_v=${dc_v#"${dc_v%%[! 	]*}"}
+		dc_v=${dc_v%%[	 #;]*}
+		dc_v=${dc_v#\"}
+		dc_of=${dc_v%\"}
+	done <"$1"
+}
+
 # dc_object_format [<store>]: the hash that names the objects of the
-# store (ours by default): its extensions.objectformat, sha1 when
-# unset, as git reads it.
+# store (ours by default), as dc_read_format reads its config.
 dc_object_format() {
-	dc_of=$(config_get "${1:-$(common_dir)}/config" extensions objectformat)
-	printf '%s\n' "${dc_of:-sha1}"
+	dc_read_format "${1:-$(common_dir)}/config"
+	printf '%s\n' "$dc_of"
 }
 
 # dc_hexsz [<store>]: the hex digits of an id in the store (ours by
@@ -133,10 +169,26 @@ dc_hexsz() {
 	esac
 }
 
-# Set DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache).
+# Set DC_FORMAT, DC_HEXSZ and NULL_ID for our store (GIT_DIR or .dircache), with
+# no fork unless the store is a worktree's.
 dc_set_hash() {
-	DC_HEXSZ=$(dc_hexsz "$(common_dir)")
-	NULL_ID=$(printf "%0${DC_HEXSZ}d" 0)
+	if [ -z "${GIT_COMMON_DIR:-}" ] &&
+	   [ ! -f "${GIT_DIR:-.dircache}/commondir" ]; then
+		dc_read_format "${GIT_DIR:-.dircache}/config"
+	else
+		dc_read_format "$(common_dir)/config"
+	fi
+	DC_FORMAT=$dc_of
+	case $dc_of in
+	sha256)
+		DC_HEXSZ=64
+		NULL_ID=0000000000000000000000000000000000000000000000000000000000000000
+		;;
+	*)
+		DC_HEXSZ=40
+		NULL_ID=0000000000000000000000000000000000000000
+		;;
+	esac
 }
 
 # check_same_format <store> <url>: refuse, in one line naming both, a

@@ -113,7 +113,12 @@ precheck_update() {
 		echo "bad ref name"; return ;;
 	esac
 	if ! is_id "$2" || ! is_id "$3" || [ "$3" = "$NULL_ID" ]; then
-		echo "malformed request"
+		case ${#2}:${#3} in
+		40:40|64:64)
+			echo "ids of another object format than this store's ($DC_FORMAT)"
+			;;
+		*) echo "malformed request" ;;
+		esac
 		return
 	fi
 	if [ "$1" = "refs/heads/$(head_branch)" ] && store_has_work_tree &&

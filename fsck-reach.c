@@ -40,7 +40,7 @@ void merge_copies(void)
 		struct object *o = &objects[i];
 		struct object *keep = &objects[out ? out - 1 : 0];
 
-		if (!out || hashcmp(keep->fo.sha1, o->fo.sha1)) {
+		if (!out || !hasheq(keep->fo.sha1, o->fo.sha1)) {
 			objects[out++] = *o;
 			continue;
 		}
@@ -175,9 +175,9 @@ static void add_reflog_roots(const char *path, const char *name)
 		if (len >= 2 * hexsz + 2 && line[hexsz] == ' ' &&
 		    line[2 * hexsz + 1] == ' ' && !get_sha1_hex(line, old) &&
 		    !get_sha1_hex(line + hexsz + 1, new)) {
-			if (hashcmp(old, null_sha1))
+			if (!hasheq(old, null_sha1))
 				push_root(old, name, ROOT_REFLOG);
-			if (hashcmp(new, null_sha1))
+			if (!hasheq(new, null_sha1))
 				push_root(new, name, ROOT_REFLOG);
 		}
 		/* the rest of a long line (its message) */

@@ -168,7 +168,7 @@ static void skip_seen(struct reading *r, const struct seen *s)
 		size_t k = seen_slot(l->sha1);
 
 		if (s->e[k].refs & 1 << l->type &&
-		    !hashcmp(s->e[k].sha1, l->sha1))
+		    hasheq(s->e[k].sha1, l->sha1))
 			continue;
 		r->links[nr++] = *l;
 	}
@@ -183,7 +183,7 @@ static void remember_seen(const struct reading *r, struct seen *s)
 		const struct fsck_link *l = &r->links[i];
 		size_t k = seen_slot(l->sha1);
 
-		if (hashcmp(s->e[k].sha1, l->sha1)) {
+		if (!hasheq(s->e[k].sha1, l->sha1)) {
 			hashcpy(s->e[k].sha1, l->sha1);
 			s->e[k].refs = 0;
 		}

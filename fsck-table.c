@@ -107,7 +107,7 @@ void hash_objects(void)
 	for (i = 0; i < nr_objects; i++) {
 		size_t s = slot_of(objects[i].fo.sha1);
 
-		if (i && !hashcmp(objects[i].fo.sha1, objects[i - 1].fo.sha1))
+		if (i && hasheq(objects[i].fo.sha1, objects[i - 1].fo.sha1))
 			continue;
 		while (slots[s])
 			s = (s + 1) & slot_mask;
@@ -122,7 +122,7 @@ struct object *find_object(const unsigned char *sha1)
 	for (; slots[s]; s = (s + 1) & slot_mask) {
 		struct object *o = &objects[slots[s] - 1];
 
-		if (!hashcmp(o->fo.sha1, sha1))
+		if (hasheq(o->fo.sha1, sha1))
 			return o;
 	}
 	return NULL;
@@ -233,7 +233,7 @@ static int report_special_kind(int kind, const char *id, const char *name)
 		int kinds = 0, promised = 0;
 
 		for (j = i; j < nr_specials &&
-		     !hashcmp(specials[j].sha1, m->sha1); j++) {
+		     hasheq(specials[j].sha1, m->sha1); j++) {
 			kinds |= specials[j].type;
 			promised |= specials[j].promised;
 		}
@@ -278,7 +278,7 @@ void sort_missing(void)
 	if (nr_missing > 1)
 		qsort(missing, nr_missing, sizeof(*missing), compare_missing);
 	for (i = 0; i < nr_missing; i++) {
-		if (out && !hashcmp(missing[out - 1].sha1, missing[i].sha1)) {
+		if (out && hasheq(missing[out - 1].sha1, missing[i].sha1)) {
 			missing[out - 1].promised |= missing[i].promised;
 			missing[out - 1].reached |= missing[i].reached;
 			continue;

@@ -223,7 +223,6 @@ static int special_file(const struct name_entry *e)
 static int scan_tree(const void *buf, size_t size, int strict,
 		     struct tree_flags *t, const struct link_sink *s)
 {
-	static const unsigned char null_sha1[HASH_MAX_RAWSZ];
 	struct df_check df = { NULL, 0, 0 };
 	struct name_entry prev = { NULL, 0, 0, NULL }, e;
 	struct tree_desc desc;
@@ -237,7 +236,7 @@ static int scan_tree(const void *buf, size_t size, int strict,
 		if (ret <= 0)
 			break;
 		t->zero_pad |= *start == '0';
-		t->null_sha1 |= !hashcmp(e.sha1, null_sha1);
+		t->null_sha1 |= is_null_hash(e.sha1);
 		t->bad_mode |= !is_valid_mode(e.mode, strict);
 		note_name(t, e.path, e.pathlen);
 		e.mode = canon_mode(e.mode);
@@ -555,11 +554,12 @@ static void commit_links(const struct link_sink *s, const char *buf,
 {
 	struct commit_info ci;
 	size_t i;
+	int bad = fsck_commit(buf, size, opt);
 
-	if (fsck_commit(buf, size, opt))
-		return;
+	/* git walks a commit it can parse whatever fsck finds in it */
 	if (parse_commit_buffer(buf, size, &ci) < 0) {
-		report_error(opt, "badCommit: cannot parse");
+		if (!bad)
+			report_error(opt, "badCommit: cannot parse");
 		return;
 	}
 	add_link(s, ci.tree, OBJ_TREE);

@@ -5,7 +5,7 @@
  * The first pass walks the entries in order, as only inflating one
  * finds where the next begins: each header is parsed, its zlib stream
  * inflated and checked (size, Adler-32), its raw bytes summed (CRC32
- * for the idx, SHA-1 for the trailer), and a whole object hashed.  The
+ * for the idx, the_hash for the trailer), and a whole object hashed.  The
  * second pass resolves the deltas as git does: from each whole object,
  * its children (the deltas whose base it is, by offset or by id), then
  * theirs, depth first, so that only one chain of bases is held at a

@@ -25,7 +25,7 @@
 struct pack_window;
 
 /*
- * One pack: its idx mapped whole (an idx is 28 bytes an object), the
+ * One pack: its idx mapped whole (28 bytes an object, 40 for sha256), the
  * pack itself mapped in windows as entries are read.  Everything is
  * checked before use; a pack whose idx does not parse is never listed.
  */

@@ -183,7 +183,7 @@ static void mark_root(struct reach *r, const unsigned char *sha1, int must,
 	size_t size;
 	struct fault f;
 
-	if (!hashcmp(sha1, null_sha1))
+	if (hasheq(sha1, null_sha1))
 		return;
 	if (object_info(sha1, &type, &size, &f) < 0) {
 		if (!must && f.code == FAULT_MISSING)

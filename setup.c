@@ -425,12 +425,12 @@ static const struct hash_algo *hash_of_objects(const char *objdir)
 	while (len > 1 && objdir[len - 1] == '/')
 		len--;
 	if (len < 8 || strncmp(objdir + len - 7, "objects", 7) ||
-	    (len > 7 && objdir[len - 8] != '/'))
+	    objdir[len - 8] != '/')
 		return NULL;
 	dir = xmalloc(len - 6);
-	memcpy(dir, objdir, len - 7);
+	memcpy(dir, objdir, len - 7);	/* the parent, its '/' kept */
 	dir[len - 7] = '\0';
-	algo = hash_of_dir(len == 8 ? "/" : dir);
+	algo = hash_of_dir(dir);
 	free(dir);
 	return algo;
 }

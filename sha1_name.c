@@ -1,9 +1,9 @@
 /*
  * sha1_name.c: naming objects on the command line as git does.  An id
- * is the hash's hex digits (40, or 64 in a SHA-256 store), a ref name by git's rules (as given, then under
- * refs/, refs/tags/, refs/heads/, refs/remotes/, and
- * refs/remotes/<name>/HEAD; loose or packed), or a unique
- * abbreviation of at least 4 digits, in that order, with git's
+ * is the hash's hex digits (40, or 64 in a SHA-256 store), a ref name
+ * by git's rules (as given, then under refs/, refs/tags/, refs/heads/,
+ * refs/remotes/, and refs/remotes/<name>/HEAD; loose or packed), or a
+ * unique abbreviation of at least 4 digits, in that order, with git's
  * warning when a name could be read two ways; "@" is HEAD.  Then any
  * of git's suffixes: ^{type}, ^{}, ^<n>, ~<n>; and "<rev>:<path>",
  * the blob or tree at path in rev's tree ("<rev>:" the tree itself).

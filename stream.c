@@ -335,7 +335,7 @@ static int check_end(struct object_stream *st, struct fault *f)
 	if (hash_final(check, &st->ctx) < 0)
 		return set_fault(f, FAULT_CORRUPT, "SHA-1 collision attack "
 				 "detected");
-	if (hashcmp(check, st->sha1))
+	if (!hasheq(check, st->sha1))
 		return set_fault(f, FAULT_HASH_MISMATCH, "its content hashes "
 				 "to %s", sha1_to_hex(check));
 	return 0;

@@ -141,7 +141,7 @@ static int set_insert(struct tree_set *s, const unsigned char *sha1)
 	if (2 * (s->nr + 1) > s->size)
 		set_grow(s);
 	for (i = set_slot(s, sha1); s->used[i]; i = (i + 1) & (s->size - 1))
-		if (!hashcmp(s->ids[i], sha1))
+		if (hasheq(s->ids[i], sha1))
 			return 0;
 	s->used[i] = 1;
 	hashcpy(s->ids[i], sha1);
@@ -446,7 +446,7 @@ static void check_ahead_tree(struct ahead_tree *t)
 
 	if (t->buf) {
 		if (hash_sha1_file(t->buf, t->size, OBJ_TREE, sha1) < 0 ||
-		    hashcmp(sha1, t->sha1)) {
+		    !hasheq(sha1, t->sha1)) {
 			release_tree_buf(t);
 			t->nr = 0;
 		}
@@ -608,7 +608,7 @@ struct ahead_tree *take_tree_ahead(struct tree_ahead *ra,
 		pthread_cond_wait(&ra->cond, &ra->lock);
 		ra->walk_waits = 0;
 	}
-	if (ra->head && !hashcmp(ra->head->sha1, sha1)) {
+	if (ra->head && hasheq(ra->head->sha1, sha1)) {
 		t = ra->head;
 		ra->head = t->next;
 		if (!ra->head)

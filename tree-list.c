@@ -73,7 +73,7 @@ static int reuse_subtree(const unsigned char *sha1, const char *path,
 		const struct subtree_span *d = find_span(&prev[j], path, len);
 		size_t i;
 
-		if (!d || hashcmp(d->sha1, sha1))
+		if (!d || !hasheq(d->sha1, sha1))
 			continue;
 		ALLOC_GROW(l->ces, l->nr + (d->end - d->start), l->alloc);
 		for (i = d->start; i < d->end; i++)
@@ -143,7 +143,7 @@ static struct cache_entry *shared_file(struct prev_cursor *c, int nr,
 			continue;
 		ce = ces[lo];
 		if (ce->ce_namelen == len && !memcmp(ce->name, path, len) &&
-		    ce->ce_mode == e->mode && !hashcmp(ce->sha1, e->sha1))
+		    ce->ce_mode == e->mode && hasheq(ce->sha1, e->sha1))
 			return ce;
 	}
 	return NULL;

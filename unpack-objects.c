@@ -1,7 +1,7 @@
 /*
  * unpack-objects: explode a pack read from standard input into loose
  * objects, as git unpack-objects does.  The whole pack is read and
- * checked first (its trailing SHA-1, each entry's header and zlib
+ * checked first (its trailing hash, each entry's header and zlib
  * data, every delta resolved and applied within bounds) and only then
  * are the objects written (the pack read a second time), so a
  * truncated or corrupt pack leaves nothing behind; the checks are

@@ -436,7 +436,7 @@ static void vouch_tree(const struct qobject *n, const unsigned char *old_id,
 							ne.mode)) < 0)
 			more = tree_entry_next(&od, &oe) > 0;
 		if (!more || cmp || !S_ISDIR(ne.mode) || !S_ISDIR(oe.mode) ||
-		    !hashcmp(ne.sha1, oe.sha1))
+		    hasheq(ne.sha1, oe.sha1))
 			continue;
 		child = find_object(ne.sha1);
 		if (child && child->fo.type == OBJ_TREE)

@@ -83,7 +83,7 @@ test_expect_success 'whole ids, long prefixes, --short up to a whole id' '
 	full=$(GIT_DIR=.git git rev-parse HEAD) &&
 	test ${#full} = $OID_HEXSZ &&
 	same $full HEAD &&
-	same $(printf %.39s $full) $(printf %.40s $full) &&
+	same $(printf %.39s $full) $(printf %.40s $full) ${full%?} &&
 	same --short=39 HEAD &&
 	same --short=40 HEAD &&
 	same --short=41 HEAD &&
@@ -91,6 +91,34 @@ test_expect_success 'whole ids, long prefixes, --short up to a whole id' '
 	same --short=99 HEAD &&
 	fails ${full}0 &&
 	fails $(printf %.3s $full)
+'
+
+test_expect_success 'an abbreviation two objects share: ambiguous, as git' '
+	mkdir blobs &&
+	for i in $(seq 1 700); do echo $i >blobs/$i || return 1; done &&
+	(cd blobs && ls) | sed "s|^|blobs/|" |
+		GIT_DIR=.git git hash-object -w --stdin-paths >ids &&
+	cut -c1-4 ids | sort | uniq -d | head -n 1 >dup &&
+	test -s dup &&
+	p=$(cat dup) &&
+	grep "^$p" ids >two &&
+	for where in loose packed; do
+		test_expect_code 128 env GIT_DIR=.git rev-parse $p 2>err &&
+		test_grep "short object id .$p. is ambiguous" err &&
+		test_must_fail env GIT_DIR=.git git rev-parse -q --verify $p &&
+		for id in $(cat two); do
+			n=$(( $(GIT_DIR=.git git rev-parse --short=4 $id |
+				wc -c) - 1 )) &&
+			test $n -gt 4 &&
+			same $(printf %.${n}s $id) &&
+			same --short=4 $id || return 1
+		done &&
+		GIT_DIR=.git git add blobs &&
+		GIT_DIR=.git git repack -q -a -d &&
+		GIT_DIR=.git git reset -q &&
+		test_must_fail ls .git/objects/$(printf %.2s $p)/* 2>/dev/null ||
+		return 1
+	done
 '
 
 test_expect_success 'rev-parse --show-object-format names the hash, as git' '

@@ -13,13 +13,14 @@ snapshot() {
 # A chain of $1 trees, each holding the next as "$2", the last holding
 # the good tree; prints the top one.
 tree_chain() {
-	python3 - "$1" "$2" "$(cat good-tree)" <<-\PY
+	python3 - "$1" "$2" "$(cat good-tree)" $test_hash_algo <<-\PY
 	import hashlib, os, sys, zlib
 	depth, name, sub = int(sys.argv[1]), sys.argv[2].encode(), sys.argv[3]
+	algo = sys.argv[4]
 	for _ in range(depth):
 	    data = b"40000 " + name + b"\0" + bytes.fromhex(sub)
 	    raw = b"tree %d\0" % len(data) + data
-	    sub = hashlib.sha1(raw).hexdigest()
+	    sub = hashlib.new(algo, raw).hexdigest()
 	    d = os.path.join(".dircache/objects", sub[:2])
 	    os.makedirs(d, exist_ok=True)
 	    with open(os.path.join(d, sub[2:]), "wb") as f:

@@ -75,7 +75,7 @@ test_expect_success 'a second push sends only what the remote lacks' '
 		ls $r/objects/pack/*.pack >after &&
 		new=$(comm -13 before-$(echo $r | tr / -) after) &&
 		test -n "$new" &&
-		git verify-pack -v "${new%.pack}.idx" >v &&
+		git --git-dir=$r verify-pack -v "${new%.pack}.idx" >v &&
 		test "$(grep -c " commit \| tree \| blob " v)" = 4 || return 1
 	done
 '
@@ -145,7 +145,7 @@ test_expect_success 'what any remote ref holds is not sent again' '
 	(cd u && dircache push ../r3 u3 2>/dev/null) &&
 	ls r3/objects/pack/*.pack >after &&
 	new=$(comm -13 before after) &&
-	git verify-pack -v "${new%.pack}.idx" >v &&
+	git --git-dir=r3 verify-pack -v "${new%.pack}.idx" >v &&
 	test "$(grep -c " commit \| tree \| blob " v)" = 1 &&
 	fscks r3
 '

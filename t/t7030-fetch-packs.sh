@@ -274,7 +274,7 @@ open(p, \"wb\").write(bytes(b))" $idx &&
 	test "$(git_in c1 rev-parse HEAD)" = "$(git_in h2 rev-parse HEAD)" &&
 	mine=c1/.dircache/objects/pack/${idx##*/} &&
 	test_must_fail cmp $idx $mine &&
-	git index-pack -o expect.idx ${idx%.idx}.pack >/dev/null &&
+	git_in h2 index-pack -o expect.idx ${idx%.idx}.pack >/dev/null &&
 	cmp expect.idx $mine &&
 	git_accepts c1
 '

@@ -21,7 +21,12 @@ test_expect_success 'the scripts read the object format from the config' '
 	test_cmp expect2 actual4 &&
 	printf "[core]\n\trepositoryFormatVersion = 1\n[Extensions]\n\tobjectFormat = sha256 ; git 2.39\n" \
 		>s1/.git/config &&
-	lib_hash s1 >actual5 && test_cmp expect2 actual5
+	lib_hash s1 >actual5 && test_cmp expect2 actual5 &&
+	printf "[ extensions ]\nobjectformat=\"sha256\"" >s1/.git/config &&
+	lib_hash s1 >actual6 && test_cmp expect2 actual6 &&
+	printf "[extensions \"x\"]\n\tobjectformat = sha256\n[extensions]\n\tobjectformatx = sha256\n[core]\n\tobjectformat = sha256\n" \
+		>s1/.git/config &&
+	lib_hash s1 >actual7 && test_cmp expect1 actual7
 '
 
 test_expect_success 'the search for the top stops below GIT_CEILING_DIRECTORIES' '
@@ -77,6 +82,30 @@ test_expect_success 'fetch between a sha1 and a sha256 store: refused, both ways
 test_expect_success 'push between a sha1 and a sha256 store: refused, both ways' '
 	refuses push sha1 sha256 &&
 	refuses push sha256 sha1
+'
+
+# receive_other <ours> <theirs>: a request with ids of the format
+# theirs, to a store of the format ours, is refused as such.
+receive_other() {
+	rm -rf "r-$1" && dircache init -q --shared --object-format=$1 "r-$1" &&
+	case $2 in sha1) n=40 ;; *) n=64 ;; esac &&
+	printf "refs/heads/x %s %s\n" $(printf "%0${n}d" 0) \
+		$(printf "%0${n}d" 0 | tr 0 1) >request &&
+	repo_state "r-$1" >before &&
+	test_expect_code 1 dircache-receive "r-$1" <request >answer &&
+	echo "ng refs/heads/x ids of another object format than this store's ($1)" \
+		>expect &&
+	test_cmp expect answer &&
+	sed "s/^/want /; s/ refs.* / /" request >wants &&
+	test_expect_code 128 dircache-upload "r-$1" <wants >pack 2>err &&
+	test_grep "not an object id" err && test ! -s pack &&
+	repo_state "r-$1" >after &&
+	test_cmp before after
+}
+
+test_expect_success 'receive and upload refuse ids of the other format' '
+	receive_other sha256 sha1 &&
+	receive_other sha1 sha256
 '
 
 test_expect_success 'dircache init --object-format: the config git writes' '
