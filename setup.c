@@ -534,10 +534,21 @@ static int check_stores_hash(void)
 				    the_hash->name);
 	}
 	if (!ret && env_of(DB_ENVIRONMENT, OBJECT_DIR_ENVIRONMENT)) {
+		const struct hash_algo *store;
+
 		path = path_join(common_dir, "objects");
-		if (strcmp(path, object_dir))
-			ret = check_same_hash(hash_of_objects(object_dir),
-					      "object directory", object_dir);
+		if (strcmp(path, object_dir)) {
+			store = hash_of_objects(object_dir);
+			/*
+			 * No config where the index lives (a work tree
+			 * using a store by SHA1_FILE_DIRECTORY alone, as
+			 * in 2005): the store's config says the hash.
+			 */
+			if (store && !hash_of_dir(common_dir))
+				the_hash = store;
+			ret = check_same_hash(store, "object directory",
+					      object_dir);
+		}
 		free(path);
 	}
 	return ret ? ret : check_alternates_hash();

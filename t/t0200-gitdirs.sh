@@ -290,6 +290,20 @@ test_expect_success 'a store of the other hash as alternate or objects: refused'
 	refused_by_all "object directory '\''$o'\'' is a $other store; this repository is $test_hash_algo"
 '
 
+test_expect_success 'a store named by SHA1_FILE_DIRECTORY alone: its own hash' '
+	case $test_hash_algo in sha1) other=sha256 ;; *) other=sha1 ;; esac &&
+	mkdir st2 w2 && (cd st2 && init-db --object-format=$other 2>/dev/null) &&
+	git init -q --object-format=$other g2 &&
+	echo hi >w2/a && cp w2/a g2/a &&
+	(cd w2 &&
+	 SHA1_FILE_DIRECTORY="$TRASH_DIRECTORY/st2/.dircache/objects" &&
+	 GIT_INDEX_FILE="$TRASH_DIRECTORY/w2.index" &&
+	 export SHA1_FILE_DIRECTORY GIT_INDEX_FILE &&
+	 update-cache --add a && write-tree >../w2.tree) &&
+	git -C g2 add a && git -C g2 write-tree >g2.tree &&
+	test_cmp g2.tree w2.tree
+'
+
 test_expect_success 'a worktree of one hash on a store of the other: refused' '
 	case $test_hash_algo in sha1) other=sha256 ;; *) other=sha1 ;; esac &&
 	cp -R main wtmain &&
