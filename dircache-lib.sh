@@ -91,13 +91,28 @@ cd_to_top() {
 # git config file, the last one set; empty when unset or when there is
 # no such file.  Names are compared without case.
 config_get() {
+	config_file_value "$1" "$2" "" "$3"
+}
+
+# config_file_value <file> <section> <subsection> <key>: section
+# "subsection".key (an empty subsection: none) in a git config file,
+# the last one set; empty when unset or when there is no such file.
+# Section and key names are compared without case, the subsection with.
+config_file_value() {
 	[ -f "$1" ] || return 0
-	awk -v s="$2" -v k="$3" '
+	awk -v s="$2" -v b="$3" -v k="$4" '
 		/^[ \t]*\[/ {
 			sec = $0
 			sub(/^[ \t]*\[[ \t]*/, "", sec)
-			sub(/[ \t]*\].*$/, "", sec)
-			ours = tolower(sec) == tolower(s)
+			if (b == "") {
+				sub(/[ \t]*\].*$/, "", sec)
+				ours = tolower(sec) == tolower(s)
+				next
+			}
+			name = sec
+			sub(/[ \t"].*/, "", name)
+			sub(/^[^ \t"]*[ \t]*/, "", sec)
+			ours = tolower(name) == tolower(s) && sec == "\"" b "\"]"
 			next
 		}
 		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
@@ -889,33 +904,7 @@ DC_AWK_DATE='
 # repository's config, the last one set; empty when unset.  Section
 # and key names are compared without case, the subsection with it.
 config_value() {
-	dc_cfg=$(common_dir)/config
-	[ -f "$dc_cfg" ] || return 0
-	awk -v s="$1" -v b="$2" -v k="$3" '
-		/^[ \t]*\[/ {
-			sec = $0
-			sub(/^[ \t]*\[[ \t]*/, "", sec)
-			name = sec
-			sub(/[ \t"].*/, "", name)
-			sub(/^[^ \t"]*[ \t]*/, "", sec)
-			ours = tolower(name) == tolower(s) && sec == "\"" b "\"]"
-			next
-		}
-		ours && /^[ \t]*[A-Za-z0-9-]+[ \t]*=/ {
-			key = $0
-			sub(/[ \t]*=.*/, "", key)
-			gsub(/[ \t]/, "", key)
-			if (tolower(key) != tolower(k))
-				next
-			val = $0
-			sub(/^[^=]*=[ \t]*/, "", val)
-			sub(/[ \t]+[#;].*$/, "", val)
-			sub(/[ \t\r]+$/, "", val)
-			if (val ~ /^".*"$/)
-				val = substr(val, 2, length(val) - 2)
-		}
-		END { if (val != "") print val }
-	' "$dc_cfg"
+	config_file_value "$(common_dir)/config" "$1" "$2" "$3"
 }
 
 # branch_config <branch> <key>: branch.<branch>.<key> (remote, merge).
