@@ -111,6 +111,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -1723,15 +1724,42 @@ void stop_check_later(struct check_later *cl);
 /* How many objects read_later has queued on cl so far: a mark. */
 uint64_t later_mark(struct check_later *cl);
 /*
- * The mark below which every object passed: after wait_check_later
- * failed, the first bad one's; else all queued.
- */
-uint64_t later_good_mark(struct check_later *cl);
-/*
  * The mark below which every object has passed by now, without
  * waiting: what output made of them can go.
  */
 uint64_t later_passed_mark(struct check_later *cl);
+
+/*
+ * Output held (in memory, behind out) until the objects it was made of
+ * have passed cl's checks, then written to stdout.  ends: where each
+ * piece that may go alone ends in buf, and later_mark there.
+ */
+struct held_output {
+	struct check_later *checker;
+	FILE *out;
+	char *buf;
+	size_t len, sent;
+	struct held_end {
+		size_t at;
+		uint64_t mark;
+	} *ends;
+	size_t nr_ends, alloc_ends;
+};
+/* Hold what is written to h->out from now on: 0, or -1 after error(). */
+int hold_output(struct held_output *h, struct check_later *cl);
+/* The output so far may go once every object read by now passed. */
+void held_mark_end(struct held_output *h);
+/* Bytes written to h->out and not yet sent. */
+size_t held_unsent(struct held_output *h);
+/*
+ * Write to stdout the pieces whose objects passed: all that were marked
+ * when wait (waiting for the checks), else those passed by now.  0; 1
+ * when a check failed (its error() said which, the pieces before it
+ * went); -1 after error().  h->out may change: use it afresh.
+ */
+int send_held(struct held_output *h, int wait);
+/* Mark the end, wait, send and free: as send_held, h->out is gone. */
+int stop_holding(struct held_output *h);
 
 /* ---- diff-ahead.c: a diff's trees read from its far end, on another core ---- */
 

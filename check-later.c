@@ -369,18 +369,6 @@ uint64_t later_mark(struct check_later *cl)
 	return n;
 }
 
-uint64_t later_good_mark(struct check_later *cl)
-{
-	uint64_t n;
-
-	if (!cl)
-		return 0;
-	pthread_mutex_lock(&cl->lock);
-	n = cl->failed ? cl->good : cl->nr_queued;
-	pthread_mutex_unlock(&cl->lock);
-	return n;
-}
-
 uint64_t later_passed_mark(struct check_later *cl)
 {
 	uint64_t n;
@@ -391,4 +379,78 @@ uint64_t later_passed_mark(struct check_later *cl)
 	n = cl->failed ? cl->good : cl->nr_checked;
 	pthread_mutex_unlock(&cl->lock);
 	return n;
+}
+
+/* ---- output held until the objects it was made of pass ---- */
+
+/* Output sent whole: a fresh buffer from this size on. */
+#define HELD_RESET ((size_t)1 << 20)
+
+int hold_output(struct held_output *h, struct check_later *cl)
+{
+	h->checker = cl;
+	h->buf = NULL;
+	h->len = 0;
+	h->sent = 0;
+	h->out = open_memstream(&h->buf, &h->len);
+	if (!h->out)
+		return error_errno("open_memstream");
+	return 0;
+}
+
+void held_mark_end(struct held_output *h)
+{
+	ALLOC_GROW(h->ends, h->nr_ends + 1, h->alloc_ends);
+	h->ends[h->nr_ends].at = ftell(h->out);
+	h->ends[h->nr_ends].mark = later_mark(h->checker);
+	h->nr_ends++;
+}
+
+size_t held_unsent(struct held_output *h)
+{
+	return ftell(h->out) - h->sent;
+}
+
+int send_held(struct held_output *h, int wait)
+{
+	uint64_t good;
+	size_t k, at = h->sent;
+	int failed = 0;
+
+	if (fflush(h->out))
+		return error_errno("write to memory");
+	if (wait)
+		failed = wait_check_later(h->checker) < 0;
+	good = later_passed_mark(h->checker);
+	for (k = 0; k < h->nr_ends && h->ends[k].mark <= good; k++)
+		at = h->ends[k].at;
+	memmove(h->ends, h->ends + k, (h->nr_ends - k) * sizeof(*h->ends));
+	h->nr_ends -= k;
+	if (at > h->sent &&
+	    fwrite(h->buf + h->sent, 1, at - h->sent, stdout) != at - h->sent)
+		return error_errno("write standard output");
+	h->sent = at;
+	if (failed)
+		return 1;
+	if (h->sent < h->len || h->len < HELD_RESET)
+		return 0;
+	/* all of it went: start again rather than grow for ever */
+	if (fclose(h->out))
+		return error_errno("write to memory");
+	free(h->buf);
+	return hold_output(h, h->checker);
+}
+
+int stop_holding(struct held_output *h)
+{
+	int ret;
+
+	held_mark_end(h);
+	ret = send_held(h, 1);
+	if (fclose(h->out) && !ret)
+		ret = error_errno("write to memory");
+	free(h->buf);
+	free(h->ends);
+	memset(h, 0, sizeof(*h));
+	return ret;
 }

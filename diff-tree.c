@@ -95,19 +95,8 @@ static struct diff_ahead *ahead;
 static uint64_t walk_ticket;
 static int level_offered;
 static FILE *out;
-static char *held;
-static size_t held_len;
-
-/*
- * --stdin: where each diff held ends, and the objects it read by then
- * (later_mark), so that the diffs before a bad object still go out.
- */
-struct held_end {
-	size_t at;
-	uint64_t mark;
-};
-static struct held_end *ends;
-static size_t nr_ends, alloc_ends;
+/* The output held: with --stdin, marked at each diff's end. */
+static struct held_output held;
 
 /* Held output past this is let go (after the checks) mid-diff. */
 #define HELD_MAX ((size_t)4 << 20)
@@ -125,25 +114,11 @@ static int is_missing_empty_tree(const unsigned char *sha1)
 	return hasheq(sha1, the_hash->empty_tree) && !has_sha1_file(sha1);
 }
 
-/* Start holding the output: a fresh buffer behind out. */
-static void hold_output(void)
-{
-	held = NULL;
-	held_len = 0;
-	out = open_memstream(&held, &held_len);
-	if (!out)
-		die_errno("open_memstream");
-}
-
-/* The end of a diff, for flush_held. */
+/* The end of a diff: what came before may go once its objects pass. */
 static void note_diff_end(void)
 {
-	if (out == stdout)
-		return;
-	ALLOC_GROW(ends, nr_ends + 1, alloc_ends);
-	ends[nr_ends].at = ftell(out);
-	ends[nr_ends].mark = later_mark(checker);
-	nr_ends++;
+	if (out != stdout)
+		held_mark_end(&held);
 }
 
 /*
@@ -151,40 +126,27 @@ static void note_diff_end(void)
  * checks.  When one has not, only the diffs whose objects all came
  * before it go out, and the command dies.
  */
-static void flush_held(int more)
+static void flush_held(void)
 {
-	size_t len;
+	int ret;
 
 	if (out == stdout)
 		return;
-	if (fclose(out))
-		die_errno("write to memory");
-	len = held_len;
-	if (wait_check_later(checker) < 0) {
-		uint64_t good = later_good_mark(checker);
-
-		for (len = 0; nr_ends && ends[nr_ends - 1].mark > good;)
-			nr_ends--;
-		len = nr_ends ? ends[nr_ends - 1].at : 0;
-		if (len)
-			fwrite(held, 1, len, stdout);
+	held_mark_end(&held);
+	ret = send_held(&held, 1);
+	if (ret < 0)
+		exit(128);
+	if (ret > 0) {
 		finish_stdout();
 		exit(128);
 	}
-	nr_ends = 0;
-	if (len && fwrite(held, 1, len, stdout) != len)
-		die_errno("write standard output");
-	free(held);
-	if (more)
-		hold_output();
-	else
-		out = stdout;
+	out = held.out;
 }
 
 static void flush_held_if_big(void)
 {
-	if (out != stdout && ftell(out) > (long)HELD_MAX)
-		flush_held(1);
+	if (out != stdout && held_unsent(&held) > HELD_MAX)
+		flush_held();
 }
 
 /*
@@ -830,8 +792,11 @@ int main(int argc, char **argv)
 		exit(128);
 	out = stdout;
 	checker = start_check_later();
-	if (checker)
-		hold_output();
+	if (checker) {
+		if (hold_output(&held, checker) < 0)
+			exit(128);
+		out = held.out;
+	}
 	if (checker && recursive)
 		ahead = start_diff_ahead();
 	if (read_stdin) {
@@ -856,9 +821,14 @@ int main(int argc, char **argv)
 		warn_rename_limit("diff.renameLimit", rename_limit_needed);
 	stop_diff_ahead(ahead);
 	clear_tree_slots();
-	flush_held(0);
+	if (out != stdout) {
+		out = stdout;
+		if (stop_holding(&held)) {
+			finish_stdout();
+			exit(128);
+		}
+	}
 	stop_check_later(checker);
-	free(ends);
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return 0;

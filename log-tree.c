@@ -79,87 +79,41 @@ static int rename_limit_needed;
 /*
  * With a diff, its trees and blobs are read unverified and checked on
  * another core (check-later.c); the output is held in memory (held,
- * out) and goes to stdout only once the objects it was made of have
- * passed.  ends: where each commit's header and whole output end in
- * held, and how many objects had been read by then (later_mark).
+ * behind out) and goes to stdout only once the objects it was made of
+ * have passed, commit by commit.
  */
 static struct check_later *checker;
 static FILE *out;
-static char *held;
-static size_t held_len, held_sent;
-
-struct held_end {
-	size_t at;
-	uint64_t mark;
-};
-static struct held_end *ends;
-static size_t nr_ends, alloc_ends;
+static struct held_output held;
 
 /* Held output past this waits for the checks. */
 #define HELD_MAX ((size_t)4 << 20)
-/* Output sent whole: a fresh buffer from this size on. */
-#define HELD_RESET ((size_t)1 << 20)
 
 /* ---- the output held ---- */
-
-static void hold_output(void)
-{
-	held = NULL;
-	held_len = 0;
-	held_sent = 0;
-	out = open_memstream(&held, &held_len);
-	if (!out)
-		die_errno("open_memstream");
-}
 
 /* The output so far may go once every object read by now passed. */
 static void note_end(void)
 {
-	if (out == stdout)
-		return;
-	ALLOC_GROW(ends, nr_ends + 1, alloc_ends);
-	ends[nr_ends].at = ftell(out);
-	ends[nr_ends].mark = later_mark(checker);
-	nr_ends++;
+	if (out != stdout)
+		held_mark_end(&held);
 }
 
 /*
- * Send the output held whose objects have passed: wait for the checks
- * when wait, else only what passed by now.  A check failed: what came
- * before the bad object goes out, and the command exits 128.
+ * Send the output held whose objects have passed (wait: all of it,
+ * after the checks).  A check failed: what came before the bad object
+ * goes out, and the command exits 128.
  */
-static void send_held(int wait)
+static void send_passed(int wait)
 {
-	uint64_t good;
-	size_t k, at = held_sent;
-	int failed = 0;
+	int ret = send_held(&held, wait);
 
-	if (out == stdout)
-		return;
-	if (fflush(out))
-		die_errno("write to memory");
-	if (wait)
-		failed = wait_check_later(checker) < 0;
-	good = later_passed_mark(checker);
-	for (k = 0; k < nr_ends && ends[k].mark <= good; k++)
-		at = ends[k].at;
-	memmove(ends, ends + k, (nr_ends - k) * sizeof(*ends));
-	nr_ends -= k;
-	if (at > held_sent &&
-	    fwrite(held + held_sent, 1, at - held_sent, stdout) !=
-	    at - held_sent)
-		die_errno("write standard output");
-	held_sent = at;
-	if (failed) {
+	if (ret < 0)
+		exit(128);
+	if (ret > 0) {
 		finish_stdout();
 		exit(128);
 	}
-	if (held_sent == held_len && held_len >= HELD_RESET) {
-		if (fclose(out))
-			die_errno("write to memory");
-		free(held);
-		hold_output();
-	}
+	out = held.out;
 }
 
 /* A commit's output is whole: send what passed. */
@@ -168,7 +122,7 @@ static void end_commit(void)
 	if (out == stdout)
 		return;
 	note_end();
-	send_held(ftell(out) - held_sent > HELD_MAX);
+	send_passed(held_unsent(&held) > HELD_MAX);
 }
 
 /*
@@ -177,7 +131,8 @@ static void end_commit(void)
  */
 static __attribute__((noreturn)) void fail_held(void)
 {
-	send_held(1);
+	if (out != stdout)
+		send_held(&held, 1);
 	finish_stdout();
 	exit(128);
 }
@@ -186,16 +141,14 @@ static __attribute__((noreturn)) void fail_held(void)
 static void finish_held(void)
 {
 	if (out != stdout) {
-		note_end();
-		send_held(1);
-		if (fclose(out))
-			die_errno("write to memory");
-		free(held);
 		out = stdout;
+		if (stop_holding(&held)) {
+			finish_stdout();
+			exit(128);
+		}
 	}
 	tree_diff_check_later(NULL);
 	stop_check_later(checker);
-	free(ends);
 }
 
 /* ---- the walk ---- */
@@ -820,7 +773,9 @@ int main(int argc, char **argv)
 		checker = start_check_later();
 	if (checker) {
 		tree_diff_check_later(checker);
-		hold_output();
+		if (hold_output(&held, checker) < 0)
+			exit(128);
+		out = held.out;
 	}
 	walk(&revs);
 	finish_held();
