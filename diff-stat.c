@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -28,20 +27,6 @@ static const char diff_stat_usage[] =
 	"diff-stat [--stat | --shortstat | --numstat] [--color] < <changes>";
 
 enum stat_form { FORM_STAT, FORM_SHORTSTAT, FORM_NUMSTAT };
-
-/* git's term_columns: $COLUMNS, the terminal's width, else 80. */
-static int term_columns(void)
-{
-	const char *s = getenv("COLUMNS");
-	struct winsize ws;
-	int n;
-
-	if (s && (n = atoi(s)) > 0)
-		return n;
-	if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
-		return ws.ws_col;
-	return 80;
-}
 
 /* The next NUL-terminated field at *p (before end), or NULL. */
 static const char *next_field(const char **p, const char *end)

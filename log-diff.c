@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "cache.h"
 #include "diff.h"
@@ -746,4 +747,17 @@ void color_patch(FILE *out, const char *buf, size_t size,
 			fwrite(p, 1, len, out);
 		}
 	}
+}
+
+int term_columns(void)
+{
+	const char *s = getenv("COLUMNS");
+	struct winsize ws;
+	int n;
+
+	if (s && (n = atoi(s)) > 0)
+		return n;
+	if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 80;
 }

@@ -40,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -482,20 +481,6 @@ static void show_commit(struct commit *c)
 }
 
 /* ---- options ---- */
-
-/* git's term_columns: $COLUMNS, the terminal's width, else 80. */
-static int term_columns(void)
-{
-	const char *s = getenv("COLUMNS");
-	struct winsize ws;
-	int n;
-
-	if (s && (n = atoi(s)) > 0)
-		return n;
-	if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
-		return ws.ws_col;
-	return 80;
-}
 
 static long parse_count(const char *s)
 {

@@ -68,6 +68,8 @@ int detect_file_renames(struct file_changes *l,
  * l).  -1 after error() when a blob cannot be read or out fails.
  */
 int print_diffstat(FILE *out, struct file_changes *l, int width, int color);
+/* git's term_columns: $COLUMNS, the terminal's width, else 80. */
+int term_columns(void);
 /*
  * The counts of every change in l (print_diffstat makes them): a side
  * with a mode and the null id is the work-tree file at the path (the
