@@ -8,13 +8,9 @@
 # a reader that checks that bound does not refuse it.  Reading the
 # content fails: the object is a shell.  Prints the id it is stored
 # under (made up: the content is never hashed).
-import hashlib, os, struct, sys, zlib
+import os, struct, sys, zlib
 
-# SHA-1, or SHA-256 when GIT_DEFAULT_HASH says so (a sha256 store).
-HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
-
-def H(data=b""):
-    return hashlib.new(HASH_NAME, data)
+from packlib import H, entry_header
 
 def filler_len(size):
     return size // 1000 + 64
@@ -36,17 +32,6 @@ def loose(size, objdir):
     with open(path, "wb") as f:
         f.write(head + empty * (filler_len(size) // len(empty)))
     return oid
-
-def entry_header(kind, size):
-    c = (kind << 4) | (size & 15)
-    size >>= 4
-    out = bytearray()
-    while size:
-        out.append(c | 0x80)
-        c = size & 0x7f
-        size >>= 7
-    out.append(c)
-    return bytes(out)
 
 def pack(size, packdir):
     # One blob entry: its header (a size of many base-128 digits), then

@@ -9,27 +9,12 @@
 # What deflate would shrink to a few MB stays SIZE bytes, so the idx
 # of a SIZE over 2 GiB needs its table of 64-bit offsets.  Prints the
 # two blobs' ids, one a line.
-import hashlib, os, struct, sys, zlib
+import struct, sys, zlib
 
-# SHA-1, or SHA-256 when GIT_DEFAULT_HASH says so (a sha256 store).
-HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
-
-def H(data=b""):
-    return hashlib.new(HASH_NAME, data)
+from packlib import H, entry_header
 
 BLOCK = 65535
 SMALL = b"after the big one\n"
-
-def entry_header(kind, size):
-    c = (kind << 4) | (size & 15)
-    size >>= 4
-    out = bytearray()
-    while size:
-        out.append(c | 0x80)
-        c = size & 0x7f
-        size >>= 7
-    out.append(c)
-    return bytes(out)
 
 def stored_blocks(f, pack_sum, size):
     # Block headers written, the zeros skipped; all of it summed.

@@ -4,12 +4,9 @@
 # the named fault is wrong: checksums and CRCs are right unless the
 # case is about them.  Ids and checksums are SHA-1, or SHA-256 when
 # GIT_DEFAULT_HASH says so (test-lib's sha256 stores).
-import hashlib, os, struct, sys, zlib
+import struct, sys, zlib
 
-HASH_NAME = os.environ.get("GIT_DEFAULT_HASH") or "sha1"
-
-def H(data):
-    return hashlib.new(HASH_NAME, data)
+from packlib import H, entry_header as header
 
 RAWSZ = H(b"").digest_size
 
@@ -26,17 +23,6 @@ def varint(n):
         else:
             out.append(c)
             return bytes(out)
-
-def header(t, size):
-    c = (t << 4) | (size & 15)
-    size >>= 4
-    out = bytearray()
-    while size:
-        out.append(c | 0x80)
-        c = size & 0x7f
-        size >>= 7
-    out.append(c)
-    return bytes(out)
 
 def ofs(back):
     out = [back & 0x7f]
