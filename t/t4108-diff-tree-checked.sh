@@ -7,17 +7,7 @@ test_description='diff-tree: what it prints comes only from objects that passed 
 # object whose content is not its id must stop it before it prints
 # anything of that diff, even the lines that came before the object.
 
-# loose REPO ID: the file of the loose object ID in REPO.
-loose() {
-	echo "$1/.git/objects/$(echo $2 | sed "s|^..|&/|")"
-}
-
-# swap REPO ID OTHER: ID's file now holds OTHER's object (a valid
-# object of the same type, not ID's content).
-swap() {
-	chmod u+w "$(loose $1 $2)" &&
-	cp "$(loose $1 $3)" "$(loose $1 $2)"
-}
+. "$TEST_DIRECTORY/lib-corrupt.sh"
 
 test_expect_success 'setup: two commits changing a file before a directory' '
 	git init -q r &&

@@ -8,17 +8,7 @@ test_description='log-tree: what it prints comes only from objects that passed t
 # content is not its id must fail the command, and nothing of the diff
 # it was read for may be printed; the commits before it are.
 
-# loose REPO ID: the file of the loose object ID in REPO.
-loose() {
-	echo "$1/.git/objects/$(echo $2 | sed "s|^..|&/|")"
-}
-
-# swap REPO ID OTHER: ID's file now holds OTHER's object (a valid
-# object of the same type, not ID's content).
-swap() {
-	chmod u+w "$(loose $1 $2)" &&
-	cp "$(loose $1 $3)" "$(loose $1 $2)"
-}
+. "$TEST_DIRECTORY/lib-corrupt.sh"
 
 # upto FILE N: FILE's lines before the Nth commit's diff: the commits
 # before it, then its header and message.
@@ -27,6 +17,22 @@ upto() {
 		c < n { print; next }
 		c == n { if (msg && ($0 == "" || $0 == "---")) exit; if (/^    /) msg = 1; print }
 	' "$1"
+}
+
+# fails_before OPTIONS OLD OTHER N: with the object OLD names swapped
+# for OTHER's, log-tree OPTIONS exits 128 naming it and prints the
+# commits before the Nth, then that one's header and message alone.
+fails_before() {
+	rm -rf c && cp -R r c &&
+	old=$(GIT_DIR=c/.git git rev-parse "$2") &&
+	other=$(GIT_DIR=c/.git git rev-parse "$3") &&
+	GIT_DIR=c/.git COLUMNS=80 log-tree $1 >good &&
+	swap c $old $other &&
+	test_expect_code 128 env GIT_DIR=c/.git COLUMNS=80 \
+		log-tree $1 >out 2>err &&
+	test_grep "hash mismatch $old" err &&
+	upto good $4 >before &&
+	test_cmp before out
 }
 
 test_expect_success 'setup: five commits changing files at two depths' '
@@ -53,54 +59,19 @@ test_expect_success 'a good store: --stat and -p are git'"'"'s' '
 '
 
 test_expect_success 'a blob not its id: --stat fails, that diff unprinted' '
-	rm -rf c && cp -R r c &&
-	old=$(GIT_DIR=c/.git git rev-parse HEAD~4:d/b) &&
-	other=$(GIT_DIR=c/.git git rev-parse HEAD~4:d/e/c) &&
-	GIT_DIR=c/.git COLUMNS=80 log-tree --stat >good &&
-	swap c $old $other &&
-	test_expect_code 128 env GIT_DIR=c/.git COLUMNS=80 \
-		log-tree --stat >out 2>err &&
-	test_grep "hash mismatch $old" err &&
-	upto good 4 >before &&
-	test_cmp before out
+	fails_before "--stat" "HEAD~4:d/b" "HEAD~4:d/e/c" 4
 '
 
 test_expect_success 'a blob not its id: -p fails, no patch of it printed' '
-	rm -rf c && cp -R r c &&
-	old=$(GIT_DIR=c/.git git rev-parse HEAD~3:a) &&
-	other=$(GIT_DIR=c/.git git rev-parse HEAD~4:a) &&
-	GIT_DIR=c/.git log-tree -p >good &&
-	swap c $old $other &&
-	test_expect_code 128 env GIT_DIR=c/.git log-tree -p >out 2>err &&
-	test_grep "hash mismatch $old" err &&
-	upto good 3 >before &&
-	test_cmp before out
+	fails_before "-p" "HEAD~3:a" "HEAD~4:a" 3
 '
 
 test_expect_success 'a subtree not its id: --stat fails, that diff unprinted' '
-	rm -rf c && cp -R r c &&
-	old=$(GIT_DIR=c/.git git rev-parse HEAD~1:d/e) &&
-	new=$(GIT_DIR=c/.git git rev-parse HEAD~2:d/e) &&
-	GIT_DIR=c/.git COLUMNS=80 log-tree --stat >good &&
-	swap c $old $new &&
-	test_expect_code 128 env GIT_DIR=c/.git COLUMNS=80 \
-		log-tree --stat >out 2>err &&
-	test_grep "hash mismatch $old" err &&
-	upto good 2 >before &&
-	test_cmp before out
+	fails_before "--stat" "HEAD~1:d/e" "HEAD~2:d/e" 2
 '
 
 test_expect_success 'a root tree not its id: -p --stat fails at its child' '
-	rm -rf c && cp -R r c &&
-	old=$(GIT_DIR=c/.git git rev-parse HEAD~2^{tree}) &&
-	new=$(GIT_DIR=c/.git git rev-parse HEAD~3^{tree}) &&
-	GIT_DIR=c/.git COLUMNS=80 log-tree -p --stat >good &&
-	swap c $old $new &&
-	test_expect_code 128 env GIT_DIR=c/.git COLUMNS=80 \
-		log-tree -p --stat >out 2>err &&
-	test_grep "hash mismatch $old" err &&
-	upto good 2 >before &&
-	test_cmp before out
+	fails_before "-p --stat" "HEAD~2^{tree}" "HEAD~3^{tree}" 2
 '
 
 test_expect_success 'a missing blob: the commits before it, then 128' '
