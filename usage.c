@@ -216,12 +216,17 @@ void *grow_array(void *ptr, size_t nr, size_t *alloc, size_t elem)
 	return xrealloc(ptr, n * elem);
 }
 
-int write_in_full(int fd, const void *buf, size_t len)
+/*
+ * Write all of buf: with write() when offset is negative, else with
+ * pwrite() from offset on.  A write of nothing is a full disk.
+ */
+static int put_in_full(int fd, const void *buf, size_t len, int64_t offset)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = offset < 0 ? write(fd, p, len) :
+			pwrite(fd, p, len, offset);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -234,31 +239,24 @@ int write_in_full(int fd, const void *buf, size_t len)
 		}
 		p += n;
 		len -= n;
+		if (offset >= 0)
+			offset += n;
 	}
 	return 0;
 }
 
+int write_in_full(int fd, const void *buf, size_t len)
+{
+	return put_in_full(fd, buf, len, -1);
+}
+
 int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t offset)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, offset);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (!n) {
-			errno = ENOSPC;
-			return -1;
-		}
-		p += n;
-		len -= n;
-		offset += n;
+	if (offset > INT64_MAX) {
+		errno = EINVAL;
+		return -1;
 	}
-	return 0;
+	return put_in_full(fd, buf, len, (int64_t)offset);
 }
 
 int pread_in_full(int fd, void *buf, size_t len, uint64_t offset)
