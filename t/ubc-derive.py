@@ -148,9 +148,10 @@ def derive(dv):
 
 
 def read_table(path):
-    text = open(path).read()
+    # a line too long for one line goes on with a backslash-newline
+    text = open(path).read().replace("\\\n", "")
     rows = re.findall(r"UBC\((\d+), (\d+), (\d+), (\d+), ([01]), "
-                      r"([AB0-9_ |]+)\)", text)
+                      r"([AB0-9_ |\s]+)\)", text)
     return [(tuple(map(int, r[:5])), {n.strip() for n in r[5].split("|")})
             for r in rows]
 
