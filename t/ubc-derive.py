@@ -34,7 +34,9 @@
 # relations every attack path of high probability satisfies (a path
 # may spend a carry to avoid one), and two of the derived relations are
 # broken by the SHA-mbles blocks, which is why the table is a subset
-# and this script checks implication, not equality.
+# and this script checks implication, not equality.  ubc-select.py
+# models those paths (steps 35-64, carries, every boolean-function
+# behaviour) and selects exactly the table.
 import re
 import struct
 import sys
