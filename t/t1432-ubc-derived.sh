@@ -62,6 +62,14 @@ test_expect_success 'the selection rule gives the table, DV by DV' '
 	! grep "differ\|not selected\|not in the table\|follow from" out
 '
 
+test_expect_success 'the selected relations are listed, DV by DV' '
+	$SELECT --list --dv B52_0 "$SRC" >out &&
+	test $(grep -c "^B52_0: W" out) = 15 &&
+	test_grep "^B52_0: $(rel 36 4 38 4 1)$" out &&
+	test_grep "^B52_0: $(rel 54 4 60 29 1)$" out &&
+	test_grep "B52_0: 15 relations selected, 15 in the table: equal" out
+'
+
 # Every feasible signing of a DV lies within 2^-4.09 of its best one;
 # a bound tighter than that drops signings and selects relations the
 # table does not have.

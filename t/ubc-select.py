@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # ubc-select.py [--first N] [--last N] [--extra N] [--bound B] [--dv NAME]...
-#               SHA1DC_C [ATTACK_FILE...]
+#               [--list] SHA1DC_C [ATTACK_FILE...]
 #
 # Selects, per disturbance vector, the unavoidable bit conditions: the
 # relations "W[i] bit p ^ W[j] bit q = c" that every attack path over
 # steps FIRST..LAST satisfies, and compares them with sha1dc.c's
 # SHA1_UBCS table for equality (per DV: the same span of relations, no
-# more, no fewer).  With attack files, also says which DVs each 64-byte
-# block passes under the selected relations.
+# more, no fewer).  --list prints the selected relations too, each
+# group's members against its first bit.  With attack files, also says
+# which DVs each 64-byte block passes under the selected relations.
 #
 # ubc-derive.py ties signs with no carries over steps 20-79 and gets
 # more relations than the table.  Here the paths are modelled as a joint
@@ -347,6 +348,7 @@ def main():
     ap.add_argument("--extra", type=int, default=1)
     ap.add_argument("--bound", type=float)
     ap.add_argument("--dv", action="append")
+    ap.add_argument("--list", action="store_true")
     ap.add_argument("src")
     ap.add_argument("attacks", nargs="*")
     args = ap.parse_args()
@@ -370,6 +372,9 @@ def main():
                   "%d within the bound" % (name, n, low, kept))
         groups = relations(model, point, basis)
         selected[name] = groups
+        for g in groups if args.list else ():
+            for b, pb in g[1:]:
+                print("%s: %s" % (name, fmt(g[0][0], b, g[0][1] ^ pb)))
         equal += not compare(name, groups, table)
     print("%d table lines; selection equals the table for %d of %d DVs"
           % (len(table), equal, len(chosen)))
