@@ -51,6 +51,7 @@ import os
 import struct
 import sys
 
+sys.dont_write_bytecode = True   # no __pycache__ in t/ from a test run
 _spec = importlib.util.spec_from_file_location(
     "ubc_derive", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                "ubc-derive.py"))
