@@ -15,8 +15,9 @@
 # local-collision analysis does it:
 #
 #   - the message XOR difference is the DV's (dm), so a path's signed
-#     message difference fixes the message bits under dm (bit 0 of W
-#     where the difference is +2^k; bit 31 is free: +2^31 = -2^31);
+#     message difference fixes the message bits under dm (W's bit k
+#     is 0 where the difference is +2^k; bit 31 is free: +2^31 =
+#     -2^31);
 #   - the state difference dQ[i+1] is, as a modular value, the DV's
 #     disturbances at step i with any signs; written as any signed-digit
 #     representation with at most EXTRA digits more than the DV has
@@ -37,8 +38,8 @@
 # every signing within BOUND (log2) of the best satisfies it.
 #
 # The rule that gives the table, every DV exactly: steps 35..64 (the
-# words the table reads), EXTRA 1 (2 gives the same), and every feasible
-# signing.  Those lie within 2^-4.2 of their DV's best (A52_0's lowest
+# words the table reads), EXTRA 1 (2 and 3 give the same), and every
+# feasible signing.  Those lie within 2^-4.2 of their DV's best (A52_0's lowest
 # at 2^-4.17, eight II DVs' at 2^-4.09) and the table needs them down
 # to 2^-4.09, so any BOUND of 4.1 or more gives the same; without one
 # the probabilities are skipped, which is fast.  EXTRA 0, a BOUND of 4,
@@ -358,6 +359,8 @@ def main():
     unknown = sorted({n for _, dvs in table for n in dvs} - names)
     for n in unknown:
         print("unknown DV %s in the table" % n)
+    for n in sorted(set(args.dv or ()) - names):
+        ap.error("no DV named %s" % n)
     equal = 0
     chosen = [dv for dv in derive.DVS
               if not args.dv or derive.dv_name(dv) in args.dv]
