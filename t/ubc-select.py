@@ -39,11 +39,12 @@
 #
 # The rule that gives the table, every DV exactly: steps 35..64 (the
 # words the table reads), EXTRA 1 (2 and 3 give the same), and every
-# feasible signing.  Those lie within 2^-4.2 of their DV's best (A52_0's lowest
-# at 2^-4.17, eight II DVs' at 2^-4.09) and the table needs them down
-# to 2^-4.09, so any BOUND of 4.1 or more gives the same; without one
-# the probabilities are skipped, which is fast.  EXTRA 0, a BOUND of 4,
-# or another first or last step select other relations (t1432).
+# feasible signing.  With EXTRA 1 those lie within 2^-4.2 of their DV's
+# best (A52_0's lowest at 2^-4.17, eight II DVs' at 2^-4.09) and the
+# table needs them down to 2^-4.09, so any BOUND of 4.1 or more gives
+# the same; without one the probabilities are skipped, which is fast.
+# EXTRA 0, a BOUND of 4, or another first or last step select other
+# relations (t1432).
 import argparse
 import importlib.util
 import itertools
