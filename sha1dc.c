@@ -89,13 +89,18 @@ static const struct dv {
 /*
  * The unavoidable bit conditions.  UBC(i, p, j, q, c, dvs): for a block
  * of an attack on any DV in dvs, bit p of W[i] XOR bit q of W[j] is c,
- * W being the block's expanded message.  They are facts of the paper's
- * analysis (each DV's differential path over steps 20-79 forces them),
- * one line per distinct relation; they read W[35] to W[64].  Each one
- * follows from the DV's local collisions: t/ubc-derive.py derives them
- * (t1432).  It derives more than these; the paper keeps the ones every
- * attack path of high probability satisfies, and SHA-mbles breaks two
- * of the extra ones, so more would miss attacks.
+ * W being the block's expanded message.  One line per distinct relation;
+ * they read W[35] to W[64].  Each follows from the DV's local collisions
+ * (t/ubc-derive.py derives them without carries, and more than these),
+ * and they are exactly, DV by DV, the relations every attack path over
+ * steps 35-64 satisfies when a path may write a state difference with
+ * one signed digit more than the DV (a carry) and the boolean functions
+ * may do anything they can: t/ubc-select.py selects them and t1432
+ * checks the two are equal.  Every message signing such paths allow
+ * lies within 2^-4.2 of its DV's best, and the table needs them all
+ * down to 2^-4.09: a probability bound of 2^-4.1 or looser gives it, a
+ * tighter one selects relations it lacks.  SHA-mbles breaks two of the
+ * relations the carry-free derivation has and this selection drops.
  */
 #define UBC_LAST_WORD 64
 #define SHA1_UBCS \

@@ -34,7 +34,9 @@
 # relations every attack path of high probability satisfies (a path
 # may spend a carry to avoid one), and two of the derived relations are
 # broken by the SHA-mbles blocks, which is why the table is a subset
-# and this script checks implication, not equality.
+# and this script checks implication, not equality.  ubc-select.py
+# models those paths (steps 35-64, carries, every boolean-function
+# behaviour) and selects exactly the table.
 import re
 import struct
 import sys
@@ -148,9 +150,10 @@ def derive(dv):
 
 
 def read_table(path):
-    text = open(path).read()
+    # a line too long for one line goes on with a backslash-newline
+    text = open(path).read().replace("\\\n", "")
     rows = re.findall(r"UBC\((\d+), (\d+), (\d+), (\d+), ([01]), "
-                      r"([AB0-9_ |]+)\)", text)
+                      r"([AB0-9_ |\s]+)\)", text)
     return [(tuple(map(int, r[:5])), {n.strip() for n in r[5].split("|")})
             for r in rows]
 
