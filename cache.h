@@ -1811,6 +1811,7 @@ void tree_diff_check_later(struct check_later *cl);
 /* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
 
 struct cache_tree;
+struct cache_entry;
 struct mbuf;
 
 /* An empty, invalid node (the caller frees it with cache_tree_free). */
@@ -1845,6 +1846,16 @@ void cache_tree_keep(struct cache_tree *it, const char *dir, size_t len);
 void cache_tree_drop_unused(struct cache_tree *it);
 /* Is every node valid, its tree in the store?  (NULL: no.) */
 int cache_tree_fully_valid(const struct cache_tree *it);
+/*
+ * A new cache tree of the nr entries (sorted) as git's read-tree leaves
+ * it after a merge (cache_tree_update, "repair"): each directory's tree
+ * hashed and kept where the store has it, else invalid; the nodes above
+ * a directory with neither stay invalid and their later subtrees are
+ * not made.  NULL (no TREE) when an entry is unmerged or a path is both
+ * a file and a directory.  The caller frees it.
+ */
+struct cache_tree *cache_tree_repair(struct cache_entry **ces,
+				     unsigned int nr);
 
 /* ---- read-cache.c: the index's entries in memory ---- */
 

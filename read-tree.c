@@ -25,6 +25,10 @@
  * the index alone and does not look at the work tree.  Everything is
  * checked before anything is written; the index is replaced under
  * index.lock.
+ *
+ * The cache tree (TREE) is left as git 2.39 leaves it: whole after one
+ * tree; after two or three, made again from the result where the
+ * store has each directory's tree, and none when a path is unmerged.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +76,18 @@ static void prime_cache_tree(const char *name, const struct entry_list *l)
 }
 
 /*
+ * Two or three trees: git drops the cache tree before the merge and
+ * makes it again from the result (cache-tree.c's cache_tree_repair),
+ * each directory valid where its tree is in the store already.
+ */
+static void repair_cache_tree(void)
+{
+	cache_tree_free(active_cache_tree);
+	active_cache_tree = cache_tree_repair(active_cache, active_nr);
+	index_cache_tree_synced();
+}
+
+/*
  * Without -m every blob is looked for as the trees are read; a merge
  * looks only for the blobs it brings into the index (tree-merge.c).
  */
@@ -111,11 +127,13 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");
 	install_list(&o->result);
-	if (o->n == 1)
-		prime_cache_tree(names[0], &o->trees[0]);
 	if (update_work_tree(o))
 		error("some files could not be updated");
 	entry_list_clear(&o->removed);
+	if (o->n == 1)
+		prime_cache_tree(names[0], &o->trees[0]);
+	else
+		repair_cache_tree();
 }
 
 int main(int argc, char **argv)
