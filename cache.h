@@ -615,6 +615,15 @@ void setup_environment(void);
  * directory or detached HEAD, GIT_OBJECT_DIRECTORY, an alternate).
  */
 int setup_repository(void);
+/*
+ * The alternate object directories as git 2.39 finds them: those of
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES, then of objects/info/alternates,
+ * each followed at once by those its own info/alternates names
+ * (relative to it), nested to depth 5; real paths, each once, never
+ * the store itself; one that is missing is skipped after error().
+ * Read once (not thread-safe); the NULL-terminated list is setup.c's.
+ */
+const char *const *read_alternate_chain(void);
 /* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */
 int check_git_dir(void);
 /*
