@@ -1986,6 +1986,8 @@ void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
 			   size_t alloc);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/* Forget the index's resolve-undo record (REUC), as read-tree does. */
+void drop_resolve_undo(void);
 /*
  * The cache tree, its directories whose paths changed since the read
  * marked invalid (so valid nodes can be trusted now), or NULL.

@@ -123,6 +123,7 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
 	refuse_unmerged();
+	drop_resolve_undo();
 	read_trees(o->n, names, o->trees, 1);
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");

@@ -108,4 +108,16 @@ test_expect_success 'write-tree after it: the tree git writes' '
 	git write-tree >/dev/null && cmp .git/index ../ours
 '
 
+test_expect_success 'a resolve-undo record (REUC) is dropped, as git drops it' '
+	cd r && git read-tree $C1 && git checkout-index -a -f &&
+	git update-index --refresh && a=$(git commit-tree -m a $A) &&
+	c1=$(git commit-tree -m c1 -p $a $C1) &&
+	c2=$(git commit-tree -m c2 -p $a $C2) && git update-ref HEAD $c1 &&
+	test_must_fail git merge -q $c2 >/dev/null 2>&1 &&
+	echo resolved >c/w && git add c/w && grep REUC .git/index &&
+	git write-tree >../R && cp .git/index ../base &&
+	both_read_tree -m $(cat ../R) && ! grep REUC .git/index &&
+	both_read_tree -m $(cat ../R) $(cat ../R)
+'
+
 test_done
