@@ -407,8 +407,9 @@ static int repair_level(struct cache_tree *it, struct cache_entry **ces,
 	}
 	if (b.failed)
 		goto out;
+	/* the empty tree is always there for git */
 	if (!hash_sha1_file(b.buf ? b.buf : "", b.len, OBJ_TREE, id) &&
-	    has_sha1_file(id))
+	    (!hashcmp(id, the_hash->empty_tree) || has_sha1_file(id)))
 		hashcpy(it->sha1, id);
 	else
 		invalid = 1;

@@ -26,9 +26,12 @@
  * checked before anything is written; the index is replaced under
  * index.lock.
  *
+ * --empty empties the index, as git's does.
+ *
  * The cache tree (TREE) is left as git 2.39 leaves it: whole after one
- * tree; after two or three, made again from the result where the
- * store has each directory's tree, and none when a path is unmerged.
+ * tree; after two or three (or none), made again from the result where
+ * the store has each directory's tree, and none when a path is
+ * unmerged.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +41,7 @@
 #include "tree-merge.h"
 
 static const char read_tree_usage[] =
-	"read-tree [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]]";
+	"read-tree (--empty | [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
 
 /* The list becomes the index; the cache tree and a split are kept. */
 static void install_list(struct entry_list *l)
@@ -76,7 +79,7 @@ static void prime_cache_tree(const char *name, const struct entry_list *l)
 }
 
 /*
- * Two or three trees: git drops the cache tree before the merge and
+ * Two or three trees, or none: git drops the cache tree before the merge and
  * makes it again from the result (cache-tree.c's cache_tree_repair),
  * each directory valid where its tree is in the store already.
  */
@@ -140,7 +143,7 @@ static void merge_trees(struct unpack_options *o, char **names)
 int main(int argc, char **argv)
 {
 	struct unpack_options o;
-	int merge = 0, i;
+	int merge = 0, empty = 0, i;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, read_tree_usage);
@@ -156,11 +159,17 @@ int main(int argc, char **argv)
 			o.update = 1;
 		else if (!strcmp(argv[i], "-i"))
 			o.index_only = 1;
+		else if (!strcmp(argv[i], "--empty"))
+			empty = 1;
 		else
 			usage(read_tree_usage);
 	}
 	o.n = argc - i;
-	if (o.n < 1 || o.n > 3)
+	if (empty && o.n)
+		die("passing trees as arguments contradicts --empty");
+	if (empty && merge)
+		die("you must specify at least one tree to merge");
+	if (!empty && (o.n < 1 || o.n > 3))
 		usage(read_tree_usage);
 	if ((o.update || o.index_only) && !merge)
 		die("-u and -i need -m");
@@ -173,7 +182,9 @@ int main(int argc, char **argv)
 
 	if (hold_index_lock() < 0)
 		die("cannot lock the index");
-	if (merge) {
+	if (empty) {
+		repair_cache_tree();	/* the empty tree's */
+	} else if (merge) {
 		merge_trees(&o, argv + i);
 	} else {
 		read_trees(1, argv + i, o.trees, 0);

@@ -120,4 +120,12 @@ test_expect_success 'a resolve-undo record (REUC) is dropped, as git drops it' '
 	both_read_tree -m $(cat ../R) $(cat ../R)
 '
 
+test_expect_success '--empty: no entries, the empty tree'"'"'s TREE, as git' '
+	cd r && base_with "100644,$X,a/local" && both_read_tree --empty &&
+	test ! -f .git/objects/$(git hash-object -t tree /dev/null |
+				 sed "s|^..|&/|") &&
+	test_must_fail read-tree --empty $A 2>err &&
+	test_grep "contradicts --empty" err
+'
+
 test_done
