@@ -1081,10 +1081,8 @@ int loose_prefix_info(const unsigned char *sha1, enum object_type *type,
 /* ---- alternates.c: other object directories' loose objects ---- */
 
 /*
- * The alternate object directories: objects/info/alternates (and
- * GIT_ALTERNATE_OBJECT_DIRECTORIES), one directory per line, relative
- * to the objects directory that names it, followed to git's depth of
- * 5.  A NULL-terminated list, made once.
+ * The alternate object directories: setup.c's read_alternate_chain,
+ * copied once (thread-safe).  A NULL-terminated list, made once.
  */
 const char *const *alternate_object_dirs(void);
 /* The loose-object source on the alternates (FAULT_MISSING). */

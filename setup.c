@@ -610,12 +610,13 @@ static void chain_read_file(const char *objdir, int depth)
 const char *const *read_alternate_chain(void)
 {
 	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	char *objdir = realpath(object_dir, NULL);
 
 	if (alt_chain_read)
 		return (const char *const *)alt_chain.dirs;
 	alt_chain_read = 1;
-	alt_chain.self = objdir ? objdir : xstrdup(object_dir);
+	alt_chain.self = realpath(object_dir, NULL);
+	if (!alt_chain.self)
+		alt_chain.self = xstrdup(object_dir);
 	ALLOC_GROW(alt_chain.dirs, 1, alt_chain.alloc);
 	alt_chain.dirs[0] = NULL;
 	if (env)
