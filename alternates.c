@@ -4,8 +4,8 @@
  * alternates names them, one a line ('#' starts a comment), absolute
  * or relative to the objects directory holding the file; each may name
  * more, to git's depth of 5.  GIT_ALTERNATE_OBJECT_DIRECTORIES adds
- * more, separated by ':'.  setup.c reads the list (and refuses one of
- * another hash): a directory that does not exist is skipped with an
+ * more, separated by ':'.  alt-chain.c reads the list (setup.c refuses
+ * one of another hash): a directory that does not exist is skipped with an
  * error, one met twice is used once.  Their loose objects are a source
  * of the store here; their packs are listed by pack-list.c.
  */
@@ -22,10 +22,10 @@
 static const char **alt_list;
 static pthread_mutex_t alt_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* setup.c's list (it checked their hashes), copied: it may be reread. */
+/* alt-chain.c's list (setup.c checked their hashes), copied. */
 static void load_alternates(void)
 {
-	const char *const *chain = read_alternate_chain();
+	const char *const *chain = read_alternate_chain(get_object_directory());
 	const char **list;
 	size_t i, n = 0;
 

@@ -15,6 +15,7 @@
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
  *   config.c      git's config files read
+ *   alt-chain.c   the alternate object directories, every level
  *   setup.c       what main() does first: environment, fds, the store,
  *                 gitfiles and worktrees, the repository's format
  *   parallel.c    the thread pool
@@ -584,6 +585,23 @@ int config_int(const char *value, long *v);
 /* git's boolean (NULL, a bare key, is true): 1, 0, or -1 if not one. */
 int config_bool(const char *value);
 
+/* ---- alt-chain.c: the alternates as git 2.39 follows them ---- */
+
+/*
+ * The alternate object directories of the store at object_dir: those
+ * of GIT_ALTERNATE_OBJECT_DIRECTORIES, then of its info/alternates,
+ * each followed at once by those its own info/alternates names
+ * (relative to it), nested to depth 5; real paths, each once, never
+ * the store itself; one that is missing is skipped after error().
+ * Read once (not thread-safe: callers hold their lock); the
+ * NULL-terminated list is alt-chain.c's until forget_alternate_chain.
+ */
+const char *const *read_alternate_chain(const char *object_dir);
+/* The i-th as its list named it (its real path below the first level). */
+const char *alternate_chain_name(size_t i);
+/* Drop the list: the next read_alternate_chain reads it again. */
+void forget_alternate_chain(void);
+
 /* ---- setup.c: what every tool does first ---- */
 
 #define DEFAULT_GIT_DIR ".dircache"
@@ -615,15 +633,6 @@ void setup_environment(void);
  * directory or detached HEAD, GIT_OBJECT_DIRECTORY, an alternate).
  */
 int setup_repository(void);
-/*
- * The alternate object directories as git 2.39 finds them: those of
- * GIT_ALTERNATE_OBJECT_DIRECTORIES, then of objects/info/alternates,
- * each followed at once by those its own info/alternates names
- * (relative to it), nested to depth 5; real paths, each once, never
- * the store itself; one that is missing is skipped after error().
- * Read once (not thread-safe); the NULL-terminated list is setup.c's.
- */
-const char *const *read_alternate_chain(void);
 /* 0, or -1 after git's words when $GIT_DIR is a gitfile naming nothing. */
 int check_git_dir(void);
 /*
@@ -1081,7 +1090,7 @@ int loose_prefix_info(const unsigned char *sha1, enum object_type *type,
 /* ---- alternates.c: other object directories' loose objects ---- */
 
 /*
- * The alternate object directories: setup.c's read_alternate_chain,
+ * The alternate object directories: alt-chain.c's read_alternate_chain,
  * copied once (thread-safe).  A NULL-terminated list, made once.
  */
 const char *const *alternate_object_dirs(void);
