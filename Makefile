@@ -45,6 +45,7 @@ PROGRAMS += pack-objects show-index
 # thread pool, lock files, nameless files, dates.
 LIB_OBJS = usage.o sha1dc.o hash.o mbuf.o hex.o path.o
 LIB_OBJS += config.o
+LIB_OBJS += alt-chain.o
 LIB_OBJS += setup.o parallel.o lockfile.o csum-file.o nameless.o date.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.

@@ -4,9 +4,10 @@
  * alternates names them, one a line ('#' starts a comment), absolute
  * or relative to the objects directory holding the file; each may name
  * more, to git's depth of 5.  GIT_ALTERNATE_OBJECT_DIRECTORIES adds
- * more, separated by ':'.  A directory that does not exist is skipped
- * with a warning, one met twice is used once.  Their loose objects are
- * a source of the store here; their packs are listed by pack-list.c.
+ * more, separated by ':'.  alt-chain.c reads the list (setup.c refuses
+ * one of another hash): a directory that does not exist is skipped with an
+ * error, one met twice is used once.  Their loose objects are a source
+ * of the store here; their packs are listed by pack-list.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,125 +19,22 @@
 
 #include "pack.h"
 
-#define MAX_ALTERNATE_DEPTH 5
-
-struct alt_dir {
-	char *path;
-	char *real;
-	int depth;
-};
-
-static struct alt_dir *alts;
-static size_t nr_alts, alloc_alts;
 static const char **alt_list;
-static char *main_real;
 static pthread_mutex_t alt_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void add_alternate(const char *base, const char *entry, size_t len,
-			  int depth)
-{
-	char *path, *real;
-	size_t i;
-
-	while (len > 1 && entry[len - 1] == '/')
-		len--;
-	if (entry[0] == '/' || !base) {
-		path = xmalloc(len + 1);
-		memcpy(path, entry, len);
-		path[len] = '\0';
-	} else {
-		path = xmalloc(strlen(base) + len + 2);
-		sprintf(path, "%s/%.*s", base, (int)len, entry);
-	}
-	real = realpath(path, NULL);
-	if (!real) {
-		warning("object directory %s does not exist; check "
-			".git/objects/info/alternates", path);
-		free(path);
-		return;
-	}
-	for (i = 0; i < nr_alts; i++)
-		if (!strcmp(alts[i].real, real))
-			break;
-	if (i < nr_alts || (main_real && !strcmp(main_real, real))) {
-		free(path);
-		free(real);
-		return;
-	}
-	ALLOC_GROW(alts, nr_alts + 1, alloc_alts);
-	alts[nr_alts].path = path;
-	alts[nr_alts].real = real;
-	alts[nr_alts].depth = depth;
-	nr_alts++;
-}
-
-/* The entries of a list, sep-separated (a file: '\n', the variable: ':'). */
-static void add_list(const char *base, const char *list, int sep, int depth)
-{
-	const char *p = list;
-
-	while (*p) {
-		const char *end = strchr(p, sep);
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len && p[len - 1] == '\r' && sep == '\n')
-			len--;
-		if (len && p[0] != '#')
-			add_alternate(base, p, len, depth);
-		p += end ? (size_t)(end - p) + 1 : len;
-	}
-}
-
-/*
- * Read objdir/info/alternates, depth files away from the store's own
- * (0); its entries are at that depth.
- */
-static void read_alternates_file(const char *objdir, int depth)
-{
-	char *name = path_join(objdir, "info/alternates");
-	FILE *fp = fopen(name, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	char chunk[4096];
-	size_t n;
-
-	free(name);
-	if (!fp)
-		return;
-	if (depth > MAX_ALTERNATE_DEPTH) {
-		error("%s: ignoring alternate object stores, nesting too deep",
-		      objdir);
-		fclose(fp);
-		return;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
-		buf = xrealloc(buf, len + n + 1);
-		memcpy(buf + len, chunk, n);
-		len += n;
-	}
-	fclose(fp);
-	if (!buf)
-		return;
-	buf[len] = '\0';
-	add_list(objdir, buf, '\n', depth);
-	free(buf);
-}
-
+/* alt-chain.c's list (setup.c checked their hashes), copied. */
 static void load_alternates(void)
 {
-	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	size_t i;
+	const char *const *chain = read_alternate_chain(get_object_directory());
+	const char **list;
+	size_t i, n = 0;
 
-	main_real = realpath(get_object_directory(), NULL);
-	read_alternates_file(get_object_directory(), 0);
-	if (env)
-		add_list(NULL, env, ':', 0);
-	/* each one found may name more: the list grows as it is read */
-	for (i = 0; i < nr_alts; i++)
-		read_alternates_file(alts[i].path, alts[i].depth + 1);
-	alt_list = xcalloc(nr_alts + 1, sizeof(*alt_list));
-	for (i = 0; i < nr_alts; i++)
-		alt_list[i] = alts[i].path;
+	while (chain[n])
+		n++;
+	list = xcalloc(n + 1, sizeof(*list));
+	for (i = 0; i < n; i++)
+		list[i] = xstrdup(chain[i]);
+	__atomic_store_n(&alt_list, list, __ATOMIC_RELEASE);
 }
 
 const char *const *alternate_object_dirs(void)

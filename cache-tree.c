@@ -337,3 +337,151 @@ int cache_tree_fully_valid(const struct cache_tree *it)
 			return 0;
 	return 1;
 }
+
+/* ---- made again from the entries, as a merge leaves it ---- */
+
+/* The entries of ces[0..nr) below base (baselen bytes, ending in '/'). */
+static unsigned int entries_below(struct cache_entry **ces, unsigned int nr,
+				  const char *base, size_t baselen)
+{
+	unsigned int i = 0;
+
+	while (i < nr && ces[i]->ce_namelen > baselen &&
+	       !memcmp(ces[i]->name, base, baselen))
+		i++;
+	return i;
+}
+
+/*
+ * it's tree from the entries and its subtrees' trees: kept when that
+ * tree is in the store, -1 when not; -1 returned (it left invalid)
+ * when a subtree is invalid or an entry's object is missing.
+ */
+static int repair_level(struct cache_tree *it, struct cache_entry **ces,
+			unsigned int nr, size_t baselen)
+{
+	struct mbuf b = MBUF_INIT;
+	unsigned char id[HASH_MAX_RAWSZ];
+	unsigned int i = 0;
+	int invalid = 0, ret = -1;
+
+	while (i < nr) {
+		const struct cache_entry *ce = ces[i];
+		const char *name = ce->name + baselen;
+		const char *slash = strchr(name, '/');
+		const unsigned char *sha1 = ce->sha1;
+		unsigned int mode = ce->ce_mode, n = 1;
+		int sub_invalid = 0;
+
+		if (slash) {
+			struct cache_tree *sub = subtree(it, name,
+							 slash - name, 0);
+
+			sha1 = sub->sha1;
+			mode = 040000;
+			n = entries_below(ces + i, nr - i, ce->name,
+					  slash + 1 - ce->name);
+			if (sub->entry_count < 0) {
+				/* git goes on only when it knows an id */
+				if (is_null_hash(sha1))
+					goto out;
+				invalid = sub_invalid = 1;
+			}
+		} else if (is_null_hash(sha1) ||
+			   (mode != 0160000 && !has_sha1_file(sha1))) {
+			error("invalid object %06o %s for '%s'", mode,
+			      sha1_to_hex(sha1), ce->name);
+			goto out;
+		}
+		i += n;
+		if (!slash && (ce->ce_ext_flags & CE_INTENT_TO_ADD)) {
+			invalid = 1;
+			continue;
+		}
+		if (sub_invalid && !hashcmp(sha1, the_hash->empty_tree))
+			continue;
+		mbuf_addf(&b, "%o %.*s", mode, slash ? (int)(slash - name) :
+			  (int)strlen(name), name);
+		mbuf_addch(&b, '\0');
+		mbuf_add(&b, sha1, the_hash->rawsz);
+	}
+	if (b.failed)
+		goto out;
+	/* the empty tree is always there for git */
+	if (!hash_sha1_file(b.buf ? b.buf : "", b.len, OBJ_TREE, id) &&
+	    (!hashcmp(id, the_hash->empty_tree) || has_sha1_file(id)))
+		hashcpy(it->sha1, id);
+	else
+		invalid = 1;
+	it->entry_count = invalid ? -1 : (int)nr;
+	ret = 0;
+out:
+	free(b.buf);
+	return ret;
+}
+
+/*
+ * The node of base (baselen bytes, "" or ending in '/') over the nr
+ * entries below it: the subtrees first, depth first in index order,
+ * then its own level, as git's update_one; -1 stops at the first
+ * level that cannot be made, leaving the nodes above it invalid.
+ */
+static int repair_node(struct cache_tree *it, struct cache_entry **ces,
+		       unsigned int nr, size_t baselen)
+{
+	unsigned int i = 0;
+
+	if (nr && ce_sparse_dir(ces[0]) && ces[0]->ce_namelen == baselen) {
+		hashcpy(it->sha1, ces[0]->sha1);
+		it->entry_count = 1;
+		return 0;
+	}
+	while (i < nr) {
+		const char *name = ces[i]->name + baselen;
+		const char *slash = strchr(name, '/');
+		unsigned int n;
+
+		if (!slash) {
+			i++;
+			continue;
+		}
+		n = entries_below(ces + i, nr - i, ces[i]->name,
+				  slash + 1 - ces[i]->name);
+		if (repair_node(subtree(it, name, slash - name, 1), ces + i,
+				n, slash + 1 - ces[i]->name) < 0)
+			return -1;
+		i += n;
+	}
+	return repair_level(it, ces, nr, baselen);
+}
+
+/* Are there unmerged entries, or a path both a file and a directory? */
+static int unfit_for_trees(struct cache_entry **ces, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (ces[i]->ce_flags & CE_STAGEMASK)
+			return 1;
+	for (i = 0; i + 1 < nr; i++) {
+		const struct cache_entry *a = ces[i], *b = ces[i + 1];
+
+		if (a->ce_namelen < b->ce_namelen &&
+		    b->name[a->ce_namelen] == '/' &&
+		    !memcmp(a->name, b->name, a->ce_namelen))
+			return 1;
+	}
+	return 0;
+}
+
+struct cache_tree *cache_tree_repair(struct cache_entry **ces,
+				     unsigned int nr)
+{
+	struct cache_tree *it;
+
+	if (unfit_for_trees(ces, nr))
+		return NULL;
+	it = cache_tree_new();
+	repair_node(it, ces, nr, 0);
+	return it;
+}

@@ -15,6 +15,7 @@
  *   hex.c         ids and type names as text
  *   path.c        path rules, leading symlinks, the pathspec matcher
  *   config.c      git's config files read
+ *   alt-chain.c   the alternate object directories, every level
  *   setup.c       what main() does first: environment, fds, the store,
  *                 gitfiles and worktrees, the repository's format
  *   parallel.c    the thread pool
@@ -585,6 +586,23 @@ int config_int(const char *value, long *v);
 /* git's boolean (NULL, a bare key, is true): 1, 0, or -1 if not one. */
 int config_bool(const char *value);
 
+/* ---- alt-chain.c: the alternates as git 2.39 follows them ---- */
+
+/*
+ * The alternate object directories of the store at object_dir: those
+ * of GIT_ALTERNATE_OBJECT_DIRECTORIES, then of its info/alternates,
+ * each followed at once by those its own info/alternates names
+ * (relative to it), nested to depth 5; real paths, each once, never
+ * the store itself; one that is missing is skipped after error().
+ * Read once (not thread-safe: callers hold their lock); the
+ * NULL-terminated list is alt-chain.c's until forget_alternate_chain.
+ */
+const char *const *read_alternate_chain(const char *object_dir);
+/* The i-th as its list named it (its real path below the first level). */
+const char *alternate_chain_name(size_t i);
+/* Drop the list: the next read_alternate_chain reads it again. */
+void forget_alternate_chain(void);
+
 /* ---- setup.c: what every tool does first ---- */
 
 #define DEFAULT_GIT_DIR ".dircache"
@@ -1073,10 +1091,8 @@ int loose_prefix_info(const unsigned char *sha1, enum object_type *type,
 /* ---- alternates.c: other object directories' loose objects ---- */
 
 /*
- * The alternate object directories: objects/info/alternates (and
- * GIT_ALTERNATE_OBJECT_DIRECTORIES), one directory per line, relative
- * to the objects directory that names it, followed to git's depth of
- * 5.  A NULL-terminated list, made once.
+ * The alternate object directories: alt-chain.c's read_alternate_chain,
+ * copied once (thread-safe).  A NULL-terminated list, made once.
  */
 const char *const *alternate_object_dirs(void);
 /* The loose-object source on the alternates (FAULT_MISSING). */
@@ -1839,6 +1855,7 @@ void tree_diff_check_later(struct check_later *cl);
 /* ---- cache-tree.c: the index's cache tree (TREE extension) ---- */
 
 struct cache_tree;
+struct cache_entry;
 struct mbuf;
 
 /* An empty, invalid node (the caller frees it with cache_tree_free). */
@@ -1873,6 +1890,16 @@ void cache_tree_keep(struct cache_tree *it, const char *dir, size_t len);
 void cache_tree_drop_unused(struct cache_tree *it);
 /* Is every node valid, its tree in the store?  (NULL: no.) */
 int cache_tree_fully_valid(const struct cache_tree *it);
+/*
+ * A new cache tree of the nr entries (sorted) as git's read-tree leaves
+ * it after a merge (cache_tree_update, "repair"): each directory's tree
+ * hashed and kept where the store has it, else invalid; the nodes above
+ * a directory with neither stay invalid and their later subtrees are
+ * not made.  NULL (no TREE) when an entry is unmerged or a path is both
+ * a file and a directory.  The caller frees it.
+ */
+struct cache_tree *cache_tree_repair(struct cache_entry **ces,
+				     unsigned int nr);
 
 /* ---- read-cache.c: the index's entries in memory ---- */
 
@@ -1994,6 +2021,8 @@ void replace_cache_entries(struct cache_entry **ces, unsigned int nr,
 			   size_t alloc);
 /* Load the index from an index file's bytes (name for messages). */
 int read_index_from_buffer(const void *buf, size_t size, const char *name);
+/* Forget the index's resolve-undo record (REUC), as read-tree does. */
+void drop_resolve_undo(void);
 /*
  * The cache tree, its directories whose paths changed since the read
  * marked invalid (so valid nodes can be trusted now), or NULL.

@@ -225,6 +225,13 @@ void index_entry_removed(const struct cache_entry *ce)
 					   ce->ce_namelen);
 }
 
+void drop_resolve_undo(void)
+{
+	free(kept_reuc);
+	kept_reuc = NULL;
+	kept_reuc_len = 0;
+}
+
 struct cache_tree *index_cache_tree(void)
 {
 	if (active_cache_tree)

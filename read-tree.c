@@ -25,6 +25,13 @@
  * the index alone and does not look at the work tree.  Everything is
  * checked before anything is written; the index is replaced under
  * index.lock.
+ *
+ * --empty empties the index, as git's does.
+ *
+ * The cache tree (TREE) is left as git 2.39 leaves it: whole after one
+ * tree; after two or three (or none), made again from the result where
+ * the store has each directory's tree, and none when a path is
+ * unmerged.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +41,7 @@
 #include "tree-merge.h"
 
 static const char read_tree_usage[] =
-	"read-tree [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]]";
+	"read-tree (--empty | [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
 
 /* The list becomes the index; the cache tree and a split are kept. */
 static void install_list(struct entry_list *l)
@@ -68,6 +75,18 @@ static void prime_cache_tree(const char *name, const struct entry_list *l)
 	}
 	cache_tree_free(active_cache_tree);
 	active_cache_tree = it;
+	index_cache_tree_synced();
+}
+
+/*
+ * Two or three trees, or none: git drops the cache tree before the merge and
+ * makes it again from the result (cache-tree.c's cache_tree_repair),
+ * each directory valid where its tree is in the store already.
+ */
+static void repair_cache_tree(void)
+{
+	cache_tree_free(active_cache_tree);
+	active_cache_tree = cache_tree_repair(active_cache, active_nr);
 	index_cache_tree_synced();
 }
 
@@ -107,21 +126,24 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
 	refuse_unmerged();
+	drop_resolve_undo();
 	read_trees(o->n, names, o->trees, 1);
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");
 	install_list(&o->result);
-	if (o->n == 1)
-		prime_cache_tree(names[0], &o->trees[0]);
 	if (update_work_tree(o))
 		error("some files could not be updated");
 	entry_list_clear(&o->removed);
+	if (o->n == 1)
+		prime_cache_tree(names[0], &o->trees[0]);
+	else
+		repair_cache_tree();
 }
 
 int main(int argc, char **argv)
 {
 	struct unpack_options o;
-	int merge = 0, i;
+	int merge = 0, empty = 0, i;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, read_tree_usage);
@@ -137,11 +159,17 @@ int main(int argc, char **argv)
 			o.update = 1;
 		else if (!strcmp(argv[i], "-i"))
 			o.index_only = 1;
+		else if (!strcmp(argv[i], "--empty"))
+			empty = 1;
 		else
 			usage(read_tree_usage);
 	}
 	o.n = argc - i;
-	if (o.n < 1 || o.n > 3)
+	if (empty && o.n)
+		die("passing trees as arguments contradicts --empty");
+	if (empty && merge)
+		die("you must specify at least one tree to merge");
+	if (!empty && (o.n < 1 || o.n > 3))
 		usage(read_tree_usage);
 	if ((o.update || o.index_only) && !merge)
 		die("-u and -i need -m");
@@ -154,7 +182,9 @@ int main(int argc, char **argv)
 
 	if (hold_index_lock() < 0)
 		die("cannot lock the index");
-	if (merge) {
+	if (empty) {
+		repair_cache_tree();	/* the empty tree's */
+	} else if (merge) {
 		merge_trees(&o, argv + i);
 	} else {
 		read_trees(1, argv + i, o.trees, 0);

@@ -191,6 +191,7 @@ void setup_environment(void)
 	free(common_dir);
 	free(object_dir);
 	free(index_file);
+	forget_alternate_chain();
 	memset(&setup_fault, 0, sizeof(setup_fault));
 	env = env_of(GIT_DIR_ENVIRONMENT, NULL);
 	git_dir = follow_gitfile(env ? xstrdup(env) : default_git_dir());
@@ -446,47 +447,19 @@ static int check_same_hash(const struct hash_algo *algo, const char *kind,
 }
 
 /*
- * The alternates of the object directory (its info/alternates, then
- * GIT_ALTERNATE_OBJECT_DIRECTORIES): each of another hash is refused.
- * Only these first ones: alternates.c reads the list for its objects.
+ * Every alternate, at every level (read_alternate_chain): each of
+ * another hash is refused before any object is looked for.
  */
 static int check_alternates_hash(void)
 {
-	char *file = path_join(object_dir, "info/alternates");
-	char *text = read_text_file(file), *line, *next;
-	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	const char *const *dirs = read_alternate_chain(object_dir);
+	size_t i;
 	int ret = 0;
 
-	free(file);
-	for (line = text; !ret && line && *line; line = next) {
-		char *path;
-
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = '\0';
-		line[strcspn(line, "\r")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		path = line[0] == '/' ? xstrdup(line) :
-		       path_join(object_dir, line);
-		ret = check_same_hash(hash_of_objects(path),
-				      "alternate object directory", line);
-		free(path);
-	}
-	free(text);
-	while (!ret && env && *env) {
-		size_t n = strcspn(env, ":");
-		char *path = xmalloc(n + 1);
-
-		memcpy(path, env, n);
-		path[n] = '\0';
-		if (*path)
-			ret = check_same_hash(hash_of_objects(path),
-					      "alternate object directory",
-					      path);
-		free(path);
-		env += n + (env[n] == ':');
-	}
+	for (i = 0; !ret && dirs[i]; i++)
+		ret = check_same_hash(hash_of_objects(dirs[i]),
+				      "alternate object directory",
+				      alternate_chain_name(i));
 	return ret;
 }
 

@@ -75,9 +75,21 @@ wt_state() {
 	EOF
 }
 
+# cache_tree_of DIR: DIR's index's TREE extension, one node a line.
+cache_tree_of() {
+	if test -f "$1/.dircache/index"
+	then
+		python3 "$TEST_DIRECTORY/dump-cache-tree.py" \
+			"$1/.dircache/index" $((OID_HEXSZ / 2))
+	else
+		echo "no index"
+	fi
+}
+
 # run_both OPTS -- TREES: our read-tree in "ours", git's in "gits"; the
 # exit statuses in ours.rc and gits.rc, the indexes as git lists them
-# in ours.ls and gits.ls, the work trees in ours.wt and gits.wt.
+# in ours.ls and gits.ls, their cache trees in ours.ct and gits.ct,
+# the work trees in ours.wt and gits.wt.
 run_both() {
 	opts=
 	while test "$1" != --
@@ -90,6 +102,7 @@ run_both() {
 	(cd gits && gd read-tree $opts "$@" 2>../gits.err; echo $? >../gits.rc)
 	(cd ours && gd ls-files --stage >../ours.ls 2>&1)
 	(cd gits && gd ls-files --stage >../gits.ls 2>&1)
+	cache_tree_of ours >ours.ct && cache_tree_of gits >gits.ct &&
 	wt_state ours gits gits.wt >ours.wt
 }
 
@@ -105,6 +118,7 @@ same_as_git() {
 		cmp before.wt ours.wt
 	fi &&
 	test_cmp gits.ls ours.ls &&
+	test_cmp gits.ct ours.ct &&
 	test_cmp gits.wt ours.wt
 }
 
