@@ -5,10 +5,13 @@
 #   original is never written;
 # - otherwise a history built by bench/gen-history.c through git
 #   fast-import and one `git repack -a -d -F --window=10 --depth=50`,
-#   kept in $BENCH_DATA/history-g<version>-<commits>x<files>.git and
-#   built once per machine: 200,000 commits of 4,000 files (QUICK=1:
-#   10,000 commits of 1,000 files); HIST_COMMITS and HIST_FILES
-#   change the size.
+#   kept in $BENCH_DATA/history-g<version>-<commits>x<files>.git
+#   (-sha256.git on HASH=sha256: the same stream in a sha256
+#   repository) and built once per machine: 200,000 commits of 4,000
+#   files (QUICK=1: 10,000 commits of 1,000 files); HIST_COMMITS and
+#   HIST_FILES change the size.
+# Either must be in the run's object format; the copy's config says
+# that format, as git's would.
 # The rows, ours against git, alternating, each run's stdout kept and
 # the last ones compared byte for byte (a difference, a failing exit or
 # a kill is flagged in the row's warnings):
@@ -61,6 +64,18 @@ hist_build() {
 	echo "bench: built: $(tr '\n' ' ' <"$1/built")" >&2
 }
 
+# hist_format: HIST_FORMAT, the source's object format, which must be
+# the run's (HASH=sha256 wants a sha256 repository).
+hist_format() {
+	HIST_FORMAT=$(git --git-dir="$HIST_SRC" rev-parse \
+		--show-object-format) || exit 1
+	[ "$HIST_FORMAT" = "$HASH" ] || {
+		echo "bench: $HIST_SRC: a $HIST_FORMAT repository," \
+			"HASH=$HASH" >&2
+		exit 1
+	}
+}
+
 # hist_source: HIST_SRC, the repository the rows read a copy of, and
 # HIST_WHAT, what it is, for the table.
 hist_source() {
@@ -72,6 +87,7 @@ hist_source() {
 		}
 		HIST_SRC=$BENCH_GITGIT
 		HIST_WHAT="a copy of $BENCH_GITGIT"
+		hist_format
 		return
 	fi
 	if [ -n "$QUICK" ]; then
@@ -84,8 +100,20 @@ hist_source() {
 		echo "bench: building the history failed" >&2
 		exit 1
 	}
+	hist_format
 	HIST_WHAT="built by gen-history ($hc commits, $hf files;"
 	HIST_WHAT="$HIST_WHAT $(sed -n 1p "$HIST_SRC/built"))"
+}
+
+# hist_config: the copy's config, in the source's object format.
+hist_config() {
+	printf '[core]\n\tbare = true\n'
+	if [ "$HIST_FORMAT" = sha1 ]; then
+		printf '\trepositoryformatversion = 0\n'
+	else
+		printf '\trepositoryformatversion = 1\n'
+		printf '[extensions]\n\tobjectformat = %s\n' "$HIST_FORMAT"
+	fi
 }
 
 # hist_copy: $W/hist.git, the source's refs and a hard-linked copy of
@@ -103,8 +131,7 @@ hist_copy() {
 		rm -rf "$H/objects"
 		cp -a "$HIST_SRC/objects" "$H/objects"
 	}
-	printf '[core]\n\trepositoryformatversion = 0\n\tbare = true\n' \
-		>"$H/config"
+	hist_config >"$H/config"
 	HIST_OBJECTS=$(git --git-dir="$H" count-objects -v |
 		awk '/^(count|in-pack):/ { n += $2 } END { print n }')
 	# A partial clone lacks objects; rev-list would stop at the first.

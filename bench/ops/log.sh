@@ -68,7 +68,8 @@ log_setup() {
 	git init -q --bare "$L.tmp" && git --git-dir="$L.tmp" config gc.auto 0
 	(cd "$src" && find . \( -type f -o -type l \) -print0 |
 		sort -z >"$W/log-list") || exit 1
-	(cd "$src" && GIT_DIR=$L.tmp GIT_INDEX_FILE=$W/log-index \
+	(cd "$src" && GIT_DIR=$L.tmp GIT_WORK_TREE=. \
+		GIT_INDEX_FILE=$W/log-index \
 		git update-index --add -z --stdin <"$W/log-list") || exit 1
 	tree=$(GIT_DIR=$L.tmp GIT_INDEX_FILE=$W/log-index git write-tree) &&
 	base=$(echo "the old tree" | GIT_DIR=$L.tmp git commit-tree "$tree") ||

@@ -1,27 +1,30 @@
 # bench/ops/merge.sh: a three-way merge of the kernel trees through the
 # index.  Base: the old tree; ours: the new one; theirs: the old tree
-# with the 1% of files op_show_diff changed.  Ours: read-tree -m +
+# with the 1% of files setup_stores changed (sd1-*).  Ours: read-tree -m +
 # merge-cache -o merge-one-file -a; git: git read-tree -m + git
 # merge-index -o git-merge-one-file -a, each in a checkout of ours.
 # Between runs the index and the files the merge wrote are restored,
 # and stat data refreshed, outside the timing.
 
-# theirs_tree: the old tree with the modified files of co-ours (ours'
-# store) and co-git (git's), which must give the same id.
+# theirs_tree: the old tree with the modified files of sd1-ours (ours'
+# store) and sd1-git (git's), the 1% setup_stores changed, which must
+# give the same id, and not the old tree's.
 theirs_tree() {
-	cd "$W/co-ours"
+	cd "$W/sd1-ours"
 	cp .dircache/index "$W/theirs.index"
 	SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
 		GIT_INDEX_FILE=$W/theirs.index update-cache --stdin <"$W/modified"
 	THEIRS_TREE=$(SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
 		GIT_INDEX_FILE=$W/theirs.index write-tree)
-	cd "$W/co-git"
-	cp "$W/co-git.index" "$W/theirs-git.index"
+	cd "$W/sd1-git"
+	cp "$W/sd1-git.index" "$W/theirs-git.index"
 	GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/theirs-git.index \
 		git update-index --stdin <"$W/modified"
 	t=$(GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/theirs-git.index git write-tree)
 	[ "$t" = "$THEIRS_TREE" ] ||
 		{ echo "bench: theirs tree differs from git's" >&2; exit 1; }
+	[ "$THEIRS_TREE" != "$OLD_TREE" ] ||
+		{ echo "bench: theirs tree is the old tree" >&2; exit 1; }
 }
 
 # Checkouts of ours, one per tool, with clean stat data.
@@ -77,7 +80,8 @@ op_merge() {
 	(cd "$W/mg-ours" && SHA1_FILE_DIRECTORY=$W/old/.dircache/objects \
 		read-tree -i -m $OLD_TREE $NEW_TREE $THEIRS_TREE)
 	GIT_DIR=$W/old/.git GIT_INDEX_FILE=$W/mg-ours/.dircache/index \
-		git ls-files -u | cut -f2 | sort -u >"$W/merged"
+		git ls-files -u >"$W/merged.u"
+	cut -f2 <"$W/merged.u" | sort -u >"$W/merged"
 	MERGES=$(wc -l <"$W/merged")
 	for i in $(seq $RUNS); do
 		reset_ours

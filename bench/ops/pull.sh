@@ -56,6 +56,27 @@ pull_fresh() {
 	cd "$W/pull-run" || exit 1
 }
 
+# pull_check: what each fetch of ours brought, listed by git (which
+# reads our store): every object the new commit reaches, as git's own
+# fetch has them; the commits, ours and git's, have the same id.
+pull_check() {
+	[ "$pc_new" = "$gc_new" ] ||
+		{ echo "bench: pull: commit-tree ids differ from git's" >&2
+		  exit 1; }
+	pull_fresh pull-git
+	git fetch -q "file://$W/old" master
+	git rev-list --objects $gc_new >"$W/pull-want"
+	for src in "$W/old" "rsync://127.0.0.1:$pc_port/bench/old"; do
+		pull_fresh pull-dst
+		dircache fetch "$src" master 2>/dev/null
+		git --git-dir=.dircache rev-list --objects $pc_new \
+			>"$W/pull-got" &&
+		cmp -s "$W/pull-want" "$W/pull-got" ||
+			{ echo "bench: fetch from $src did not bring what" \
+				"git fetch did" >&2; exit 1; }
+	done
+}
+
 op_pull() {
 	pull_setup
 	for i in $(seq $RUNS); do
@@ -79,6 +100,7 @@ op_pull() {
 	cp "$W/git-pull" "$W/git-pullrs"
 	cp "$W/git-pull" "$W/git-pullv"
 	PULL_NEW=$(find "$q" -type f | wc -l)
+	pull_check
 	kill $pc_daemon 2>/dev/null
 	wait $pc_daemon 2>/dev/null
 	trap - EXIT
