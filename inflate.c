@@ -435,36 +435,60 @@ static int stored_block(struct bits *b, struct out *o)
 #define FAST_IN 8
 #define FAST_OUT (258 + FAST_SLOP)
 
+/* Take a literal's code: its byte. */
+static inline unsigned char take_literal(struct bits *b, uint32_t e)
+{
+	b->buf >>= E_TOTAL(e);
+	b->count -= E_TOTAL(e);
+	return (unsigned char)(e >> 16);
+}
+
 /*
- * Literals and matches while the margins hold, one refill for a match
+ * Literals and matches while the margins hold: one refill for a match
  * (15 + 5 + 15 + 13 = 48 bits of the 56) or for up to three literals
- * (15 bits each).  Returns 0 at the margins (*end 0) or at the block's
- * end (*end 1), or INFLATE_CORRUPT.
+ * (15 bits each).  The next code's entry is looked up as soon as its
+ * bits are there, before the refill (which leaves them as they are).
+ * Returns 0 at the margins (*end 0) or at the block's end (*end 1), or
+ * INFLATE_CORRUPT.
  */
 static int huffman_fast(struct bits *b, unsigned char *out, size_t *at,
 			size_t size, const uint32_t *litlen,
 			const uint32_t *dist, int *end)
 {
 	struct bits in = *b;
-	size_t pos = *at;
+	size_t pos = *at, out_last;
+	const unsigned char *in_last;
+	uint32_t e;
 	int ret = 0;
 
-	while (in.end - in.p >= FAST_IN && size - pos >= FAST_OUT) {
-		uint32_t e, d;
+	if (in.end - in.p < FAST_IN || size - pos < FAST_OUT)
+		return 0;
+	in_last = in.end - FAST_IN;
+	out_last = size - FAST_OUT;
+	refill_fast(&in);
+	e = lookup(&in, litlen, LITLEN_ROOT);
+	for (;;) {
+		uint32_t d;
 		unsigned int length, back;
 
-		refill_fast(&in);
-		e = lookup(&in, litlen, LITLEN_ROOT);
 		if (e & F_LIT) {
-			out[pos++] = take_entry(&in, e);
+			out[pos++] = take_literal(&in, e);
 			e = lookup(&in, litlen, LITLEN_ROOT);
-			if (!(e & F_LIT))
-				continue;
-			out[pos++] = take_entry(&in, e);
-			e = lookup(&in, litlen, LITLEN_ROOT);
-			if (!(e & F_LIT))
-				continue;
-			out[pos++] = take_entry(&in, e);
+			if (e & F_LIT) {
+				out[pos++] = take_literal(&in, e);
+				e = lookup(&in, litlen, LITLEN_ROOT);
+				if (e & F_LIT) {
+					out[pos++] = take_literal(&in, e);
+					if (in.p > in_last || pos > out_last)
+						break;
+					refill_fast(&in);
+					e = lookup(&in, litlen, LITLEN_ROOT);
+					continue;
+				}
+			}
+			if (in.p > in_last || pos > out_last)
+				break;
+			refill_fast(&in);
 			continue;
 		}
 		if (e & F_EXC) {
@@ -489,6 +513,10 @@ static int huffman_fast(struct bits *b, unsigned char *out, size_t *at,
 		}
 		copy_match_fast(out + pos, back, length);
 		pos += length;
+		if (in.p > in_last || pos > out_last)
+			break;
+		refill_fast(&in);
+		e = lookup(&in, litlen, LITLEN_ROOT);
 	}
 	*b = in;
 	*at = pos;
@@ -527,7 +555,7 @@ static int huffman_block(struct bits *b, struct out *o,
 				ret = INFLATE_LONGER;
 				break;
 			}
-			out[pos++] = take_entry(&in, e);
+			out[pos++] = take_literal(&in, e);
 			continue;
 		}
 		if (e & F_END) {
@@ -568,13 +596,53 @@ static int huffman_block(struct bits *b, struct out *o,
 	return ret;
 }
 
-/* The code lengths of a dynamic block, and its tables from them. */
+/*
+ * One code length (or a run of them) into lens at *i, n in all: at
+ * most 7 + 7 bits, which the caller has.
+ */
+static inline int read_length(struct bits *b, const uint32_t *codes,
+			      uint8_t *lens, unsigned int *i, unsigned int n)
+{
+	unsigned int sym, rep;
+	uint8_t fill_with = 0;
+	uint32_t e = lookup(b, codes, CODES_ROOT);
+
+	if (!(e & F_LIT))
+		return INFLATE_CORRUPT;
+	sym = take_literal(b, e);
+	if (sym < 16) {
+		lens[(*i)++] = sym;
+		return 0;
+	}
+	if (sym == 16) {
+		if (!*i)
+			return INFLATE_CORRUPT;
+		fill_with = lens[*i - 1];
+		rep = 3 + take(b, 2);
+	} else if (sym == 17) {
+		rep = 3 + take(b, 3);
+	} else {
+		rep = 11 + take(b, 7);
+	}
+	if (rep > n - *i)
+		return INFLATE_CORRUPT;
+	memset(lens + *i, fill_with, rep);
+	*i += rep;
+	return 0;
+}
+
+/*
+ * The code lengths of a dynamic block, and its tables from them.  Four
+ * lengths a refill while the bits are all the input's; one a refill,
+ * checked, near its end.
+ */
 static int read_dynamic_tables(struct bits *b, struct tables *t)
 {
 	uint32_t codes[1 << CODES_ROOT];
 	uint8_t code_lens[19] = { 0 };
 	uint8_t lens[286 + 30];
-	unsigned int nlen, ndist, ncodes, i;
+	unsigned int nlen, ndist, ncodes, i, n;
+	int ret;
 
 	refill(b);
 	nlen = take(b, 5) + 257;
@@ -589,36 +657,20 @@ static int read_dynamic_tables(struct bits *b, struct tables *t)
 	if (build_table(codes, 1 << CODES_ROOT, codes_entry, code_lens, 19,
 			CODES_ROOT, 0) < 0)
 		return INFLATE_CORRUPT;
-	for (i = 0; i < nlen + ndist;) {
-		unsigned int sym, rep;
-		uint8_t fill_with = 0;
-		uint32_t e;
-
+	n = nlen + ndist;
+	for (i = 0; i < n;) {
 		refill(b);
 		if (read_past_end(b))
 			return INFLATE_TRUNCATED;
-		e = lookup(b, codes, CODES_ROOT);
-		if (!(e & F_LIT))
-			return INFLATE_CORRUPT;
-		sym = take_entry(b, e);
-		if (sym < 16) {
-			lens[i++] = sym;
+		if ((ret = read_length(b, codes, lens, &i, n)))
+			return ret;
+		if (b->end - b->p < 8)
 			continue;
-		}
-		if (sym == 16) {
-			if (!i)
-				return INFLATE_CORRUPT;
-			fill_with = lens[i - 1];
-			rep = 3 + take(b, 2);
-		} else if (sym == 17) {
-			rep = 3 + take(b, 3);
-		} else {
-			rep = 11 + take(b, 7);
-		}
-		if (rep > nlen + ndist - i)
-			return INFLATE_CORRUPT;
-		memset(lens + i, fill_with, rep);
-		i += rep;
+		/* the refill took 8 bytes of input: 56 bits, 4 lengths */
+		if ((i < n && (ret = read_length(b, codes, lens, &i, n))) ||
+		    (i < n && (ret = read_length(b, codes, lens, &i, n))) ||
+		    (i < n && (ret = read_length(b, codes, lens, &i, n))))
+			return ret;
 	}
 	if (read_past_end(b))
 		return INFLATE_TRUNCATED;
