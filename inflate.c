@@ -7,7 +7,9 @@
  * buffer in a slow state machine, and allocates that state each time.
  * A pack entry is in memory whole and its size is known, so this
  * decoder reads the input 8 bytes at a time into a 64-bit bit buffer,
- * writes straight into the result, and copies matches by words.  It
+ * writes straight into the result, and copies matches by words; while
+ * enough input and output remain, in a loop that checks no bound (the
+ * careful one takes the last bytes of each).  It
  * accepts exactly the streams zlib accepts (fuzz/fuzz-inflate compares
  * them) and does not compute the Adler-32 of the result unless asked:
  * every reader hashes what it hands out against its id, a stronger
@@ -40,20 +42,24 @@ void set_inflate_checksum(int on)
 #define CODES_ROOT 7
 
 /*
- * A table entry: bits 0-4 the code's length in bits (the whole code,
- * in a second-level table too), 5-7 its kind, 8-12 the extra bits that
- * follow it (for SUB: the second-level table's index bits), 16-31 its
- * value (a byte, a base, or where the second-level table starts).
+ * A table entry: bits 0-7 the bits the code takes with its extra bits
+ * (a second-level table's entries count the whole code, first level
+ * included; a first-level entry that points to one: the root bits),
+ * 8-11 the code's own length (for SUB: the second-level table's index
+ * bits), 16-30 its value (a byte, a base, or where the second-level
+ * table starts).  A literal has bit 31; the end code, a pointer to a
+ * second-level table and a code that is not one (bad) have bit 15, and
+ * bit 13, bit 14 or neither; a base has none of them.  Extra bits then
+ * come as the bits between the code's length and the whole.
  */
-enum { K_LIT, K_BASE, K_END, K_SUB, K_BAD };
+#define F_LIT 0x80000000u
+#define F_EXC 0x8000u
+#define F_SUB 0x4000u
+#define F_END 0x2000u
 
-#define ENTRY(len, kind, extra, value) \
-	((uint32_t)(len) | (uint32_t)(kind) << 5 | (uint32_t)(extra) << 8 | \
-	 (uint32_t)(value) << 16)
-#define E_LEN(e) ((e) & 31)
-#define E_KIND(e) (((e) >> 5) & 7)
-#define E_EXTRA(e) (((e) >> 8) & 31)
-#define E_VALUE(e) ((e) >> 16)
+#define E_TOTAL(e) ((e) & 0xff)
+#define E_CODE(e) (((e) >> 8) & 15)
+#define E_VALUE(e) (((e) >> 16) & 0x7fff)
 
 /* Room for the first-level table and every second-level one. */
 #define LITLEN_ENTRIES ((1 << LITLEN_ROOT) + LITLEN_SYMS * \
@@ -83,7 +89,31 @@ const uint8_t deflate_codelen_order[19] = {
 	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
 };
 
-enum table_type { T_CODES, T_LITLEN, T_DIST };
+/*
+ * Each symbol's entry without its code's length (which build_table
+ * adds, as len * 0x101, to the total and to the code's own length).
+ */
+static uint32_t litlen_entry[LITLEN_SYMS], dist_entry[DIST_SYMS],
+		codes_entry[19];
+
+static void make_entries(void)
+{
+	unsigned int sym;
+
+	for (sym = 0; sym < 256; sym++)
+		litlen_entry[sym] = F_LIT | sym << 16;
+	litlen_entry[256] = F_EXC | F_END;
+	for (sym = 257; sym < 286; sym++)
+		litlen_entry[sym] = (uint32_t)deflate_length_base[sym - 257]
+				    << 16 | deflate_length_extra[sym - 257];
+	litlen_entry[286] = litlen_entry[287] = F_EXC;
+	for (sym = 0; sym < 30; sym++)
+		dist_entry[sym] = (uint32_t)deflate_dist_base[sym] << 16 |
+				  deflate_dist_extra[sym];
+	dist_entry[30] = dist_entry[31] = F_EXC;
+	for (sym = 0; sym < 19; sym++)
+		codes_entry[sym] = F_LIT | sym << 16;
+}
 
 struct bits {
 	const unsigned char *p, *start, *end;
@@ -96,35 +126,12 @@ struct tables {
 	uint32_t dist[DIST_ENTRIES];
 };
 
-/* The entry for symbol sym of a table of the given type. */
-static uint32_t symbol_entry(enum table_type type, unsigned int sym,
-			     unsigned int len)
+/* The next code of len bits after code, both bit-reversed. */
+static inline unsigned int next_code(unsigned int code, unsigned int len)
 {
-	if (type == T_CODES)
-		return ENTRY(len, K_LIT, 0, sym);
-	if (type == T_DIST)
-		return sym < 30 ? ENTRY(len, K_BASE, deflate_dist_extra[sym],
-					deflate_dist_base[sym]) :
-				  ENTRY(len, K_BAD, 0, 0);
-	if (sym < 256)
-		return ENTRY(len, K_LIT, 0, sym);
-	if (sym == 256)
-		return ENTRY(len, K_END, 0, 0);
-	if (sym < 286)
-		return ENTRY(len, K_BASE, deflate_length_extra[sym - 257],
-			     deflate_length_base[sym - 257]);
-	return ENTRY(len, K_BAD, 0, 0);
-}
+	unsigned int bit = 1u << (31 - __builtin_clz(code ^ ((1u << len) - 1)));
 
-static unsigned int reverse_bits(unsigned int code, unsigned int len)
-{
-	unsigned int rev = 0;
-
-	while (len--) {
-		rev = rev << 1 | (code & 1);
-		code >>= 1;
-	}
-	return rev;
+	return (code & (bit - 1)) | bit;
 }
 
 /* Fill entries i, i + step, ... below end with e. */
@@ -136,74 +143,111 @@ static void fill(uint32_t *table, unsigned int i, unsigned int step,
 }
 
 /*
- * Build the decoding table of n code lengths, the first level indexed
- * by root bits (room entries in all).  Returns 0, or -1 for lengths
- * zlib refuses: over-subscribed, or incomplete unless they are one
- * code of one bit (of literals/lengths or distances).  No lengths at
- * all give a table on which every lookup fails, as zlib's does.
- *
- * Codes longer than root bits go to second-level tables, one for each
- * first root bits they share, each as big as the longest code needs.
- * Canonical codes in order of length and value have their first bits
- * in order too, so the codes sharing them come one after another.
+ * The lengths of n symbols, counted and checked: 0 and the longest in
+ * *max, -1 for lengths zlib refuses: over-subscribed, or incomplete
+ * unless they are one code of one bit (of literals/lengths or
+ * distances, single set).  No lengths at all are taken.
  */
-static int build_table(uint32_t *table, size_t room, enum table_type type,
-		       const uint8_t *lens, unsigned int n, unsigned int root)
+static int count_lengths(const uint8_t *lens, unsigned int n, int single,
+			 unsigned int *count, unsigned int *max,
+			 int *incomplete)
 {
-	unsigned int count[MAX_CODE_BITS + 1] = { 0 };
-	unsigned int offs[MAX_CODE_BITS + 2];
-	uint16_t sorted[LITLEN_SYMS];
-	unsigned int sym, len, max = 0, code = 0, i = 0;
-	unsigned int cur = ~0u, sub_bits;
-	size_t used = (size_t)1 << root, sub_at = 0;
+	unsigned int sym, len;
 	int left = 1;
 
 	for (sym = 0; sym < n; sym++)
 		count[lens[sym]]++;
+	*max = 0;
 	for (len = 1; len <= MAX_CODE_BITS; len++) {
 		left = left * 2 - (int)count[len];
 		if (left < 0)
 			return -1;
 		if (count[len])
-			max = len;
+			*max = len;
 	}
-	if (!max || left > 0) {
-		if (max && (type == T_CODES || max != 1))
-			return -1;
-		/* nothing, or one code of one bit: the rest is bad */
-		fill(table, 0, 1, 1u << root, ENTRY(1, K_BAD, 0, 0));
-	}
-	sub_bits = max > root ? max - root : 0;
+	*incomplete = !*max || left > 0;
+	if (*max && left > 0 && (!single || *max != 1))
+		return -1;
+	return 0;
+}
 
+/*
+ * Build the decoding table of n code lengths, the first level indexed
+ * by root bits (room entries in all), the entries of the symbols from
+ * entries.  Returns 0, or -1 for lengths zlib refuses (count_lengths).
+ * No lengths at all give a table on which every lookup fails, as
+ * zlib's does.
+ *
+ * The first level is built a length at a time: the codes of length
+ * len in the first 2^len entries, which are then copied above
+ * themselves for the next length, so a short code is in every entry
+ * its bits begin.  Codes longer than root bits go to second-level
+ * tables, one for each first root bits they share, each as big as the
+ * longest code needs.  Canonical codes in order of length and value
+ * have their first bits in order too, so the codes sharing them come
+ * one after another.
+ */
+static int build_table(uint32_t *table, size_t room, const uint32_t *entries,
+		       const uint8_t *lens, unsigned int n, unsigned int root,
+		       int single)
+{
+	unsigned int count[MAX_CODE_BITS + 1] = { 0 };
+	unsigned int offs[MAX_CODE_BITS + 2];
+	uint16_t sorted[LITLEN_SYMS];
+	unsigned int sym, len, max, code = 0, i = 0, end;
+	unsigned int cur = ~0u, sub_bits, last;
+	size_t used = (size_t)1 << root, sub_at = 0;
+	int incomplete;
+
+	if (count_lengths(lens, n, single, count, &max, &incomplete) < 0)
+		return -1;
 	offs[1] = 0;
 	for (len = 1; len <= MAX_CODE_BITS; len++)
 		offs[len + 1] = offs[len] + count[len];
 	for (sym = 0; sym < n; sym++)
 		if (lens[sym])
 			sorted[offs[lens[sym]]++] = sym;
+	last = offs[MAX_CODE_BITS + 1];	/* how many codes */
 
-	for (len = 1; len <= MAX_CODE_BITS; len++, code <<= 1) {
+	if (incomplete) {
+		/* nothing, or one code of one bit: the rest is bad */
+		fill(table, 0, 1, 1u << root, F_EXC + 0x101);
+		if (last)
+			fill(table, 0, 2, 1u << root,
+			     entries[sorted[0]] + 0x101);
+		return 0;
+	}
+	for (len = 1, end = 2; len <= root; len++, end <<= 1) {
 		unsigned int k;
 
-		for (k = 0; k < count[len]; k++, i++, code++) {
-			unsigned int rev = reverse_bits(code, len), low;
-			uint32_t e = symbol_entry(type, sorted[i], len);
+		for (k = 0; k < count[len]; k++, i++) {
+			table[code] = entries[sorted[i]] + len * 0x101;
+			if (i + 1 < last)
+				code = next_code(code, len);
+		}
+		if (len < root)
+			memcpy(table + end, table, end * sizeof(*table));
+	}
+	sub_bits = max > root ? max - root : 0;
+	for (; len <= max; len++) {
+		unsigned int k;
 
-			if (len <= root) {
-				fill(table, rev, 1u << len, 1u << root, e);
-				continue;
-			}
-			low = rev & ((1u << root) - 1);
+		for (k = 0; k < count[len]; k++, i++) {
+			unsigned int low = code & ((1u << root) - 1);
+
 			if (low != cur) {
 				if (used + ((size_t)1 << sub_bits) > room)
 					return -1;
 				cur = low;
 				sub_at = used;
 				used += (size_t)1 << sub_bits;
-				table[low] = ENTRY(root, K_SUB, sub_bits, sub_at);
+				table[low] = F_EXC | F_SUB | root |
+					     sub_bits << 8 | sub_at << 16;
 			}
-			fill(table + sub_at, rev >> root, 1u << (len - root),
-			     1u << sub_bits, e);
+			fill(table + sub_at, code >> root, 1u << (len - root),
+			     1u << sub_bits, entries[sorted[i]] + len * 0x101);
+			if (i + 1 < last)
+				code = next_code(code, len);
 		}
 	}
 	return 0;
@@ -233,6 +277,14 @@ static inline void refill(struct bits *b)
 	}
 }
 
+/* refill() when at least 8 bytes of input are left: no branch. */
+static inline void refill_fast(struct bits *b)
+{
+	b->buf |= load_le64(b->p) << b->count;
+	b->p += (63 - b->count) >> 3;
+	b->count |= 56;
+}
+
 static inline int read_past_end(const struct bits *b)
 {
 	return b->p > b->end &&
@@ -255,10 +307,21 @@ static inline uint32_t lookup(const struct bits *b, const uint32_t *table,
 {
 	uint32_t e = table[b->buf & ((1u << root) - 1)];
 
-	if (E_KIND(e) == K_SUB)
+	if (e & F_SUB)
 		e = table[E_VALUE(e) +
-			  ((b->buf >> root) & ((1u << E_EXTRA(e)) - 1))];
+			  ((b->buf >> root) & ((1u << E_CODE(e)) - 1))];
 	return e;
+}
+
+/* Take e's code and extra bits: its value plus the extra bits. */
+static inline unsigned int take_entry(struct bits *b, uint32_t e)
+{
+	uint32_t n = E_TOTAL(e);
+	unsigned int extra = ((uint32_t)b->buf & ((1u << n) - 1)) >> E_CODE(e);
+
+	b->buf >>= n;
+	b->count -= n;
+	return E_VALUE(e) + extra;
 }
 
 /* Back to a byte boundary, the bytes still in the buffer given back. */
@@ -302,6 +365,48 @@ static inline void copy_match(unsigned char *dst, unsigned int dist,
 	}
 }
 
+/*
+ * copy_match() with room for FAST_SLOP bytes past the end: sixteen at
+ * a time when the source is that far behind, and a short distance's
+ * pattern eight bytes a store.
+ */
+#define FAST_SLOP 16
+
+static inline void copy_match_fast(unsigned char *dst, unsigned int dist,
+				   unsigned int length)
+{
+	const unsigned char *src = dst - dist;
+	unsigned char *end = dst + length;
+	uint64_t v;
+
+	if (dist >= 16) {
+		do {
+			memcpy(dst, src, 16);
+			dst += 16;
+			src += 16;
+		} while (dst < end);
+	} else if (dist >= 8) {
+		do {
+			memcpy(dst, src, 8);
+			dst += 8;
+			src += 8;
+		} while (dst < end);
+	} else if (dist == 1) {
+		v = 0x0101010101010101ull * *src;
+		do {
+			memcpy(dst, &v, 8);
+			dst += 8;
+		} while (dst < end);
+	} else {
+		/* the first dist bytes of v are the pattern */
+		memcpy(&v, src, 8);
+		do {
+			memcpy(dst, &v, 8);
+			dst += dist;
+		} while (dst < end);
+	}
+}
+
 static int stored_block(struct bits *b, struct out *o)
 {
 	unsigned int len, nlen;
@@ -324,19 +429,109 @@ static int stored_block(struct bits *b, struct out *o)
 	return 0;
 }
 
-static inline void put_literal(struct bits *b, uint32_t e,
-			       unsigned char *out, size_t *pos)
+/*
+ * The fast loop's margins: 8 bytes of input (its one refill loads 8) and a longest match plus its slop of output.
+ * Within them no bit read is past the input and no write past the
+ * output, so only the code itself can be wrong.
+ */
+#define FAST_IN 8
+#define FAST_OUT (258 + FAST_SLOP)
+
+/* Take a literal's code: its byte. */
+static inline unsigned char take_literal(struct bits *b, uint32_t e)
 {
-	take(b, E_LEN(e));
-	out[(*pos)++] = E_VALUE(e);
+	b->buf >>= E_TOTAL(e);
+	b->count -= E_TOTAL(e);
+	return (unsigned char)(e >> 16);
 }
 
 /*
- * Literals and matches with the block's tables, to its end code.  The
- * bits and the output position are local copies: through b and o,
- * every byte written would make the compiler load them again (a char
- * may alias anything); a local struct whose address does not escape
- * the inlined helpers is kept in registers.
+ * Literals and matches while the margins hold: one refill for a match
+ * (15 + 5 + 15 + 13 = 48 bits of the 56) or for up to three literals
+ * (15 bits each).  The next code's entry is looked up as soon as its
+ * bits are there, before the refill (which leaves them as they are).
+ * Returns 0 at the margins (*end 0) or at the block's end (*end 1), or
+ * INFLATE_CORRUPT.
+ */
+static int huffman_fast(struct bits *b, unsigned char *out, size_t *at,
+			size_t size, const uint32_t *litlen,
+			const uint32_t *dist, int *end)
+{
+	struct bits in = *b;
+	size_t pos = *at, out_last;
+	const unsigned char *in_last;
+	uint32_t e;
+	int ret = 0;
+
+	if (in.end - in.p < FAST_IN || size - pos < FAST_OUT)
+		return 0;
+	in_last = in.end - FAST_IN;
+	out_last = size - FAST_OUT;
+	refill_fast(&in);
+	e = lookup(&in, litlen, LITLEN_ROOT);
+	for (;;) {
+		uint32_t d;
+		unsigned int length, back;
+
+		if (e & F_LIT) {
+			out[pos++] = take_literal(&in, e);
+			e = lookup(&in, litlen, LITLEN_ROOT);
+			if (e & F_LIT) {
+				out[pos++] = take_literal(&in, e);
+				e = lookup(&in, litlen, LITLEN_ROOT);
+				if (e & F_LIT) {
+					out[pos++] = take_literal(&in, e);
+					if (in.p > in_last || pos > out_last)
+						break;
+					refill_fast(&in);
+					e = lookup(&in, litlen, LITLEN_ROOT);
+					continue;
+				}
+			}
+			if (in.p > in_last || pos > out_last)
+				break;
+			refill_fast(&in);
+			continue;
+		}
+		if (e & F_EXC) {
+			if (e & F_END) {
+				take_entry(&in, e);
+				*end = 1;
+			} else {
+				ret = INFLATE_CORRUPT;
+			}
+			break;
+		}
+		length = take_entry(&in, e);
+		d = lookup(&in, dist, DIST_ROOT);
+		if (d & F_EXC) {
+			ret = INFLATE_CORRUPT;
+			break;
+		}
+		back = take_entry(&in, d);
+		if (back > pos) {
+			ret = INFLATE_CORRUPT;
+			break;
+		}
+		copy_match_fast(out + pos, back, length);
+		pos += length;
+		if (in.p > in_last || pos > out_last)
+			break;
+		refill_fast(&in);
+		e = lookup(&in, litlen, LITLEN_ROOT);
+	}
+	*b = in;
+	*at = pos;
+	return ret;
+}
+
+/*
+ * Literals and matches with the block's tables, to its end code: the
+ * fast loop while its margins hold, then one code at a time with every
+ * bound checked.  The bits and the output position are local copies:
+ * through b and o, every byte written would make the compiler load
+ * them again (a char may alias anything); a local struct whose address
+ * does not escape the inlined helpers is kept in registers.
  */
 static int huffman_block(struct bits *b, struct out *o,
 			 const uint32_t *litlen, const uint32_t *dist)
@@ -344,9 +539,10 @@ static int huffman_block(struct bits *b, struct out *o,
 	struct bits in = *b;
 	unsigned char *out = o->buf;
 	size_t pos = o->pos, size = o->size;
-	int ret = 0;
+	int ret, end = 0;
 
-	for (;;) {
+	ret = huffman_fast(&in, out, &pos, size, litlen, dist, &end);
+	while (!ret && !end) {
 		uint32_t e, d;
 		unsigned int length, back;
 
@@ -355,46 +551,33 @@ static int huffman_block(struct bits *b, struct out *o,
 			ret = INFLATE_TRUNCATED;
 			break;
 		}
-		/*
-		 * Up to three literals (15 bits each) on one refill; one
-		 * that does not fit is found on the next turn.
-		 */
 		e = lookup(&in, litlen, LITLEN_ROOT);
-		if (E_KIND(e) == K_LIT) {
+		if (e & F_LIT) {
 			if (pos == size) {
 				ret = INFLATE_LONGER;
 				break;
 			}
-			put_literal(&in, e, out, &pos);
-			e = lookup(&in, litlen, LITLEN_ROOT);
-			if (E_KIND(e) == K_LIT && pos < size) {
-				put_literal(&in, e, out, &pos);
-				e = lookup(&in, litlen, LITLEN_ROOT);
-				if (E_KIND(e) == K_LIT && pos < size)
-					put_literal(&in, e, out, &pos);
-			}
+			out[pos++] = take_literal(&in, e);
 			continue;
 		}
-		if (E_KIND(e) == K_END) {
-			take(&in, E_LEN(e));
+		if (e & F_END) {
+			take_entry(&in, e);
 			if (read_past_end(&in))
 				ret = INFLATE_TRUNCATED;
 			break;
 		}
-		if (E_KIND(e) != K_BASE) {
+		if (e & F_EXC) {
 			ret = INFLATE_CORRUPT;
 			break;
 		}
 		/* 15 + 5 bits here, 15 + 13 below: 48 of the 56 */
-		take(&in, E_LEN(e));
-		length = E_VALUE(e) + take(&in, E_EXTRA(e));
+		length = take_entry(&in, e);
 		d = lookup(&in, dist, DIST_ROOT);
-		if (E_KIND(d) != K_BASE) {
+		if (d & F_EXC) {
 			ret = INFLATE_CORRUPT;
 			break;
 		}
-		take(&in, E_LEN(d));
-		back = E_VALUE(d) + take(&in, E_EXTRA(d));
+		back = take_entry(&in, d);
 		if (read_past_end(&in)) {
 			ret = INFLATE_TRUNCATED;
 			break;
@@ -415,13 +598,53 @@ static int huffman_block(struct bits *b, struct out *o,
 	return ret;
 }
 
-/* The code lengths of a dynamic block, and its tables from them. */
+/*
+ * One code length (or a run of them) into lens at *i, n in all: at
+ * most 7 + 7 bits, which the caller has.
+ */
+static inline int read_length(struct bits *b, const uint32_t *codes,
+			      uint8_t *lens, unsigned int *i, unsigned int n)
+{
+	unsigned int sym, rep;
+	uint8_t fill_with = 0;
+	uint32_t e = lookup(b, codes, CODES_ROOT);
+
+	if (!(e & F_LIT))
+		return INFLATE_CORRUPT;
+	sym = take_literal(b, e);
+	if (sym < 16) {
+		lens[(*i)++] = sym;
+		return 0;
+	}
+	if (sym == 16) {
+		if (!*i)
+			return INFLATE_CORRUPT;
+		fill_with = lens[*i - 1];
+		rep = 3 + take(b, 2);
+	} else if (sym == 17) {
+		rep = 3 + take(b, 3);
+	} else {
+		rep = 11 + take(b, 7);
+	}
+	if (rep > n - *i)
+		return INFLATE_CORRUPT;
+	memset(lens + *i, fill_with, rep);
+	*i += rep;
+	return 0;
+}
+
+/*
+ * The code lengths of a dynamic block, and its tables from them.  Four
+ * lengths a refill while the bits are all the input's; one a refill,
+ * checked, near its end.
+ */
 static int read_dynamic_tables(struct bits *b, struct tables *t)
 {
 	uint32_t codes[1 << CODES_ROOT];
 	uint8_t code_lens[19] = { 0 };
 	uint8_t lens[286 + 30];
-	unsigned int nlen, ndist, ncodes, i;
+	unsigned int nlen, ndist, ncodes, i, n;
+	int ret;
 
 	refill(b);
 	nlen = take(b, 5) + 257;
@@ -433,69 +656,120 @@ static int read_dynamic_tables(struct bits *b, struct tables *t)
 		refill(b);
 		code_lens[deflate_codelen_order[i]] = take(b, 3);
 	}
-	if (build_table(codes, 1 << CODES_ROOT, T_CODES, code_lens, 19,
-			CODES_ROOT) < 0)
+	if (build_table(codes, 1 << CODES_ROOT, codes_entry, code_lens, 19,
+			CODES_ROOT, 0) < 0)
 		return INFLATE_CORRUPT;
-	for (i = 0; i < nlen + ndist;) {
-		unsigned int sym, rep;
-		uint8_t fill_with = 0;
-		uint32_t e;
-
+	n = nlen + ndist;
+	for (i = 0; i < n;) {
 		refill(b);
 		if (read_past_end(b))
 			return INFLATE_TRUNCATED;
-		e = lookup(b, codes, CODES_ROOT);
-		if (E_KIND(e) == K_BAD)
-			return INFLATE_CORRUPT;
-		take(b, E_LEN(e));
-		sym = E_VALUE(e);
-		if (sym < 16) {
-			lens[i++] = sym;
+		if ((ret = read_length(b, codes, lens, &i, n)))
+			return ret;
+		if (b->end - b->p < 8)
 			continue;
-		}
-		if (sym == 16) {
-			if (!i)
-				return INFLATE_CORRUPT;
-			fill_with = lens[i - 1];
-			rep = 3 + take(b, 2);
-		} else if (sym == 17) {
-			rep = 3 + take(b, 3);
-		} else {
-			rep = 11 + take(b, 7);
-		}
-		if (rep > nlen + ndist - i)
-			return INFLATE_CORRUPT;
-		memset(lens + i, fill_with, rep);
-		i += rep;
+		/* the refill took 8 bytes of input: 56 bits, 4 lengths */
+		if ((i < n && (ret = read_length(b, codes, lens, &i, n))) ||
+		    (i < n && (ret = read_length(b, codes, lens, &i, n))) ||
+		    (i < n && (ret = read_length(b, codes, lens, &i, n))))
+			return ret;
 	}
 	if (read_past_end(b))
 		return INFLATE_TRUNCATED;
 	if (!lens[256] ||
-	    build_table(t->litlen, LITLEN_ENTRIES, T_LITLEN, lens, nlen,
-			LITLEN_ROOT) < 0 ||
-	    build_table(t->dist, DIST_ENTRIES, T_DIST, lens + nlen, ndist,
-			DIST_ROOT) < 0)
+	    build_table(t->litlen, LITLEN_ENTRIES, litlen_entry, lens, nlen,
+			LITLEN_ROOT, 1) < 0 ||
+	    build_table(t->dist, DIST_ENTRIES, dist_entry, lens + nlen, ndist,
+			DIST_ROOT, 1) < 0)
 		return INFLATE_CORRUPT;
 	return 0;
 }
 
 static struct tables fixed;
-static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void build_fixed_tables(void)
+/* The symbols' entries, and the fixed code's tables from them. */
+static void make_tables(void)
 {
 	uint8_t lens[LITLEN_SYMS];
+
+	make_entries();
 
 	memset(lens, 8, 144);
 	memset(lens + 144, 9, 112);
 	memset(lens + 256, 7, 24);
 	memset(lens + 280, 8, 8);
-	build_table(fixed.litlen, LITLEN_ENTRIES, T_LITLEN, lens, LITLEN_SYMS,
-		    LITLEN_ROOT);
+	build_table(fixed.litlen, LITLEN_ENTRIES, litlen_entry, lens,
+		    LITLEN_SYMS, LITLEN_ROOT, 1);
 	memset(lens, 5, DIST_SYMS);
-	build_table(fixed.dist, DIST_ENTRIES, T_DIST, lens, DIST_SYMS,
-		    DIST_ROOT);
+	build_table(fixed.dist, DIST_ENTRIES, dist_entry, lens, DIST_SYMS,
+		    DIST_ROOT, 1);
 }
+
+/*
+ * The Adler-32 of len bytes (RFC 1950): s1 is 1 plus the bytes, s2 the
+ * sum of s1 after each, both modulo 65521.  With SSE2 (every x86-64),
+ * 16 bytes a step: the block's bytes add to s1 (psadbw), and to s2
+ * each weighted by how many of s2's sums in the block it is in, 16 for
+ * the first down to 1 (pmaddwd), with 16 times s1 at the block's start
+ * (the sums of the blocks before, kept apart and added at the end).
+ * Reduced every ADLER_NMAX bytes, as zlib does, before a 32-bit lane
+ * could overflow.  Elsewhere, zlib's.
+ */
+#define ADLER_MOD 65521
+#define ADLER_NMAX 5552
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+static uint64_t sum_lanes(__m128i v)
+{
+	uint32_t l[4];
+
+	_mm_storeu_si128((__m128i *)l, v);
+	return (uint64_t)l[0] + l[1] + l[2] + l[3];
+}
+
+static uint32_t adler32_of(const unsigned char *p, size_t len)
+{
+	const __m128i zero = _mm_setzero_si128();
+	const __m128i w_lo = _mm_set_epi16(9, 10, 11, 12, 13, 14, 15, 16);
+	const __m128i w_hi = _mm_set_epi16(1, 2, 3, 4, 5, 6, 7, 8);
+	uint64_t s1 = 1, s2 = 0;
+
+	while (len) {
+		size_t n = len < ADLER_NMAX ? len : ADLER_NMAX, blocks = n / 16;
+		__m128i vs1 = zero, vs2 = zero, before = zero;
+		size_t k;
+
+		len -= n;
+		for (k = 0; k < blocks; k++, p += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)p);
+
+			before = _mm_add_epi32(before, vs1);
+			vs1 = _mm_add_epi32(vs1, _mm_sad_epu8(v, zero));
+			vs2 = _mm_add_epi32(vs2, _mm_madd_epi16(
+				_mm_unpacklo_epi8(v, zero), w_lo));
+			vs2 = _mm_add_epi32(vs2, _mm_madd_epi16(
+				_mm_unpackhi_epi8(v, zero), w_hi));
+		}
+		s2 += 16 * (blocks * s1 + sum_lanes(before)) + sum_lanes(vs2);
+		s1 += sum_lanes(vs1);
+		for (n -= blocks * 16; n; n--) {
+			s1 += *p++;
+			s2 += s1;
+		}
+		s1 %= ADLER_MOD;
+		s2 %= ADLER_MOD;
+	}
+	return (uint32_t)(s2 << 16 | s1);
+}
+#else
+static uint32_t adler32_of(const unsigned char *p, size_t len)
+{
+	return adler32_z(adler32(0, NULL, 0), p, len);
+}
+#endif
 
 static int zlib_header(const unsigned char *in, size_t len)
 {
@@ -534,6 +808,7 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	*used = 0;
 	if (ret)
 		return ret;
+	pthread_once(&tables_once, make_tables);
 	b.p += 2;
 	while (!ret && !last) {
 		unsigned int type;
@@ -544,7 +819,6 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 		if (type == 0) {
 			ret = stored_block(&b, &o);
 		} else if (type == 1) {
-			pthread_once(&fixed_once, build_fixed_tables);
 			ret = huffman_block(&b, &o, fixed.litlen, fixed.dist);
 		} else if (type == 2) {
 			if (!t && !(t = malloc(sizeof(*t))))
@@ -566,8 +840,7 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	*used = b.p + 4 - b.start;
 	if (o.pos < size)
 		return INFLATE_SHORTER;
-	if ((check || check_adler32) &&
-	    adler32_z(adler32(0, NULL, 0), out, size) !=
+	if ((check || check_adler32) && adler32_of(out, size) !=
 	    ((uint32_t)b.p[0] << 24 | b.p[1] << 16 | b.p[2] << 8 | b.p[3]))
 		return INFLATE_CHECKSUM;
 	return 0;

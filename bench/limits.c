@@ -6,7 +6,10 @@
  * and the throughput of zlib's level-1 deflate and of ours (deflate.c,
  * what the tools write with); then inflating our stream back
  * (inflate.c, what the readers and fsck-cache use, Adler-32 checked as
- * fsck-cache asks), for the limit of fsck-cache.
+ * fsck-cache asks), for the limit of fsck-cache, and zlib's inflate()
+ * on the same stream beside it; then the same with each file a stream
+ * of its own, as the store holds them (inflate_objects_ours and _zlib),
+ * where setting up each stream's tables counts too.
  * Paths come NUL-separated on stdin.  Prints "name seconds" lines, and
  * "hash_name sha1" (or sha256): the hash the "hash" line timed.
  *
@@ -29,6 +32,68 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* zlib's inflate() of in (len bytes) into out (size bytes): 0 if whole. */
+static int zlib_inflate(const unsigned char *in, size_t len,
+			unsigned char *out, size_t size)
+{
+	z_stream z;
+	int ret;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return -1;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = len;
+	z.next_out = out;
+	z.avail_out = size;
+	ret = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	return ret == Z_STREAM_END && z.total_out == size ? 0 : -1;
+}
+
+/*
+ * Each of the nr files (ends[i] where file i ends in all) deflated by
+ * deflate.c as a stream of its own, then inflated back by inflate.c
+ * and by zlib: the times of both.
+ */
+static int inflate_objects(const char *all, const size_t *ends, size_t nr)
+{
+	unsigned char **z = malloc(nr * sizeof(*z));
+	size_t *zlen = malloc(nr * sizeof(*zlen)), i, used, start, max = 0;
+	unsigned char *back;
+	double t;
+	int bad = 0;
+
+	for (i = 0, start = 0; i < nr; start = ends[i++]) {
+		struct deflate_writer *w = deflate_writer_start(-1);
+
+		deflate_writer_add(w, all + start, ends[i] - start, 1);
+		z[i] = deflate_writer_result(w, &zlen[i]);
+		deflate_writer_end(w);
+		if (ends[i] - start > max)
+			max = ends[i] - start;
+	}
+	back = malloc(max + INFLATE_SLACK);
+	t = now();
+	for (i = 0, start = 0; i < nr; start = ends[i++])
+		bad |= inflate_whole(z[i], zlen[i], back, ends[i] - start,
+				     &used, 1);
+	printf("inflate_objects_ours %.3f\n", now() - t);
+	t = now();
+	for (i = 0, start = 0; i < nr; start = ends[i++])
+		bad |= zlib_inflate(z[i], zlen[i], back, ends[i] - start);
+	printf("inflate_objects_zlib %.3f\n", now() - t);
+	printf("objects %zu\n", nr);
+	for (i = 0; i < nr; i++)
+		free(z[i]);
+	free(z);
+	free(zlen);
+	free(back);
+	if (bad)
+		fprintf(stderr, "limits: inflate: an object does not come back\n");
+	return bad ? -1 : 0;
 }
 
 static char **read_paths(size_t *nr)
@@ -55,6 +120,7 @@ int main(int argc, char **argv)
 	char **paths = read_paths(&nr);
 	char *all = malloc(alloc);
 	unsigned char id[HASH_MAX_RAWSZ];
+	size_t *ends = malloc((nr ? nr : 1) * sizeof(*ends)), files = 0;
 	struct stat st;
 	double t;
 	struct deflate_writer *w;
@@ -88,6 +154,7 @@ int main(int argc, char **argv)
 		while ((n = read(fd, all + off, st.st_size)) > 0)
 			off += n;
 		close(fd);
+		ends[files++] = off;
 	}
 	total = off;
 	printf("read %.3f\n", now() - t);
@@ -131,7 +198,16 @@ int main(int argc, char **argv)
 			ret ? inflate_error(ret) : "not the bytes deflated");
 		return 1;
 	}
+
+	/* zlib's inflate() on the same stream, Adler-32 checked too */
+	t = now();
+	ret = zlib_inflate(out, zlen, (unsigned char *)back, total);
+	printf("inflate_zlib %.3f\n", now() - t);
+	if (ret) {
+		fprintf(stderr, "limits: inflate: zlib refuses our stream\n");
+		return 1;
+	}
 	free(out);
 	deflate_writer_end(w);
-	return 0;
+	return inflate_objects(all, ends, files) ? 1 : 0;
 }

@@ -42,18 +42,24 @@
  *                                     stdin: each object hashed as an
  *                                     object and its id checked; prints
  *                                     "<objects> <blocks> <flagged>"
+ *   inflate-diff <seed> <rounds>      inflate_whole against zlib on
+ *                                     random, cut and damaged streams:
+ *                                     exit 1 at the first difference
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../../cache.h"
 #include "../../pack.h"
 #include "../../patch.h"
+#include "../../rfc1951.h"
 
 static int split_at_dashes(int argc, char **argv)
 {
@@ -665,6 +671,441 @@ static int cmd_hash(int argc, char **argv)
 	return ret;
 }
 
+/* ---- inflate-diff: inflate_whole against zlib ---- */
+
+static uint64_t diff_rand_state;
+
+static uint32_t diff_rand(void)
+{
+	diff_rand_state ^= diff_rand_state << 13;
+	diff_rand_state ^= diff_rand_state >> 7;
+	diff_rand_state ^= diff_rand_state << 17;
+	return (uint32_t)(diff_rand_state >> 16);
+}
+
+/* n bytes that compress: letters, runs, and copies from up to 32 KiB. */
+static void diff_content(unsigned char *buf, size_t n)
+{
+	size_t i = 0;
+	unsigned int letters = 1 + diff_rand() % 64;
+
+	while (i < n) {
+		size_t len = 1 + diff_rand() % (diff_rand() % 4 ? 20 : 300);
+		unsigned int kind = diff_rand() % 4;
+
+		if (len > n - i)
+			len = n - i;
+		if (kind == 0 && i) {
+			size_t back = 1 + diff_rand() % (i < 32768 ? i : 32768);
+
+			for (; len; len--, i++)
+				buf[i] = buf[i - back];
+		} else if (kind == 1) {
+			memset(buf + i, diff_rand(), len);
+			i += len;
+		} else {
+			for (; len; len--)
+				buf[i++] = 'a' + diff_rand() % letters;
+		}
+	}
+}
+
+/* A zlib stream of buf: zlib's at a random level and strategy or ours. */
+static unsigned char *diff_deflate(const unsigned char *buf, size_t n,
+				   size_t *len)
+{
+	static const int strategies[] = {
+		Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED
+	};
+	size_t bound = compressBound(n) + 64, cut = n ? diff_rand() % n : 0;
+	unsigned char *out;
+	z_stream z;
+
+	if (diff_rand() % 3 == 0) {
+		struct deflate_writer *w = deflate_writer_start(-1);
+
+		deflate_writer_add(w, buf, n, 1);
+		out = deflate_writer_result(w, len);
+		deflate_writer_end(w);
+		return out;
+	}
+	out = xmalloc(bound);
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, diff_rand() % 10, Z_DEFLATED, 15, 8,
+			 strategies[diff_rand() % 5]) != Z_OK)
+		die("deflateInit2 failed");
+	z.next_out = out;
+	z.avail_out = bound;
+	/* a flush on the way: an empty stored block */
+	z.next_in = (unsigned char *)buf;
+	z.avail_in = cut;
+	if (deflate(&z, diff_rand() % 2 ? Z_SYNC_FLUSH : Z_NO_FLUSH) == Z_STREAM_ERROR)
+		die("deflate failed");
+	z.avail_in = n - cut;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+		die("deflate failed");
+	*len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
+/* zlib's inflate() of in to at most size + 1 bytes: 0 if it gives size. */
+static int diff_zlib(const unsigned char *in, size_t len, unsigned char *out,
+		     size_t size, size_t *used, int check, size_t *total)
+{
+	z_stream z;
+	int ret;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		die("inflateInit failed");
+	inflateValidate(&z, check);
+	z.next_in = (unsigned char *)in;
+	z.avail_in = len;
+	z.next_out = out;
+	z.avail_out = size + 1;
+	do
+		ret = inflate(&z, Z_FINISH);
+	while (ret == Z_OK);
+	inflateEnd(&z);
+	*used = z.total_in;
+	*total = z.total_out;
+	return ret == Z_STREAM_END && z.total_out == size ? 0 : -1;
+}
+
+/* One stream, each decoder with and without the Adler-32: 0 if agreed. */
+static int diff_one(const unsigned char *stream, size_t len, size_t size)
+{
+	unsigned char *in = xmalloc(len ? len : 1);
+	unsigned char *ours = xmalloc(size + INFLATE_SLACK);
+	unsigned char *theirs = xmalloc(size + 1);
+	size_t used_ours, used_theirs, total;
+	int check, a, b, fail = 0, plain = 0;
+
+	memcpy(in, stream, len);	/* exactly len: ASan sees over-reads */
+	for (check = 0; check < 2 && !fail; check++) {
+		a = inflate_whole(in, len, ours, size, &used_ours, check);
+		b = diff_zlib(in, len, theirs, size, &used_theirs, check,
+			      &total);
+		if (!check)
+			plain = a;
+		if (!a != !b)
+			fail = 1;
+		else if (!a && (used_ours != used_theirs ||
+				memcmp(ours, theirs, size)))
+			fail = 1;
+		/* a wrong Adler-32 alone is called so */
+		else if (check && a && !plain && a != INFLATE_CHECKSUM)
+			fail = 1;
+		if (fail)
+			fprintf(stderr, "differs: len %zu size %zu check %d: "
+				"ours %d zlib %d\n", len, size, check, a, b);
+	}
+	free(in);
+	free(ours);
+	free(theirs);
+	return fail;
+}
+
+/* A stream written bit by bit, for the crafted rounds. */
+struct diff_bits {
+	unsigned char *buf;
+	size_t len, alloc;
+	unsigned int fill;	/* bits used in the last byte */
+};
+
+static void put_bits(struct diff_bits *w, uint32_t v, unsigned int n)
+{
+	while (n--) {
+		if (!w->fill) {
+			if (w->len == w->alloc) {
+				w->alloc = w->alloc ? 2 * w->alloc : 256;
+				w->buf = xrealloc(w->buf, w->alloc);
+			}
+			w->buf[w->len++] = 0;
+		}
+		w->buf[w->len - 1] |= (v & 1) << w->fill;
+		v >>= 1;
+		w->fill = (w->fill + 1) & 7;
+	}
+}
+
+/* A Huffman code's bits go out first bit first. */
+static void put_code(struct diff_bits *w, uint32_t code, unsigned int len)
+{
+	while (len--)
+		put_bits(w, code >> len, 1);
+}
+
+/* Canonical codes of n lengths (those of length 0 unused). */
+static void diff_codes(const uint8_t *lens, unsigned int n, uint32_t *codes)
+{
+	unsigned int count[16] = { 0 }, next[16], len, sym, code = 0;
+
+	for (sym = 0; sym < n; sym++)
+		count[lens[sym]]++;
+	count[0] = 0;
+	for (len = 1; len < 16; len++) {
+		code = (code + count[len - 1]) << 1;
+		next[len] = code;
+	}
+	for (sym = 0; sym < n; sym++)
+		if (lens[sym])
+			codes[sym] = next[lens[sym]]++;
+}
+
+/*
+ * Random lengths for n symbols, leaves symbols: a complete code (leaves
+ * split at random, none past 15 bits), one length then moved by one
+ * (over-subscribed or incomplete) now and then.  must is given a code.
+ */
+static void diff_lengths(uint8_t *lens, unsigned int n, unsigned int leaves,
+			 unsigned int must)
+{
+	uint8_t depth[288];
+	unsigned int nr = 1, i, sym;
+
+	depth[0] = 0;
+	memset(lens, 0, n);
+	if (leaves == 1) {
+		lens[must] = 1;
+		return;
+	}
+	while (nr < leaves) {
+		i = diff_rand() % nr;
+		if (depth[i] == 15)
+			continue;
+		depth[i]++;
+		depth[nr++] = depth[i];
+	}
+	lens[must] = depth[0];
+	for (i = 1; i < nr; i++) {
+		do
+			sym = diff_rand() % n;
+		while (lens[sym]);
+		lens[sym] = depth[i];
+	}
+	if (diff_rand() % 8 == 0) {
+		sym = diff_rand() % n;
+		if (!lens[sym])
+			lens[sym] = 1 + diff_rand() % 15;
+		else if (lens[sym] < 15 && diff_rand() % 2)
+			lens[sym]++;
+		else
+			lens[sym]--;
+	}
+}
+
+/*
+ * The distance code and distance of a match at pos: at the window's
+ * edge, now and then past it, or any the code has; 0 if none of those
+ * has a code.
+ */
+static unsigned int diff_distance(size_t pos, const uint8_t *dlens,
+				  unsigned int *dsym)
+{
+	size_t far = pos < 32768 ? pos : 32768;
+	unsigned int d, i, extra;
+
+	if (diff_rand() % 8192 == 0)
+		d = far + 1;
+	else if (diff_rand() % 4 == 0)
+		d = far;
+	else
+		d = 1 + diff_rand() % far;
+	for (*dsym = 29; deflate_dist_base[*dsym] > d; (*dsym)--)
+		;
+	if (diff_rand() % 8192 == 0)
+		*dsym = 30 + diff_rand() % 2;
+	for (i = 0; i < 8 && !dlens[*dsym]; i++) {
+		unsigned int c = diff_rand() % 30;
+
+		if (!dlens[c] || deflate_dist_base[c] > far)
+			continue;
+		*dsym = c;
+		extra = diff_rand() & ((1u << deflate_dist_extra[c]) - 1);
+		d = deflate_dist_base[c] + extra;
+		if (d > far)
+			d = far;
+	}
+	return dlens[*dsym] ? d : 0;
+}
+
+/* The symbols of one block: literals, matches, the end code. */
+static void diff_symbols(struct diff_bits *w, const uint8_t *lens,
+			 const uint32_t *codes, const uint8_t *dlens,
+			 const uint32_t *dcodes, size_t *pos)
+{
+	unsigned int k, n = diff_rand() % 600;
+
+	for (k = 0; k < n; k++) {
+		unsigned int sym = diff_rand() % 256, d = 0, dsym = 0, extra;
+
+		if (diff_rand() % 2 && *pos) {
+			sym = diff_rand() % 4 ? 257 + diff_rand() % 29 : 285;
+			d = diff_distance(*pos, dlens, &dsym);
+		}
+		if (diff_rand() % 8192 == 0)
+			sym = 286 + diff_rand() % 2;
+		if (!lens[sym] || (sym > 256 && sym < 286 && !d))
+			continue;
+		put_code(w, codes[sym], lens[sym]);
+		if (sym < 256) {
+			(*pos)++;
+			continue;
+		}
+		if (sym >= 286)
+			return;
+		extra = diff_rand() & ((1u << deflate_length_extra[sym - 257]) - 1);
+		put_bits(w, extra, deflate_length_extra[sym - 257]);
+		*pos += deflate_length_base[sym - 257] + extra;
+		put_code(w, dcodes[dsym], dlens[dsym]);
+		if (dsym < 30)
+			put_bits(w, d - deflate_dist_base[dsym],
+				 deflate_dist_extra[dsym]);
+	}
+	if (lens[256])
+		put_code(w, codes[256], lens[256]);
+}
+
+/* A dynamic block's header: its lengths sent with 4-bit codes for 0-15. */
+static void diff_dynamic(struct diff_bits *w, uint8_t *lens, uint8_t *dlens)
+{
+	unsigned int nlen = 257 + diff_rand() % 30, ndist = 1 + diff_rand() % 30;
+	unsigned int i;
+
+	diff_lengths(lens, nlen, 2 + diff_rand() % (nlen - 1), 256);
+	diff_lengths(dlens, ndist, 1 + diff_rand() % ndist, 0);
+	if (diff_rand() % 16 == 0)
+		memset(dlens, 0, ndist);
+	memset(lens + nlen, 0, 288 - nlen);
+	memset(dlens + ndist, 0, 32 - ndist);
+	put_bits(w, nlen - 257, 5);
+	put_bits(w, ndist - 1, 5);
+	put_bits(w, 19 - 4, 4);
+	for (i = 0; i < 19; i++)
+		put_bits(w, deflate_codelen_order[i] < 16 ? 4 : 0, 3);
+	for (i = 0; i < nlen; i++)
+		put_code(w, lens[i], 4);
+	for (i = 0; i < ndist; i++)
+		put_code(w, dlens[i], 4);
+}
+
+/*
+ * A stream of fixed and dynamic blocks put together symbol by symbol:
+ * lengths up to 258, distances at the window's edge and past it, codes
+ * 286-287 and 30-31, code sets over-subscribed and incomplete.
+ */
+static unsigned char *diff_craft(size_t *len, size_t *size)
+{
+	struct diff_bits w = { NULL, 0, 0, 0 };
+	unsigned int blocks = 1 + diff_rand() % 3, b;
+	size_t pos = 0;
+
+	put_bits(&w, 0x9c78, 16);
+	for (b = 0; b < blocks; b++) {
+		uint8_t lens[288], dlens[32];
+		uint32_t codes[288], dcodes[32];
+		int dynamic = diff_rand() % 2;
+
+		put_bits(&w, b == blocks - 1, 1);
+		put_bits(&w, dynamic ? 2 : 1, 2);
+		if (dynamic) {
+			diff_dynamic(&w, lens, dlens);
+		} else {
+			memset(lens, 8, 144);
+			memset(lens + 144, 9, 112);
+			memset(lens + 256, 7, 24);
+			memset(lens + 280, 8, 8);
+			memset(dlens, 5, 32);
+		}
+		diff_codes(lens, 288, codes);
+		diff_codes(dlens, 32, dcodes);
+		diff_symbols(&w, lens, codes, dlens, dcodes, &pos);
+	}
+	for (b = 0; b < 4; b++)
+		put_bits(&w, diff_rand(), 8);
+	*len = w.len;
+	*size = pos;
+	return w.buf;
+}
+
+/* What zlib inflates the stream to, or 0 (and *size 0) if it refuses. */
+static size_t diff_true_size(const unsigned char *in, size_t len, size_t max)
+{
+	unsigned char *out = xmalloc(max + 1);
+	size_t used, total;
+
+	diff_zlib(in, len, out, max, &used, 0, &total);
+	free(out);
+	return total;
+}
+
+/*
+ * The stream of one round: random bytes behind a zlib header, or a
+ * deflated buffer as it is, cut short, with bits flipped or bytes
+ * overwritten.  The size asked: the true one, near it, or random.
+ */
+static int diff_round(unsigned char *buf, size_t max)
+{
+	unsigned int mode = diff_rand() % 8;
+	unsigned char *z;
+	size_t n = diff_rand() % 4 ? diff_rand() % 4096 : diff_rand() % max;
+	size_t len, size, meant = 0, i;
+	int ret;
+
+	if (mode >= 6) {
+		z = diff_craft(&len, &meant);
+	} else if (mode == 0) {
+		len = 2 + diff_rand() % 400;
+		z = xmalloc(len);
+		z[0] = 0x78;
+		z[1] = 0x9c;
+		for (i = 2; i < len; i++)
+			z[i] = diff_rand();
+	} else {
+		diff_content(buf, n);
+		z = diff_deflate(buf, n, &len);
+		if (mode == 2 && len)
+			len = diff_rand() % len;
+		if (mode == 3)
+			for (i = diff_rand() % 4; i < 4; i++)
+				z[diff_rand() % len] ^= 1 << diff_rand() % 8;
+		if (mode == 4)
+			for (i = diff_rand() % 4; i < 4; i++)
+				z[diff_rand() % len] = diff_rand();
+	}
+	size = diff_true_size(z, len, max);
+	if (diff_rand() % 2)
+		size += diff_rand() % 1024;	/* past where zlib stopped */
+	else if (diff_rand() % 4 == 0)
+		size += diff_rand() % 5 - (size >= 2 ? 2 : 0);
+	if (diff_rand() % 16 == 0)
+		size = diff_rand() % max;
+	if (meant && diff_rand() % 2)
+		size = meant;	/* what it was written to give */
+	ret = diff_one(z, len, size);
+	free(z);
+	return ret;
+}
+
+/* inflate-diff <seed> <rounds>: exit 1 at the first disagreement. */
+static int cmd_inflate_diff(char **argv)
+{
+	size_t max = 100000;
+	unsigned char *buf = xmalloc(max);
+	long rounds = atol(argv[1]), i;
+	int ret = 0;
+
+	diff_rand_state = strtoull(argv[0], NULL, 10) * 2654435761u + 1;
+	for (i = 0; i < rounds && !ret; i++)
+		ret = diff_round(buf, max);
+	free(buf);
+	if (ret)
+		fprintf(stderr, "inflate-diff: round %ld differs\n", i - 1);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -713,6 +1154,8 @@ int main(int argc, char **argv)
 		ret = cmd_hash(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "sha1-batch") && argc == 2)
 		ret = cmd_sha1_batch();
+	else if (!strcmp(argv[1], "inflate-diff") && argc == 4)
+		ret = cmd_inflate_diff(argv + 2);
 	else if (!strcmp(argv[1], "write-pack"))
 		ret = cmd_write_pack(argc - 2, argv + 2);
 	else
