@@ -31,6 +31,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,8 +411,9 @@ static void ubc_mask8(const unsigned char *p, uint32_t *out)
 	load4(lo, p);
 	load4(hi, p + 256);
 	for (t = 0; t < 16; t++)
-		w[t] = (V){ lo[t][0], lo[t][1], lo[t][2], lo[t][3],
-			    hi[t][0], hi[t][1], hi[t][2], hi[t][3] };
+		w[t] = (V)_mm256_inserti128_si256(
+			_mm256_castsi128_si256((__m128i)lo[t]),
+			(__m128i)hi[t], 1);
 	EXPAND(w)
 	UBC_MASK(w)
 	memcpy(out, &mask, sizeof(mask));
