@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -140,6 +141,44 @@ static int compare_with_buffer(struct object_stream *st, const void *buf,
 }
 
 /*
+ * The collision check's fast way, for a loose object that holds what
+ * we would write: its file inflated whole, in one call of our inflater
+ * (the header and size known, so no zlib stream opened to learn them),
+ * and compared.  1 when that says the bytes are the same; 0 when it
+ * cannot tell (another answer, an error, a packed object, a big one),
+ * for the stream to read again and say why.
+ */
+static int same_loose_object(const unsigned char *sha1, const void *buf,
+			     size_t len, enum object_type type)
+{
+	char hdr[MAX_HEADER_LEN];
+	const char *name = sha1_file_name(sha1);
+	size_t hdrlen, zlen, used;
+	unsigned char *out = NULL;
+	void *z;
+	int mapped, same = 0;
+	struct fault f;
+
+	if (!name || len > WHOLE_INFLATE_MAX)
+		return 0;
+	z = load_object_file(name, &zlen, &mapped, &f);
+	if (!z)
+		return 0;
+	hdrlen = format_object_header(hdr, type, len);
+	out = malloc(hdrlen + len + INFLATE_SLACK);
+	if (out && !inflate_whole(z, zlen, out, hdrlen + len, &used, 0) &&
+	    used == zlen && !memcmp(out, hdr, hdrlen) &&
+	    !memcmp(out + hdrlen, buf, len))
+		same = 1;
+	free(out);
+	if (mapped)
+		munmap(z, zlen);
+	else
+		free(z);
+	return same;
+}
+
+/*
  * check_existing for an object in memory, or 1 when there is no object
  * of that name: the lookup and the read are one open(2).
  */
@@ -150,6 +189,8 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 	struct fault f;
 	int cmp;
 
+	if (same_loose_object(sha1, buf, len, type))
+		return 0;
 	if (open_object_unverified(&stored, sha1, &f) < 0)
 		return f.code == FAULT_MISSING ? 1 :
 		       refuse_different(sha1, -1, &f);
