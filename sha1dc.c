@@ -285,6 +285,7 @@ static inline uint32_t be32_at(const unsigned char *p)
 
 /* W[16..UBC_LAST_WORD] from W[0..15]. */
 #define EXPAND(w) \
+	_Pragma("GCC unroll 49") \
 	for (t = 16; t <= UBC_LAST_WORD; t++) { \
 		V x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]; \
 		w[t] = x << 1 | x >> 31; \
