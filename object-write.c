@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 /* See object-read.c: the tools bench/run builds to measure the checks. */
 #ifdef BENCH_UNVERIFIED
@@ -146,10 +147,11 @@ static int compare_with_buffer(struct object_stream *st, const void *buf,
  * (the header and size known, so no zlib stream opened to learn them),
  * and compared.  1 when that says the bytes are the same; 0 when it
  * cannot tell (another answer, an error, a packed object, a big one),
- * for the stream to read again and say why.
+ * for the stream to read again and say why, *missing set when there
+ * is no loose file.
  */
 static int same_loose_object(const unsigned char *sha1, const void *buf,
-			     size_t len, enum object_type type)
+			     size_t len, enum object_type type, int *missing)
 {
 	char hdr[MAX_HEADER_LEN];
 	const char *name = sha1_file_name(sha1);
@@ -162,8 +164,10 @@ static int same_loose_object(const unsigned char *sha1, const void *buf,
 	if (!name || len > WHOLE_INFLATE_MAX)
 		return 0;
 	z = load_object_file(name, &zlen, &mapped, &f);
-	if (!z)
+	if (!z) {
+		*missing = f.code == FAULT_MISSING;
 		return 0;
+	}
 	hdrlen = format_object_header(hdr, type, len);
 	out = malloc(hdrlen + len + INFLATE_SLACK);
 	if (out && !inflate_whole(z, zlen, out, hdrlen + len, &used, 0) &&
@@ -179,6 +183,20 @@ static int same_loose_object(const unsigned char *sha1, const void *buf,
 }
 
 /*
+ * With no loose copy: may the object be in a pack (one that came since
+ * the packs were listed too) or an alternate store?
+ */
+static int stored_elsewhere(const unsigned char *sha1)
+{
+	struct packed_git *p;
+	uint32_t pos;
+
+	if (*alternate_object_dirs() || !find_packed(sha1, &p, &pos))
+		return 1;
+	return rescan_packs() && !find_packed(sha1, &p, &pos);
+}
+
+/*
  * check_existing for an object in memory, or 1 when there is no object
  * of that name: the lookup and the read are one open(2).
  */
@@ -187,10 +205,12 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 {
 	struct object_stream stored;
 	struct fault f;
-	int cmp;
+	int cmp, missing = 0;
 
-	if (same_loose_object(sha1, buf, len, type))
+	if (same_loose_object(sha1, buf, len, type, &missing))
 		return 0;
+	if (missing && !stored_elsewhere(sha1))
+		return 1;
 	if (open_object_unverified(&stored, sha1, &f) < 0)
 		return f.code == FAULT_MISSING ? 1 :
 		       refuse_different(sha1, -1, &f);
