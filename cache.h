@@ -1075,6 +1075,12 @@ void list_loose_objects(void);
 int loose_listed(const unsigned char *sha1);
 /* len, or one digit past what sha1 shares with a listed neighbour. */
 int loose_abbrev_len(const unsigned char *sha1, int len);
+/*
+ * The bytes of the loose object file at path, *len of them, read or
+ * (*mapped, big ones) mapped: the caller frees or unmaps; NULL (f).
+ */
+void *load_object_file(const char *path, size_t *len, int *mapped,
+		       struct fault *f);
 /* Open a stream on the loose object file at path (fsck, collisions). */
 int open_object_file_stream(struct object_stream *st, const char *path,
 			    struct fault *f);

@@ -255,8 +255,8 @@ static int open_object_file(const char *path, size_t *len, struct fault *f)
 	return fd;
 }
 
-static void *load_object_file(const char *path, size_t *len, int *mapped,
-			      struct fault *f)
+void *load_object_file(const char *path, size_t *len, int *mapped,
+		       struct fault *f)
 {
 	void *buf;
 	int fd = open_object_file(path, len, f);

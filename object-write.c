@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
+#include "pack.h"
 
 /* See object-read.c: the tools bench/run builds to measure the checks. */
 #ifdef BENCH_UNVERIFIED
@@ -140,6 +142,61 @@ static int compare_with_buffer(struct object_stream *st, const void *buf,
 }
 
 /*
+ * The collision check's fast way, for a loose object that holds what
+ * we would write: its file inflated whole, in one call of our inflater
+ * (the header and size known, so no zlib stream opened to learn them),
+ * and compared.  1 when that says the bytes are the same; 0 when it
+ * cannot tell (another answer, an error, a packed object, a big one),
+ * for the stream to read again and say why, *missing set when there
+ * is no loose file.
+ */
+static int same_loose_object(const unsigned char *sha1, const void *buf,
+			     size_t len, enum object_type type, int *missing)
+{
+	char hdr[MAX_HEADER_LEN];
+	const char *name = sha1_file_name(sha1);
+	size_t hdrlen, zlen, used;
+	unsigned char *out = NULL;
+	void *z;
+	int mapped, same = 0;
+	struct fault f;
+
+	if (!name || len > WHOLE_INFLATE_MAX)
+		return 0;
+	z = load_object_file(name, &zlen, &mapped, &f);
+	if (!z) {
+		*missing = f.code == FAULT_MISSING;
+		return 0;
+	}
+	hdrlen = format_object_header(hdr, type, len);
+	out = malloc(hdrlen + len + INFLATE_SLACK);
+	if (out && !inflate_whole(z, zlen, out, hdrlen + len, &used, 0) &&
+	    used == zlen && !memcmp(out, hdr, hdrlen) &&
+	    !memcmp(out + hdrlen, buf, len))
+		same = 1;
+	free(out);
+	if (mapped)
+		munmap(z, zlen);
+	else
+		free(z);
+	return same;
+}
+
+/*
+ * With no loose copy: may the object be in a pack (one that came since
+ * the packs were listed too) or an alternate store?
+ */
+static int stored_elsewhere(const unsigned char *sha1)
+{
+	struct packed_git *p;
+	uint32_t pos;
+
+	if (*alternate_object_dirs() || !find_packed(sha1, &p, &pos))
+		return 1;
+	return rescan_packs() && !find_packed(sha1, &p, &pos);
+}
+
+/*
  * check_existing for an object in memory, or 1 when there is no object
  * of that name: the lookup and the read are one open(2).
  */
@@ -148,8 +205,12 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 {
 	struct object_stream stored;
 	struct fault f;
-	int cmp;
+	int cmp, missing = 0;
 
+	if (same_loose_object(sha1, buf, len, type, &missing))
+		return 0;
+	if (missing && !stored_elsewhere(sha1))
+		return 1;
 	if (open_object_unverified(&stored, sha1, &f) < 0)
 		return f.code == FAULT_MISSING ? 1 :
 		       refuse_different(sha1, -1, &f);

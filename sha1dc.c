@@ -21,13 +21,18 @@
  *
  * So the fast path is: expand a batch of blocks four at a time (SIMD
  * lanes), check the UBCs, hand the clean runs to OpenSSL's SHA-1 (SHA-NI
- * or its vector code, as the CPU allows and OPENSSL_ia32cap says), and do
- * the few flagged blocks here, in C, keeping every step's state.
+ * or its vector code, as the CPU allows and OPENSSL_ia32cap says), and
+ * pool the few flagged blocks: their twins are tested a vector at a
+ * time, one (block, DV) pair a lane, only for the DVs whose conditions
+ * held.
  */
 #define _GNU_SOURCE	/* memmem */
 #include <pthread.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +290,7 @@ static inline uint32_t be32_at(const unsigned char *p)
 
 /* W[16..UBC_LAST_WORD] from W[0..15]. */
 #define EXPAND(w) \
+	_Pragma("GCC unroll 49") \
 	for (t = 16; t <= UBC_LAST_WORD; t++) { \
 		V x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]; \
 		w[t] = x << 1 | x >> 31; \
@@ -411,8 +417,9 @@ static void ubc_mask8(const unsigned char *p, uint32_t *out)
 	load4(lo, p);
 	load4(hi, p + 256);
 	for (t = 0; t < 16; t++)
-		w[t] = (V){ lo[t][0], lo[t][1], lo[t][2], lo[t][3],
-			    hi[t][0], hi[t][1], hi[t][2], hi[t][3] };
+		w[t] = (V)_mm256_inserti128_si256(
+			_mm256_castsi128_si256((__m128i)lo[t]),
+			(__m128i)hi[t], 1);
 	EXPAND(w)
 	UBC_MASK(w)
 	memcpy(out, &mask, sizeof(mask));
@@ -522,133 +529,227 @@ static void make_dms(void)
 		make_dv(&dvs[d], dv_dm[d], &dv_step[d]);
 }
 
-/* ---- a flagged block, in C ---- */
+/* ---- the round functions ---- */
 
 #define F_IF(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
 #define F_XOR(b, c, d) ((b) ^ (c) ^ (d))
 #define F_MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 
+/* ---- the twins, 4 or 8 at a time ---- */
+
 /*
- * The steps of [from, to) that are in round [lo, hi), forward.  from
- * and to are constants where these are inlined, and the loops unrolled.
+ * A flagged block as the twins' test needs it: its 16 message words,
+ * the chaining values before and after it, and its DV mask.
  */
-#define FORWARD(f, k, lo, hi) \
-	_Pragma("GCC unroll 20") \
+struct flagged {
+	uint32_t m[16], ihv[5], out[5];
+	uint32_t mask;
+};
+
+/* A twin to test: block b's under DV d. */
+struct twin {
+	const struct flagged *b;
+	unsigned int d;
+};
+
+/*
+ * The flagged blocks of one sha1_update, kept until POOL of them are
+ * there (or the call ends) so that their twins, a DV or two each, fill
+ * the vector lanes: a lane holds one twin, all at one test step.
+ */
+#define POOL 8
+struct pool {
+	struct flagged b[POOL];
+	size_t nr;
+};
+
+#define VROL(x, n) ((x) << (n) | (x) >> (32 - (n)))
+
+/* Steps [from, to) of message W in round [lo, hi), in every lane. */
+#define VFORWARD(W, from, to, f, k, lo, hi) \
 	for (i = from > lo ? from : lo; i < to && i < hi; i++) { \
-		uint32_t t = rol(a, 5) + f(b, c, d) + e + k + w[i]; \
+		V t = VROL(a, 5) + f(b, c, d) + e + k + W[i]; \
 		e = d; \
 		d = c; \
-		c = rol(b, 30); \
+		c = VROL(b, 30); \
 		b = a; \
 		a = t; \
 	}
-
-/* The same backward, from step to down to step from. */
-#define BACKWARD(f, k, lo, hi) \
-	_Pragma("GCC unroll 20") \
+#define VBACKWARD(W, from, to, f, k, lo, hi) \
 	for (i = (to < hi ? to : hi) - 1; i >= lo && i >= from; i--) { \
-		uint32_t t = a; \
+		V t = a; \
 		a = b; \
-		b = rol(c, 2); \
+		b = VROL(c, 2); \
 		c = d; \
 		d = e; \
-		e = t - rol(a, 5) - f(b, c, d) - k - w[i]; \
+		e = t - VROL(a, 5) - f(b, c, d) - k - W[i]; \
+	}
+#define VSTEPS_FORWARD(W, from, to) \
+	VFORWARD(W, from, to, F_IF, 0x5a827999u, 0, 20) \
+	VFORWARD(W, from, to, F_XOR, 0x6ed9eba1u, 20, 40) \
+	VFORWARD(W, from, to, F_MAJ, 0x8f1bbcdcu, 40, 60) \
+	VFORWARD(W, from, to, F_XOR, 0xca62c1d6u, 60, 80)
+#define VSTEPS_BACKWARD(W, from, to) \
+	VBACKWARD(W, from, to, F_XOR, 0xca62c1d6u, 60, 80) \
+	VBACKWARD(W, from, to, F_MAJ, 0x8f1bbcdcu, 40, 60) \
+	VBACKWARD(W, from, to, F_XOR, 0x6ed9eba1u, 20, 40) \
+	VBACKWARD(W, from, to, F_IF, 0x5a827999u, 0, 20)
+#define VEXPAND(W) \
+	for (i = 16; i < 80; i++) { \
+		V x = W[i - 3] ^ W[i - 8] ^ W[i - 14] ^ W[i - 16]; \
+		W[i] = VROL(x, 1); \
 	}
 
-/* s (a, b, c, d, e) before step from becomes s before step to. */
-static inline __attribute__((always_inline))
-void forward(uint32_t *s, const uint32_t *w, int from, int to)
-{
-	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
-	int i;
+/*
+ * The twins tw[0..n-1] (n at most LANES; the spare lanes redo twin 0):
+ * our state before step T (back from the block's output), the twin's
+ * from there back to step 0 (its chaining value) and on to step 80
+ * with the twin's message (ours XOR the DV's dm, which the expansion
+ * keeps): 1 when a twin's output is ours.
+ */
+#define TWINS_BODY(LANES, T) \
+	enum { STEP = T }; \
+	V w[80], w2[80], a, b, c, d, e, sa, sb, sc, sd, se, o[5], h[5]; \
+	V diff; \
+	int i, l; \
+	for (l = 0; l < LANES; l++) { \
+		const struct twin *x = &tw[l < n ? l : 0]; \
+		for (i = 0; i < 16; i++) { \
+			w[i][l] = x->b->m[i]; \
+			w2[i][l] = x->b->m[i] ^ dv_dm[x->d][i]; \
+		} \
+		for (i = 0; i < 5; i++) { \
+			o[i][l] = x->b->out[i]; \
+			h[i][l] = x->b->ihv[i]; \
+		} \
+	} \
+	VEXPAND(w) \
+	VEXPAND(w2) \
+	a = o[0] - h[0]; \
+	b = o[1] - h[1]; \
+	c = o[2] - h[2]; \
+	d = o[3] - h[3]; \
+	e = o[4] - h[4]; \
+	VSTEPS_BACKWARD(w, STEP, 80) \
+	sa = a; \
+	sb = b; \
+	sc = c; \
+	sd = d; \
+	se = e; \
+	VSTEPS_BACKWARD(w2, 0, STEP) \
+	h[0] = a; \
+	h[1] = b; \
+	h[2] = c; \
+	h[3] = d; \
+	h[4] = e; \
+	a = sa; \
+	b = sb; \
+	c = sc; \
+	d = sd; \
+	e = se; \
+	VSTEPS_FORWARD(w2, STEP, 80) \
+	diff = (h[0] + a - o[0]) | (h[1] + b - o[1]) | (h[2] + c - o[2]) | \
+	       (h[3] + d - o[3]) | (h[4] + e - o[4]); \
+	for (l = 0; l < n; l++) \
+		if (!diff[l]) \
+			return 1; \
+	return 0;
 
-	FORWARD(F_IF, 0x5a827999, 0, 20)
-	FORWARD(F_XOR, 0x6ed9eba1, 20, 40)
-	FORWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
-	FORWARD(F_XOR, 0xca62c1d6, 60, 80)
-	s[0] = a;
-	s[1] = b;
-	s[2] = c;
-	s[3] = d;
-	s[4] = e;
+static int twins4_58(const struct twin *tw, int n)
+{
+	typedef vec4 V;
+	TWINS_BODY(4, 58)
 }
 
-/* s before step to becomes s before step from. */
-static inline __attribute__((always_inline))
-void backward(uint32_t *s, const uint32_t *w, int from, int to)
+static int twins4_65(const struct twin *tw, int n)
 {
-	uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
-	int i;
+	typedef vec4 V;
+	TWINS_BODY(4, 65)
+}
 
-	BACKWARD(F_XOR, 0xca62c1d6, 60, 80)
-	BACKWARD(F_MAJ, 0x8f1bbcdc, 40, 60)
-	BACKWARD(F_XOR, 0x6ed9eba1, 20, 40)
-	BACKWARD(F_IF, 0x5a827999, 0, 20)
-	s[0] = a;
-	s[1] = b;
-	s[2] = c;
-	s[3] = d;
-	s[4] = e;
+#ifdef HAVE_AVX2_PATH
+__attribute__((target("avx2")))
+static int twins8_58(const struct twin *tw, int n)
+{
+	typedef vec8 V;
+	TWINS_BODY(8, 58)
+}
+
+__attribute__((target("avx2")))
+static int twins8_65(const struct twin *tw, int n)
+{
+	typedef vec8 V;
+	TWINS_BODY(8, 65)
+}
+#endif
+
+static int twin_lanes(void)
+{
+#ifdef HAVE_AVX2_PATH
+	if (use_avx2)
+		return 8;
+#endif
+	return 4;
+}
+
+/* The n twins of a queue, all at test step t. */
+static int test_twins(const struct twin *tw, int n, int t)
+{
+#ifdef HAVE_AVX2_PATH
+	if (use_avx2)
+		return t == 58 ? twins8_58(tw, n) : twins8_65(tw, n);
+#endif
+	return t == 58 ? twins4_58(tw, n) : twins4_65(tw, n);
 }
 
 /*
- * Does the twin of this block (expanded message w) under DV d, from our
- * state st before its test step, end where we do (out)?  Then we hold
- * the last block of a colliding pair.
+ * Test the twins of every DV in the pooled blocks' masks, a queue for
+ * each test step, run whenever its lanes are full: 1 when one collides.
  */
-static inline __attribute__((always_inline))
-int twin_collides(const uint32_t *w, const uint32_t *st, const uint32_t *out,
-		  size_t d, int t)
+static int flush_pool(struct pool *pl)
 {
-	uint32_t w2[80], in2[5], s[5];
-	int i;
-
-	for (i = 0; i < 80; i++)
-		w2[i] = w[i] ^ dv_dm[d][i];
-	memcpy(in2, st, sizeof(in2));
-	backward(in2, w2, 0, t);
-	memcpy(s, st, sizeof(s));
-	forward(s, w2, t, 80);
-	for (i = 0; i < 5; i++)
-		if (in2[i] + s[i] != out[i])
-			return 0;
-	return 1;
-}
-
-/*
- * The block at p took ihv to out (OpenSSL did it); test the twins of
- * the DVs in mask: 1 when one collides.
- */
-static int block_collides(const uint32_t *ihv, const unsigned char *p,
-			  uint32_t mask, const uint32_t *out)
-{
-	uint32_t w[80], s58[5], s65[5];
-	size_t d;
-	int i;
+	struct twin q[2][8];
+	int nq[2] = { 0, 0 }, lanes = twin_lanes(), hit = 0, k;
+	uint32_t m;
+	size_t i, d;
 
 	pthread_once(&dm_once, make_dms);
-	for (i = 0; i < 16; i++)
-		w[i] = be32_at(p + 4 * i);
-	for (i = 16; i < 80; i++) {
-		uint32_t x = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 0; i < pl->nr; i++) {
+		for (m = pl->b[i].mask; m; m &= m - 1) {
+			d = __builtin_ctz(m);
+			k = dv_step[d] == 65;
+			q[k][nq[k]].b = &pl->b[i];
+			q[k][nq[k]].d = d;
+			if (++nq[k] < lanes)
+				continue;
+			hit |= test_twins(q[k], lanes, k ? 65 : 58);
+			nq[k] = 0;
+		}
+	}
+	for (k = 0; k < 2; k++)
+		if (nq[k])
+			hit |= test_twins(q[k], nq[k], k ? 65 : 58);
+	pl->nr = 0;
+	return hit;
+}
 
-		OPAQUE(x);	/* scalar: two at a time stalls on w[i - 3] */
-		w[i] = x;
-	}
-	/* Our states at the test steps, back from the end: 15 and 22 steps. */
-	for (i = 0; i < 5; i++)
-		s65[i] = out[i] - ihv[i];
-	backward(s65, w, 65, 80);
-	memcpy(s58, s65, sizeof(s58));
-	backward(s58, w, 58, 65);
-	for (d = 0; d < NR_DVS; d++) {
-		if (!(mask >> d & 1))
-			continue;
-		if (dv_step[d] == 58 ? twin_collides(w, s58, out, d, 58) :
-		    twin_collides(w, s65, out, d, 65))
-			return 1;
-	}
-	return 0;
+/*
+ * The block at p, with DV mask mask, took ihv to out (OpenSSL did it):
+ * into the pool; 1 when the pool, full, was tested and a twin collided.
+ */
+static int add_flagged(struct pool *pl, const uint32_t *ihv,
+		       const unsigned char *p, uint32_t mask,
+		       const uint32_t *out)
+{
+	struct flagged *f = &pl->b[pl->nr++];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		f->m[i] = be32_at(p + 4 * i);
+	memcpy(f->ihv, ihv, sizeof(f->ihv));
+	memcpy(f->out, out, sizeof(f->out));
+	f->mask = mask;
+	return pl->nr == POOL ? flush_pool(pl) : 0;
 }
 
 /* ---- the test switch ---- */
@@ -735,7 +836,10 @@ static void get_ihv(const struct sha1_ctx *c, uint32_t *ihv)
 static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
 {
 	uint32_t mask[64], ihv[5], out[5];
+	struct pool pl;
 	size_t k, i, run;
+
+	pl.nr = 0;
 
 	for (; n; n -= k, p += 64 * k) {
 		k = n < 64 ? n : 64;
@@ -751,10 +855,12 @@ static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
 			SHA1_Update(&c->h, p + 64 * run, 64);
 			get_ihv(c, out);
 			c->flagged++;
-			if (block_collides(ihv, p + 64 * run, mask[run], out))
+			if (add_flagged(&pl, ihv, p + 64 * run, mask[run], out))
 				c->attack = 1;
 		}
 	}
+	if (pl.nr && flush_pool(&pl))
+		c->attack = 1;
 }
 
 void sha1_update(struct sha1_ctx *c, const void *data, size_t len)

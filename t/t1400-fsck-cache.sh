@@ -330,6 +330,17 @@ test_expect_success 'the collision defence: a corrupt existing object is refused
 	test_grep "object $id exists but cannot be verified" err
 '
 
+test_expect_success 'the collision defence: a packed copy alone is compared, not doubled' '
+	rm -rf .dircache && cp -a clean .dircache &&
+	echo packed >packed && id=$(git hash-object packed) &&
+	echo packed | $WO blob >/dev/null &&
+	echo $id | GIT_DIR=.dircache git pack-objects -q \
+		.dircache/objects/pack/pack >/dev/null &&
+	rm "$(obj_file $id)" &&
+	update-cache --add packed &&
+	test_must_fail test -e "$(obj_file $id)"
+'
+
 # A big object is compared in pieces: a difference far into the last
 # piece, a stored copy one byte longer, a copy of another type, and a
 # whole copy with bytes after its zlib stream must all be caught.
