@@ -1257,6 +1257,18 @@ const void *pack_object_content(const struct pack_object *o,
  * its whole pack.  0, or -1 after error() (no idx left behind).
  */
 int write_pack_objects(const struct pack_object *objs, size_t nr);
+struct pack_tmp;
+/*
+ * write_pack_objects in two steps, so that a caller can do other work
+ * while the pack's pages go to disk: the pack and its idx written
+ * under temporary names in t, their write-back started (0, or -1
+ * after error(): then remove_pack_tmp(t)); then synced and renamed
+ * into place, the directory synced, t removed (0, or -1 after
+ * error()).
+ */
+int write_pack_objects_unplaced(struct pack_tmp *t, unsigned char *pack_sha1,
+				const struct pack_object *objs, size_t nr);
+int place_new_pack(struct pack_tmp *t, const unsigned char *pack_sha1);
 /*
  * The header of a pack entry into hdr (32 bytes): type and size, and
  * for an OFS_DELTA how far back its base starts.  Its length.
@@ -1302,6 +1314,14 @@ int open_pack_tmp(struct pack_tmp *t, const char *base_name);
 int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
 		    size_t nr, const unsigned char *pack_sha1);
 void remove_pack_tmp(struct pack_tmp *t);
+/*
+ * finish_pack_tmp's two halves: the idx written beside the pack (the
+ * write-back of both started), then both synced and renamed into
+ * place and the directory synced.  Each 0, or -1 after error().
+ */
+int write_pack_tmp_idx(struct pack_tmp *t, struct pack_idx_entry *ents,
+		       size_t nr, const unsigned char *pack_sha1);
+int place_pack_tmp(struct pack_tmp *t, const unsigned char *pack_sha1);
 /*
  * The pieces, for index-pack's other names: sort ents by id (-1 with
  * the id found twice in dup, rawsz bytes); a new file <dir>/<prefix>XXXXXX
@@ -2068,6 +2088,14 @@ void index_cache_tree_synced(void);
  */
 int hold_index_lock(void);
 int commit_index(void);
+/*
+ * commit_index in two steps, for a caller with other work to sync
+ * first: the index written to index.lock (-1 after error(), the lock
+ * rolled back), then synced and renamed over the index (as
+ * commit_index).
+ */
+int write_index_lock(void);
+int commit_written_index(void);
 void rollback_index_lock(void);
 
 /* ---- index.c: the index in memory ---- */

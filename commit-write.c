@@ -32,11 +32,27 @@ struct tree_buf {
 	struct df_check df;
 };
 
+/* mode in octal, no leading zero, as a tree has it: its length. */
+static int octal_mode(char *out, unsigned int mode)
+{
+	char digits[12];
+	int n = 0, i;
+
+	do {
+		digits[n++] = '0' + (mode & 7);
+		mode >>= 3;
+	} while (mode);
+	for (i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}
+
+/* One entry (a kernel index makes 84,000: no snprintf for each). */
 static void add_entry(struct tree_buf *t, unsigned int mode,
 		      const char *name, size_t len, const unsigned char *sha1)
 {
 	char mode_str[16];
-	int mlen = snprintf(mode_str, sizeof(mode_str), "%o", mode);
+	int mlen = octal_mode(mode_str, mode);
 
 	ALLOC_GROW(t->buf, t->len + mlen + len + 2 + the_hash->rawsz, t->alloc);
 	memcpy(t->buf + t->len, mode_str, mlen);
@@ -365,6 +381,28 @@ static size_t count_new_trees(void)
 	return distinct;
 }
 
+/*
+ * The pack of new trees, written but not yet synced and renamed into
+ * place when write_index_as_trees_unplaced asked for it to be held:
+ * the caller then writes its index while the pack's pages go to disk.
+ */
+static struct pack_tmp held_pack;
+static unsigned char held_pack_sha1[HASH_MAX_RAWSZ];
+static int hold_pack, pack_held;
+
+static int write_tree_pack(const struct pack_object *objs, size_t nr)
+{
+	if (!hold_pack)
+		return write_pack_objects(objs, nr);
+	if (write_pack_objects_unplaced(&held_pack, held_pack_sha1, objs,
+					nr) < 0) {
+		remove_pack_tmp(&held_pack);
+		return -1;
+	}
+	pack_held = 1;
+	return 0;
+}
+
 static int pack_new_trees(void)
 {
 	struct pack_object *objs;
@@ -398,7 +436,7 @@ static int pack_new_trees(void)
 		nr++;
 	}
 	pending_nr = kept;
-	ret = write_pack_objects(objs, nr);
+	ret = write_tree_pack(objs, nr);
 	if (ret < 0)
 		forget_known_trees();
 	for (i = 0; i < nr; i++)
@@ -815,20 +853,52 @@ int write_commit_object(const unsigned char *tree,
 	return ret;
 }
 
-int write_index_as_trees(unsigned char *sha1)
+/* The held pack, if any, in place; then every tree written synced. */
+int place_index_trees(void)
+{
+	int ret = 0;
+
+	if (pack_held) {
+		pack_held = 0;
+		ret = place_new_pack(&held_pack, held_pack_sha1);
+		if (ret < 0) {
+			forget_known_trees();
+			forget_index_trees(NULL);
+		}
+	}
+	if (ret < 0) {
+		flush_to_disk(-1);	/* the trees written are whole */
+		return error("unable to write the new trees as a pack");
+	}
+	if (flush_to_disk(-1) < 0)
+		return error("unable to make the trees durable");
+	return 0;
+}
+
+int write_index_as_trees_unplaced(unsigned char *sha1)
 {
 	int ret;
 
 	take_out_intent_to_add();
 	index_cache_tree_or_new();
 	hold_names = !promising_writes();
+	hold_pack = 1;
 	ret = write_index_tree(sha1, 0);
-	hold_names = 0;
+	hold_names = hold_pack = 0;
 	if (ret < 0) {
+		if (pack_held)
+			remove_pack_tmp(&held_pack);
+		pack_held = 0;
+		forget_known_trees();
 		flush_to_disk(-1);	/* the trees written are whole */
 		return -1;
 	}
-	if (flush_to_disk(-1) < 0)
-		return error("unable to make the trees durable");
 	return 0;
+}
+
+int write_index_as_trees(unsigned char *sha1)
+{
+	if (write_index_as_trees_unplaced(sha1) < 0)
+		return -1;
+	return place_index_trees();
 }

@@ -38,6 +38,16 @@ int put_back_intent_to_add(void);
  * The root tree's id in sha1: 0, or -1 after error().
  */
 int write_index_as_trees(unsigned char *sha1);
+/*
+ * write_index_as_trees in two steps, for write-tree, which writes its
+ * index between them: the trees hashed and written, a pack of them
+ * under temporary names on its way to disk (-1 after error(): nothing
+ * of it left); then the pack synced and renamed into place and every
+ * tree synced (-1 after error()).  Nothing may name the trees before
+ * place_index_trees has returned 0.
+ */
+int write_index_as_trees_unplaced(unsigned char *sha1);
+int place_index_trees(void);
 
 /*
  * Keep each directory's tree id in memory across write_index_tree

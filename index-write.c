@@ -5,6 +5,8 @@
  * was read in, split if it came split (index-split.c plans it), with
  * the extensions kept (TREE kept true).
  */
+#define _GNU_SOURCE		/* sync_file_range */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,7 +173,7 @@ static int write_index_to(int fd)
 	return ret;
 }
 
-int commit_index(void)
+int write_index_lock(void)
 {
 	if (!index_lock.path)
 		return error("internal error: index is not locked");
@@ -181,6 +183,25 @@ int commit_index(void)
 		rollback_index_lock();
 		return -1;
 	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	/* On its way to disk while the caller syncs the rest. */
+	if (sync_wanted())
+		sync_file_range(index_lock.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+	return 0;
+}
+
+int commit_index(void)
+{
+	if (write_index_lock() < 0)
+		return -1;
+	return commit_written_index();
+}
+
+int commit_written_index(void)
+{
+	if (!index_lock.path)
+		return error("internal error: index is not locked");
 	if (flush_to_disk(index_lock.fd) < 0) {
 		rollback_index_lock();
 		return -1;

@@ -14,6 +14,7 @@
  * last, each complete and synced before: neither a crash nor a reader
  * ever sees an idx whose pack is missing or short.
  */
+#define _GNU_SOURCE		/* sync_file_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -381,6 +382,21 @@ static int place(const char *base, char **tmp, int *fd,
 	return ret;
 }
 
+/*
+ * Have the kernel start writing fd's pages back now, so that the sync
+ * before the rename finds them on their way (a hint: the fsync is what
+ * makes them durable).
+ */
+static void start_writeback(int fd)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (sync_wanted())
+		sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+	(void)fd;
+#endif
+}
+
 int sync_pack_dir(const char *dir)
 {
 	int fd, ret = 0;
@@ -437,6 +453,15 @@ int open_pack_tmp(struct pack_tmp *t, const char *base_name)
 int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
 		    size_t nr, const unsigned char *pack_sha1)
 {
+	if (write_pack_tmp_idx(t, ents, nr, pack_sha1) < 0)
+		return -1;
+	return place_pack_tmp(t, pack_sha1);
+}
+
+int write_pack_tmp_idx(struct pack_tmp *t, struct pack_idx_entry *ents,
+		       size_t nr, const unsigned char *pack_sha1)
+{
+	start_writeback(t->pack_fd);
 	qsort(ents, nr, sizeof(*ents), compare_entries);
 	if (check_unique(ents, nr) < 0)
 		return -1;
@@ -445,6 +470,12 @@ int finish_pack_tmp(struct pack_tmp *t, struct pack_idx_entry *ents,
 		return -1;
 	if (write_pack_idx(t->idx_fd, ents, nr, pack_sha1) < 0)
 		return error_errno("unable to write the idx '%s'", t->tmp_idx);
+	start_writeback(t->idx_fd);
+	return 0;
+}
+
+int place_pack_tmp(struct pack_tmp *t, const unsigned char *pack_sha1)
+{
 	if (place(t->base, &t->tmp_pack, &t->pack_fd, pack_sha1, ".pack") < 0 ||
 	    place(t->base, &t->tmp_idx, &t->idx_fd, pack_sha1, ".idx") < 0)
 		return -1;
@@ -461,34 +492,53 @@ void remove_pack_tmp(struct pack_tmp *t)
 	t->tmp_pack = t->tmp_idx = t->dir = t->base = NULL;
 }
 
-int write_pack_objects(const struct pack_object *objs, size_t nr)
+int write_pack_objects_unplaced(struct pack_tmp *t, unsigned char *pack_sha1,
+				const struct pack_object *objs, size_t nr)
 {
-	struct pack_tmp t;
 	struct pack_idx_entry *ents;
-	unsigned char pack_sha1[HASH_MAX_RAWSZ];
 	char *base;
 	int ret = -1;
 
-	if (!nr)
-		return 0;
+	memset(t, 0, sizeof(*t));
+	t->pack_fd = t->idx_fd = -1;
 	if (nr > UINT32_MAX)
 		return error("%zu objects are too many for one pack", nr);
 	base = path_join(get_object_directory(), "pack/pack");
-	ents = xmalloc(nr * sizeof(*ents));
-	if (open_pack_tmp(&t, base) < 0)
+	ents = xmalloc((nr ? nr : 1) * sizeof(*ents));
+	if (open_pack_tmp(t, base) < 0)
 		goto out;
-	if (write_pack_body(t.pack_fd, objs, nr, ents, pack_sha1) < 0) {
-		error_errno("unable to write the pack '%s'", t.tmp_pack);
+	if (write_pack_body(t->pack_fd, objs, nr, ents, pack_sha1) < 0) {
+		error_errno("unable to write the pack '%s'", t->tmp_pack);
 		goto out;
 	}
-	if (finish_pack_tmp(&t, ents, nr, pack_sha1) < 0)
-		goto out;
-	/* Its objects are stored now: has_sha1_file must see them. */
-	rescan_packs();
-	ret = 0;
+	ret = write_pack_tmp_idx(t, ents, nr, pack_sha1);
 out:
-	remove_pack_tmp(&t);
 	free(base);
 	free(ents);
 	return ret;
+}
+
+int place_new_pack(struct pack_tmp *t, const unsigned char *pack_sha1)
+{
+	int ret = place_pack_tmp(t, pack_sha1);
+
+	/* Its objects are stored now: has_sha1_file must see them. */
+	if (!ret)
+		rescan_packs();
+	remove_pack_tmp(t);
+	return ret;
+}
+
+int write_pack_objects(const struct pack_object *objs, size_t nr)
+{
+	struct pack_tmp t;
+	unsigned char pack_sha1[HASH_MAX_RAWSZ];
+
+	if (!nr)
+		return 0;
+	if (write_pack_objects_unplaced(&t, pack_sha1, objs, nr) < 0) {
+		remove_pack_tmp(&t);
+		return -1;
+	}
+	return place_new_pack(&t, pack_sha1);
 }

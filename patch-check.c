@@ -32,6 +32,14 @@ struct applier {
 	size_t nr_dirs, alloc_dirs;
 	char **beyond;		/* new paths below a file or link now */
 	size_t nr_beyond, alloc_beyond;
+	struct spill *spills;	/* contents waiting for temporary files */
+	size_t nr_spills, alloc_spills, spill_bytes;
+};
+
+/* A target's content made by patch, to go to a temporary file. */
+struct spill {
+	size_t nth;		/* in t: a->t moves as it grows */
+	struct patch *patch;
 };
 
 /*
@@ -121,23 +129,80 @@ static void drop_tmp(struct target *t)
 
 /*
  * With the work tree alone, a new content goes to its temporary file
- * as soon as it is made, and leaves memory: the set then holds one
- * file's images at a time, not all of them until the end.  Nothing
- * is renamed into place before the whole set has applied.  With the
- * index the contents stay (their blobs are written at the end, and
- * applymbox reads the results).
+ * soon after it is made, and leaves memory: the set then holds a
+ * batch of new images at a time, not all of them until the end.  A
+ * batch is written on every core (each file made is an inode to
+ * allocate, the kernel's work, not ours).  Nothing is renamed into
+ * place before the whole set has applied.  With the index the
+ * contents stay (their blobs are written at the end, and applymbox
+ * reads the results).
  */
+#define SPILL_FILES 512
+#define SPILL_BYTES (32 << 20)
+
+/* The spill still stands: no later patch of the set took its target. */
+static struct target *spill_target(struct applier *a, const struct spill *s)
+{
+	struct target *t = &a->t[s->nth];
+
+	if (t->owner != s->patch || !t->exists || t->tmp ||
+	    t->buf != s->patch->result)
+		return NULL;
+	return t;
+}
+
+static int flush_spills(struct applier *a)
+{
+	struct tmp_job *jobs = xcalloc(a->nr_spills + 1, sizeof(*jobs));
+	const char *failed = NULL;
+	size_t i, nr = 0;
+
+	for (i = 0; i < a->nr_spills; i++) {
+		struct target *t = spill_target(a, &a->spills[i]);
+
+		if (!t)
+			continue;
+		a->spills[nr] = a->spills[i];
+		jobs[nr].path = t->path;
+		jobs[nr].buf = t->buf;
+		jobs[nr].size = t->size;
+		jobs[nr].mode = t->mode;
+		nr++;
+	}
+	write_patch_tmps(jobs, nr);
+	for (i = 0; i < nr; i++) {
+		struct target *t = &a->t[a->spills[i].nth];
+		struct patch *patch = a->spills[i].patch;
+
+		if (jobs[i].failed) {
+			failed = failed ? failed : t->path;
+			continue;
+		}
+		t->tmp = jobs[i].tmp;
+		free(patch->result);
+		patch->result = NULL;
+		t->buf = NULL;
+	}
+	free(jobs);
+	a->nr_spills = a->spill_bytes = 0;
+	if (failed)
+		return set_fault_at(a->f, FAULT_IO, failed, 0, "%s: cannot "
+				    "write a temporary file", failed);
+	return 0;
+}
+
 static int spill(struct applier *a, struct target *t, struct patch *patch)
 {
 	if (a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_CHECK))
 		return 0;
-	if (write_patch_tmp(t->path, t->buf, t->size, t->mode, &t->tmp) < 0)
-		return set_fault_at(a->f, FAULT_IO, t->path, 0, "%s: cannot "
-				    "write a temporary file", t->path);
-	free(patch->result);
-	patch->result = NULL;
-	t->buf = NULL;
-	return 0;
+	ALLOC_GROW(a->spills, a->nr_spills + 1, a->alloc_spills);
+	a->spills[a->nr_spills].nth = t - a->t;
+	a->spills[a->nr_spills].patch = patch;
+	a->nr_spills++;
+	a->spill_bytes += t->size;
+	if (a->nr_spills < SPILL_FILES && a->spill_bytes < SPILL_BYTES)
+		return 0;
+	return flush_spills(a);
 }
 
 /* The content t's temporary file holds (malloc'd), or NULL. */
@@ -577,6 +642,8 @@ static int apply_in_memory(struct applier *a, struct patch_set *set,
 			free(buf);
 		}
 	}
+	if (a->nr_spills && flush_spills(a) < 0)
+		return -1;
 	return (a->flags & APPLY_CACHED) ? 0 : check_final_paths(a);
 }
 
@@ -623,5 +690,6 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	for (i = 0; i < a.nr_beyond; i++)
 		free(a.beyond[i]);
 	free(a.beyond);
+	free(a.spills);
 	return ret;
 }

@@ -91,6 +91,30 @@ int remove_patch_file(const char *path);
 int write_patch_rejects(const struct patch *patch);
 
 /*
+ * patch-place.c: many contents to temporary files at once, on every
+ * core (write_patch_tmp for each job; tmp and dir belong to the call,
+ * failed says which did not make it).  0, or -1 after error() when
+ * one failed: the temporary files that were made are in their jobs.
+ */
+struct tmp_job {
+	const char *path;
+	const char *buf;
+	size_t size;
+	unsigned int mode;
+	char *dir;		/* where the file goes, for the workers */
+	char *tmp;		/* the temporary file (malloc'd), or NULL */
+	int failed;
+};
+int write_patch_tmps(struct tmp_job *jobs, size_t nr);
+/*
+ * patch-place.c: place_patch_tmp for each of tmps[i] and paths[i],
+ * those in their path's own directory on every core; each tmps[i]
+ * placed is freed and set to NULL.  0, or -1 after error() (the tmps
+ * still set are not placed).
+ */
+int place_patch_tmps(char **tmps, const char **paths, size_t nr);
+
+/*
  * patch-check.c and patch-write.c: what the set makes of one path (the
  * path and buf belong to the set, tmp to the target).
  */

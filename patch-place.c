@@ -102,15 +102,14 @@ static int write_tmp_file(const char *dir, const char *buf, size_t size,
 			  unsigned int mode, char **tmp)
 {
 	static unsigned int serial;
-	static long pid;
 	mode_t perm = (mode & 0100) ? 0777 : 0666;
 	char *name = xmalloc(strlen(dir) + 40);
+	long pid = getpid();
 	int fd = -1, i;
 
-	if (!pid)
-		pid = getpid();
 	for (i = 0; i < 100 && fd < 0; i++) {
-		sprintf(name, "%s.apply-%ld-%u", dir, pid, serial++);
+		sprintf(name, "%s.apply-%ld-%u", dir, pid,
+			__atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, perm);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -147,6 +146,50 @@ int write_patch_tmp(const char *path, const char *buf, size_t size,
 	return ret;
 }
 
+/* write_tmp_file or write_tmp_link for one job, on any thread. */
+static size_t write_tmp_job(void *data, size_t i)
+{
+	struct tmp_job *j = (struct tmp_job *)data + i;
+
+	j->tmp = NULL;
+	j->failed = (S_ISLNK(j->mode) ?
+		     write_tmp_link(j->dir, j->buf, &j->tmp) :
+		     write_tmp_file(j->dir, j->buf, j->size, j->mode,
+				    &j->tmp)) < 0;
+	return 1;
+}
+
+int write_patch_tmps(struct tmp_job *jobs, size_t nr)
+{
+	size_t i;
+	int ret = 0;
+
+	/* The directories here, one thread: existing_dir_of remembers. */
+	for (i = 0; i < nr; i++) {
+		struct tmp_job *j = &jobs[i];
+
+		j->tmp = NULL;
+		j->dir = NULL;
+		j->failed = S_ISLNK(j->mode) && memchr(j->buf, '\0', j->size);
+		if (j->failed)
+			error("'%s': a symlink target cannot hold a NUL",
+			      j->path);
+		else
+			j->dir = existing_dir_of(j->path);
+	}
+	for (i = 0; i < nr && !jobs[i].failed; i++)
+		;
+	if (i == nr)
+		run_parallel(0, nr, write_tmp_job, jobs, NULL, 0);
+	for (i = 0; i < nr; i++) {
+		free(jobs[i].dir);
+		jobs[i].dir = NULL;
+		if (jobs[i].failed)
+			ret = -1;
+	}
+	return ret;
+}
+
 /* rename, over an empty directory too (one the set emptied). */
 static int rename_into_place(const char *tmp, const char *path)
 {
@@ -177,6 +220,60 @@ int place_patch_tmp(const char *tmp, const char *path)
 	if (rename_into_place(tmp, path) < 0)
 		return error_errno("rename '%s' to '%s'", tmp, path);
 	return 0;
+}
+
+/*
+ * A temporary file in its path's own directory is renamed on any
+ * thread (the renames of one set are of different paths, and ext4
+ * starts writing a file's blocks back when it replaces another, so a
+ * rename is not cheap); the others, which make directories, here.
+ */
+struct place_job {
+	char **tmps;
+	const char **paths;
+	int *failed;
+};
+
+static int tmp_is_beside(const char *tmp, const char *path)
+{
+	size_t len = dir_len(path);
+
+	return dir_len(tmp) == len && !memcmp(tmp, path, len);
+}
+
+static size_t place_beside(void *data, size_t i)
+{
+	struct place_job *pj = data;
+
+	if (!tmp_is_beside(pj->tmps[i], pj->paths[i]))
+		return 0;
+	pj->failed[i] = rename_into_place(pj->tmps[i], pj->paths[i]) < 0;
+	if (pj->failed[i])
+		error_errno("rename '%s' to '%s'", pj->tmps[i], pj->paths[i]);
+	return 1;
+}
+
+int place_patch_tmps(char **tmps, const char **paths, size_t nr)
+{
+	struct place_job pj = { tmps, paths, NULL };
+	size_t i;
+	int ret = 0;
+
+	forget_real_dir();
+	pj.failed = xcalloc(nr ? nr : 1, sizeof(*pj.failed));
+	run_parallel(0, nr, place_beside, &pj, NULL, 0);
+	for (i = 0; i < nr; i++) {
+		if (!pj.failed[i] && !tmp_is_beside(tmps[i], paths[i]))
+			pj.failed[i] = place_patch_tmp(tmps[i], paths[i]) < 0;
+		if (pj.failed[i]) {
+			ret = -1;
+			break;
+		}
+		free(tmps[i]);
+		tmps[i] = NULL;
+	}
+	free(pj.failed);
+	return ret;
 }
 
 int write_patch_file(const char *path, const char *buf, size_t size,

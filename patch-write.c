@@ -52,16 +52,55 @@ static int index_target(const struct target *t, unsigned int flags,
 	return add_cache_entry(ce, ADD_CACHE_OK_TO_ADD);
 }
 
-/* Put t's content in place: rename its temporary file, or write it. */
-static int write_target(struct target *t)
+/* Temporary files for the targets whose contents are in memory. */
+static int write_tmps(struct target *t, size_t nr)
 {
-	if (!t->tmp)
-		return write_patch_file(t->path, t->buf, t->size, t->mode);
-	if (place_patch_tmp(t->tmp, t->path) < 0)
-		return -1;
-	free(t->tmp);
-	t->tmp = NULL;
-	return 0;
+	struct tmp_job *jobs = xcalloc(nr + 1, sizeof(*jobs));
+	size_t i, n = 0;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		if (!t[i].exists || !t[i].owner || t[i].tmp)
+			continue;
+		jobs[n].path = t[i].path;
+		jobs[n].buf = t[i].buf;
+		jobs[n].size = t[i].size;
+		jobs[n++].mode = t[i].mode;
+	}
+	ret = write_patch_tmps(jobs, n);
+	for (i = n = 0; i < nr; i++)
+		if (t[i].exists && t[i].owner && !t[i].tmp)
+			t[i].tmp = jobs[n++].tmp;
+	free(jobs);
+	return ret;
+}
+
+/*
+ * Put the targets' contents in place: each to a temporary file, then
+ * renamed over its path (both on every core).
+ */
+static int write_targets(struct target *t, size_t nr)
+{
+	char **tmps = xcalloc(nr + 1, sizeof(*tmps));
+	const char **paths = xcalloc(nr + 1, sizeof(*paths));
+	size_t i, n = 0;
+	int ret = write_tmps(t, nr);
+
+	for (i = 0; !ret && i < nr; i++) {
+		if (!t[i].exists || !t[i].owner)
+			continue;
+		tmps[n] = t[i].tmp;
+		paths[n++] = t[i].path;
+	}
+	if (!ret && n) {
+		ret = place_patch_tmps(tmps, paths, n);
+		for (i = n = 0; i < nr; i++)
+			if (t[i].exists && t[i].owner)
+				t[i].tmp = tmps[n++];	/* NULL once placed */
+	}
+	free(tmps);
+	free(paths);
+	return ret;
 }
 
 int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
@@ -79,10 +118,8 @@ int write_patch_targets(struct target *t, size_t nr, unsigned int flags)
 		if (t[i].existed && !t[i].exists &&
 		    remove_patch_file(t[i].path) < 0)
 			goto out;
-	for (i = 0; !(flags & APPLY_CACHED) && i < nr; i++)
-		if (t[i].exists && t[i].owner &&
-		    write_target(&t[i]) < 0)
-			goto out;
+	if (!(flags & APPLY_CACHED) && write_targets(t, nr) < 0)
+		goto out;
 	for (i = 0; with_index && i < nr; i++)
 		if (!t[i].exists)
 			remove_file_from_cache(t[i].path);

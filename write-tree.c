@@ -4,12 +4,15 @@
  *
  * The trees are made by write_index_tree (commit-write.c): one pass
  * over the index hashes them, then the new ones are stored on every
- * core, as one pack when they are 100 or more.  A directory the index's cache tree (TREE) has valid, its tree
- * in the store, is not hashed again; the cache tree brought up to date
- * is then written back into the index, under index.lock, as git's
- * write-tree does (not when it was whole and valid already).  The
- * index is locked from before it is read, so no other writer's change
- * is lost.
+ * core, as one pack when they are 100 or more.  A directory the
+ * index's cache tree (TREE) has valid, its tree in the store, is not
+ * hashed again; the cache tree brought up to date is then written
+ * back into the index, under index.lock, as git's write-tree does (not
+ * when it was whole and valid already).  The index is locked from
+ * before it is read, so no other writer's change is lost.  It is
+ * written to index.lock while the pack's pages go to disk, and renamed
+ * over the index only once the pack is synced and in place: a crash
+ * never leaves an index whose cache tree names a tree not stored.
  *
  * Everything is checked before anything is written: an index with
  * unmerged entries, or one naming an object the store does not hold,
@@ -26,23 +29,27 @@
 static const char write_tree_usage[] = "write-tree";
 
 /*
- * Write the index back with its cache tree; a failure costs the next
- * write-tree time, not this one its result (as in git).
+ * Write the index back with its cache tree, into index.lock: 1 when it
+ * is there to be committed once the trees are in place.  A failure
+ * costs the next write-tree time, not this one its result (as in git).
  */
-static void write_back_index(int was_valid)
+static int write_back_index(int was_valid)
 {
 	if (was_valid || put_back_intent_to_add() < 0) {
 		rollback_index_lock();
-		return;
+		return 0;
 	}
-	if (commit_index() < 0)
+	if (write_index_lock() < 0) {
 		warning("the index's cache tree is not updated");
+		return 0;
+	}
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
-	int was_valid;
+	int was_valid, written;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, write_tree_usage);
@@ -56,9 +63,16 @@ int main(int argc, char **argv)
 	if (read_cache() < 0)
 		die("unable to read the index");
 	was_valid = cache_tree_fully_valid(index_cache_tree());
-	if (write_index_as_trees(sha1) < 0)
+	if (write_index_as_trees_unplaced(sha1) < 0)
 		exit(128);
-	write_back_index(was_valid);
+	/* The index is written while the pack of trees goes to disk. */
+	written = write_back_index(was_valid);
+	if (place_index_trees() < 0) {
+		rollback_index_lock();
+		exit(128);
+	}
+	if (written && commit_written_index() < 0)
+		warning("the index's cache tree is not updated");
 	printf("%s\n", sha1_to_hex(sha1));
 	finish_stdout();
 	return 0;

@@ -231,6 +231,36 @@ test_expect_success 'a big index: blobs loose or packed found, a missing one nam
 	test_grep "d19/f1499. names object $blob, which does not exist" ../err &&
 	test_must_fail test -s ../out
 '
+
+# 150 new trees go in one pack, written while the index is, and the
+# index is renamed into place only once the pack is: when the pack
+# cannot be named, nothing is, and the index is the one read.
+test_expect_success 'a pack of trees that cannot be placed: index kept' '
+	test_create_repo pk &&
+	cd pk &&
+	blob=$(echo pk | git hash-object -w --stdin) &&
+	write_index $blob $(seq 100 249 | sed "s|.*|d&/f&|") \
+		>.dircache/index &&
+	cp .dircache/index ../index-before &&
+	cp -a ../pk ../pk-probe &&
+	(cd ../pk-probe && write-tree >../want) &&
+	pack=$(cd ../pk-probe/.dircache/objects/pack && echo *.pack) &&
+	mkdir -p .dircache/objects/pack/$pack/in-the-way &&
+	test_expect_code 128 write-tree >../out 2>../err &&
+	test_must_fail test -s ../out &&
+	test_cmp ../index-before .dircache/index &&
+	ls .dircache/objects/pack >../left &&
+	echo $pack >../expect &&
+	test_cmp ../expect ../left &&
+	! test -e .dircache/index.lock &&
+	rm -r .dircache/objects/pack/$pack &&
+	write-tree >../out &&
+	test_cmp ../want ../out &&
+	git write-tree >../out &&
+	test_cmp ../want ../out &&
+	! cmp -s ../index-before .dircache/index &&
+	git fsck --strict 2>../err
+'
 fi
 
 test_expect_success 'usage' '

@@ -168,4 +168,61 @@ test_expect_success '--check and --index keep contents in memory: no temporary f
 	test_cmp want got
 '
 
+# More files than one batch of temporary files (512) and than the pool
+# starts threads for: the batches are written and renamed on every
+# core, and a patch after a batch was written takes up its file.
+test_expect_success 'setup: a set of 700 files' '
+	git init -q big &&
+	(
+		cd big &&
+		for d in 0 1 2 3 4 5 6; do
+			mkdir d$d &&
+			for f in 0 1 2 3 4 5 6 7 8 9; do
+				for g in 0 1 2 3 4 5 6 7 8 9; do
+					echo "$d$f$g" >d$d/f$f$g || exit 1
+				done
+			done
+		done &&
+		git add -A && git commit -q -m base &&
+		for f in d*/f*; do echo changed >>$f; done &&
+		mkdir -p new/dir && echo new >new/dir/file &&
+		git rm -q -f d6/f99 &&
+		git add -A && git commit -q -m many &&
+		echo again >>d0/f00 &&
+		git commit -q -a -m again
+	) &&
+	{ git -C big diff HEAD~2 HEAD~1 && git -C big diff HEAD~1 HEAD; } \
+		>big.patch &&
+	git -C big rev-parse HEAD^{tree} >big-want &&
+	git -C big rev-parse HEAD~2^{tree} >big-base
+'
+
+test_expect_success 'the set of 700 files, forward and back' '
+	rm -rf big-ours && cp -a big big-ours &&
+	git -C big-ours checkout -q HEAD~2 &&
+	(cd big-ours && apply ../big.patch) &&
+	no_tmp_left big-ours &&
+	tree_of big-ours >got &&
+	test_cmp big-want got &&
+	(cd big-ours && apply -R ../big.patch) &&
+	no_tmp_left big-ours &&
+	tree_of big-ours >got &&
+	test_cmp big-base got
+'
+
+test_expect_success 'the set of 700 files failing at its end: none left' '
+	rm -rf big-ours && cp -a big big-ours &&
+	git -C big-ours checkout -q HEAD~2 &&
+	git -C big-ours update-index -q --refresh &&
+	{ cat big.patch &&
+	  printf "%s\n" "diff --git a/d1/f10 b/d1/f10" "--- a/d1/f10" \
+		"+++ b/d1/f10" "@@ -1 +1 @@" "-nothing" "+something"
+	} >big-bad &&
+	state_of big-ours >before &&
+	(cd big-ours && test_must_fail apply ../big-bad 2>../err) &&
+	test_grep "does not apply" err &&
+	state_of big-ours >after &&
+	test_cmp before after
+'
+
 test_done
