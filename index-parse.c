@@ -130,6 +130,7 @@ int index_version;	/* as read; 0 when there was no index */
 const unsigned char *link_ext;	/* in the buffer being read */
 size_t link_len;
 int sdir_seen;
+int index_not_written;
 
 static int read_extensions(const unsigned char *p, size_t avail,
 			   const char *file)
@@ -144,7 +145,11 @@ static int read_extensions(const unsigned char *p, size_t avail,
 		if (len > avail - 8)
 			return parse_error("index '%s' is corrupt: extension larger "
 				     "than the file", file);
-		if (!memcmp(p, "TREE", 4)) {
+		if (index_not_written && (!memcmp(p, "TREE", 4) ||
+					  !memcmp(p, "REUC", 4) ||
+					  !memcmp(p, "UNTR", 4))) {
+			;	/* kept only to be written again */
+		} else if (!memcmp(p, "TREE", 4)) {
 			/* a bad cache tree is no cache tree, as in git */
 			cache_tree_free(active_cache_tree);
 			active_cache_tree = cache_tree_parse(p + 8, len);

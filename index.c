@@ -325,16 +325,19 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 
 static int (*preload_wanted)(const char *name);
 
-static void preload_entry(struct work_dirs *wd, struct cache_entry *ce)
+/* 1 when it marked ce up to date. */
+static int preload_entry(struct work_dirs *wd, struct cache_entry *ce)
 {
 	struct stat st;
 
 	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
 	    (preload_wanted && !preload_wanted(ce->name)))
-		return;
-	if (!lstat_in_work_dirs(wd, ce->name, ce->ce_namelen, &st) &&
-	    !ce_match_stat_basic(ce, &st) && !ce_is_racy(ce))
-		ce->ce_state |= CE_UPTODATE;
+		return 0;
+	if (lstat_in_work_dirs(wd, ce->name, ce->ce_namelen, &st) ||
+	    ce_match_stat_basic(ce, &st) || ce_is_racy(ce))
+		return 0;
+	ce->ce_state |= CE_UPTODATE;
+	return 1;
 }
 
 /*
@@ -347,36 +350,41 @@ static void preload_entry(struct work_dirs *wd, struct cache_entry *ce)
 #define PRELOAD_RUNS_MIN 128
 
 static size_t preload_run_len;
+static unsigned int preload_marked;	/* added to once a run */
 
 static size_t preload_run(void *data, size_t run)
 {
 	struct cache_entry **ces = data;
 	size_t i = run * preload_run_len, end = i + preload_run_len;
 	struct work_dirs wd;
+	unsigned int marked = 0;
 
 	if (end > active_nr)
 		end = active_nr;
 	init_work_dirs(&wd);
 	for (; i < end; i++)
-		preload_entry(&wd, ces[i]);
+		marked += preload_entry(&wd, ces[i]);
 	close_work_dirs(&wd);
+	__atomic_fetch_add(&preload_marked, marked, __ATOMIC_RELAXED);
 	return 1;
 }
 
 /* Worth threads only past a few thousand entries, as git's preload. */
 #define PRELOAD_MIN 1000
 
-void preload_index(int (*wanted)(const char *name))
+unsigned int preload_index(int (*wanted)(const char *name))
 {
 	if (active_nr < PRELOAD_MIN)
-		return;
+		return active_nr;
 	preload_wanted = wanted;
+	preload_marked = 0;
 	preload_run_len = active_nr / PRELOAD_RUNS_MIN;
 	if (preload_run_len > PRELOAD_RUN_MAX)
 		preload_run_len = PRELOAD_RUN_MAX;
 	run_parallel(0, (active_nr + preload_run_len - 1) / preload_run_len,
 		     preload_run, active_cache, NULL, 0);
 	preload_wanted = NULL;
+	return active_nr - preload_marked;
 }
 
 /* ---- refreshing an entry from its work-tree file ---- */
