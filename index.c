@@ -341,31 +341,44 @@ static int preload_entry(struct work_dirs *wd, struct cache_entry *ce)
 }
 
 /*
- * Entries go to the threads in runs, in index order, so that each run
- * keeps its directories open (work_dirs) and the pool's counter is
- * taken once a run, not once an entry; runs of at most 512 entries,
- * and enough of them for run_parallel to use every core.
+ * Entries go to the threads in runs, in index order, taken from a
+ * counter once a run, not once an entry: runs of at most 256 entries,
+ * and enough of them to keep every core busy to the end.  Each thread
+ * keeps its directories open (work_dirs) from one run to the next, so
+ * that a run opens only the directories its first path does not share
+ * with the last path of the thread's previous run.
  */
-#define PRELOAD_RUN_MAX 512
+#define PRELOAD_RUN_MAX 256
 #define PRELOAD_RUNS_MIN 128
+/* Threads at most, as parallel.c's pool. */
+#define PRELOAD_THREADS_MAX 8
 
-static size_t preload_run_len;
-static unsigned int preload_marked;	/* added to once a run */
+static struct {
+	size_t run_len, nr_runs;
+	size_t next_run;	/* taken atomically */
+	unsigned int marked;	/* added to once a run */
+} preload;
 
-static size_t preload_run(void *data, size_t run)
+static size_t preload_thread(void *data, size_t thread)
 {
 	struct cache_entry **ces = data;
-	size_t i = run * preload_run_len, end = i + preload_run_len;
 	struct work_dirs wd;
-	unsigned int marked = 0;
+	size_t run;
 
-	if (end > active_nr)
-		end = active_nr;
+	(void)thread;
 	init_work_dirs(&wd);
-	for (; i < end; i++)
-		marked += preload_entry(&wd, ces[i]);
+	while ((run = __atomic_fetch_add(&preload.next_run, 1,
+					 __ATOMIC_RELAXED)) < preload.nr_runs) {
+		size_t i = run * preload.run_len, end = i + preload.run_len;
+		unsigned int marked = 0;
+
+		if (end > active_nr)
+			end = active_nr;
+		for (; i < end; i++)
+			marked += preload_entry(&wd, ces[i]);
+		__atomic_fetch_add(&preload.marked, marked, __ATOMIC_RELAXED);
+	}
 	close_work_dirs(&wd);
-	__atomic_fetch_add(&preload_marked, marked, __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -374,17 +387,25 @@ static size_t preload_run(void *data, size_t run)
 
 unsigned int preload_index(int (*wanted)(const char *name))
 {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
 	if (active_nr < PRELOAD_MIN)
 		return active_nr;
+	if (cores < 1)
+		cores = 1;
+	if (cores > PRELOAD_THREADS_MAX)
+		cores = PRELOAD_THREADS_MAX;
 	preload_wanted = wanted;
-	preload_marked = 0;
-	preload_run_len = active_nr / PRELOAD_RUNS_MIN;
-	if (preload_run_len > PRELOAD_RUN_MAX)
-		preload_run_len = PRELOAD_RUN_MAX;
-	run_parallel(0, (active_nr + preload_run_len - 1) / preload_run_len,
-		     preload_run, active_cache, NULL, 0);
+	preload.marked = 0;
+	preload.next_run = 0;
+	preload.run_len = active_nr / PRELOAD_RUNS_MIN;
+	if (preload.run_len > PRELOAD_RUN_MAX)
+		preload.run_len = PRELOAD_RUN_MAX;
+	preload.nr_runs = (active_nr + preload.run_len - 1) / preload.run_len;
+	run_parallel_threads(cores, 0, cores, preload_thread, active_cache,
+			     NULL, 0);
 	preload_wanted = NULL;
-	return active_nr - preload_marked;
+	return active_nr - preload.marked;
 }
 
 /* ---- refreshing an entry from its work-tree file ---- */
