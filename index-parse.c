@@ -85,25 +85,27 @@ int check_entry(const struct cache_entry *ce,
 
 	if (ce_sparse_dir(ce)) {
 		if (bad_sparse_dir(ce))
-			return parse_error("index '%s' is corrupt: bad directory "
-				     "entry '%s'", file, ce->name);
+			return parse_error("index '%s' is corrupt: bad "
+					   "directory entry '%s'", file,
+					   ce->name);
 		len--;
 		if (verified > len)
 			verified = len;
 	} else if (!valid_index_mode(ce->ce_mode)) {
-		return parse_error("index '%s' is corrupt: bad mode %o for '%s'",
-			     file, ce->ce_mode, ce->name);
+		return parse_error("index '%s' is corrupt: bad mode %o for "
+				   "'%s'", file, ce->ce_mode, ce->name);
 	}
 	if (!verify_path_from(ce->name, len, verified))
-		return parse_error("index '%s' is corrupt: invalid path '%s'", file,
-			     ce->name);
+		return parse_error("index '%s' is corrupt: invalid path '%s'",
+				   file, ce->name);
 	if (!ordered)
-		return parse_error("index '%s' is corrupt: entries unsorted or "
-			     "duplicated at '%s'", file, ce->name);
+		return parse_error("index '%s' is corrupt: entries unsorted "
+				   "or duplicated at '%s'", file, ce->name);
 	if (prev && ce_sparse_dir(prev) && ce->ce_namelen > prev->ce_namelen &&
 	    !memcmp(ce->name, prev->name, prev->ce_namelen))
-		return parse_error("index '%s' is corrupt: '%s' is inside sparse "
-			     "directory '%s'", file, ce->name, prev->name);
+		return parse_error("index '%s' is corrupt: '%s' is inside "
+				   "sparse directory '%s'", file, ce->name,
+				   prev->name);
 	return 0;
 }
 
@@ -140,11 +142,11 @@ static int read_extensions(const unsigned char *p, size_t avail,
 
 		if (avail < 8)
 			return parse_error("index '%s' is corrupt: truncated "
-				     "extension", file);
+					   "extension", file);
 		len = get_be32(p + 4);
 		if (len > avail - 8)
-			return parse_error("index '%s' is corrupt: extension larger "
-				     "than the file", file);
+			return parse_error("index '%s' is corrupt: extension "
+					   "larger than the file", file);
 		if (index_not_written && (!memcmp(p, "TREE", 4) ||
 					  !memcmp(p, "REUC", 4) ||
 					  !memcmp(p, "UNTR", 4))) {
@@ -169,9 +171,10 @@ static int read_extensions(const unsigned char *p, size_t avail,
 		} else if (!memcmp(p, "sdir", 4)) {
 			sdir_seen = 1;
 		} else if (p[0] < 'A' || p[0] > 'Z') {
-			return parse_error("index '%s' uses extension '%.4s', which "
-				     "this version does not understand", file,
-				     (const char *)p);
+			return parse_error("index '%s' uses extension '%.4s', "
+					   "which this version does not "
+					   "understand", file,
+					   (const char *)p);
 		}
 		p += 8 + len;
 		avail -= 8 + len;
@@ -214,13 +217,14 @@ static int parse_index(const unsigned char *map, size_t size,
 	size_t block_size;
 
 	if (get_be32(map) != CACHE_SIGNATURE)
-		return parse_error("index '%s' is corrupt: bad signature", file);
+		return parse_error("index '%s' is corrupt: bad signature",
+				   file);
 	if (version < 2 || version > 4)
-		return parse_error("index '%s' has version %u; only 2, 3 and 4 are "
-			     "supported", file, version);
+		return parse_error("index '%s' has version %u; only 2, 3 and "
+				   "4 are supported", file, version);
 	if (nr > (size - HEADER_SIZE - rawsz) / MIN_ONDISK_ENTRY(rawsz))
-		return parse_error("index '%s' is corrupt: %u entries cannot fit in "
-			     "%zu bytes", file, nr, size);
+		return parse_error("index '%s' is corrupt: %u entries cannot "
+				   "fit in %zu bytes", file, nr, size);
 	if (!shared)
 		index_version = version;
 	block_size = entry_block_size(version, nr, size);
@@ -237,8 +241,9 @@ static int parse_index(const unsigned char *map, size_t size,
 				    block_end - block - sizeof(*ce) - 1);
 
 		if (!used)
-			return parse_error("index '%s' is corrupt: entry %u is "
-				     "truncated or malformed", file, i);
+			return parse_error("index '%s' is corrupt: entry %u "
+					   "is truncated or malformed", file,
+					   i);
 		if (!ce->ce_namelen && !shared) {
 			unnamed++;
 		} else if (check_entry(ce, last, file) < 0) {
@@ -257,8 +262,8 @@ static int parse_index(const unsigned char *map, size_t size,
 	if (read_extensions(p, end - p, file) < 0)
 		return -1;
 	if (unnamed && !link_ext)
-		return parse_error("index '%s' is corrupt: an entry has no name",
-			     file);
+		return parse_error("index '%s' is corrupt: an entry has no "
+				   "name", file);
 	return 0;
 }
 
