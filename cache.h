@@ -2064,6 +2064,11 @@ struct cache_tree *index_cache_tree_or_new(void);
  */
 void index_entries_kept(void);
 /*
+ * Called before the read by a tool that never writes the index: what
+ * only a write keeps (the cache tree, REUC, UNTR) is skipped, unparsed.
+ */
+void index_read_only(void);
+/*
  * ce leaves the index (remove_cache_entry_at): its directories' trees
  * in the cache tree are no longer valid.
  */
@@ -2151,8 +2156,10 @@ int remove_file_from_cache(const char *path);
  * lstat the stage-0 entries that wanted() accepts (every one when it
  * is NULL) on every core, and mark CE_UPTODATE those whose stat data
  * match and are not racy: the rest is all a caller need look at.
+ * Returns how many entries it left not marked (active_nr when the
+ * index is too small to preload): 0 says the work tree matches.
  */
-void preload_index(int (*wanted)(const char *name));
+unsigned int preload_index(int (*wanted)(const char *name));
 /*
  * Refresh the stage-0 entry ce from its work-tree file, as git's
  * refresh does: 0 when it is up to date (CE_UPTODATE, and new stat data

@@ -97,6 +97,8 @@ extern size_t kept_untr_len;
 /* Are the index's paths (and stages) still those it was read with? */
 int index_paths_unchanged(void);
 extern int index_version;	/* as read; 0 when there was no index */
+/* index_read_only: TREE, REUC and UNTR are not parsed, only skipped. */
+extern int index_not_written;
 extern const unsigned char *link_ext;
 extern size_t link_len;
 extern int sdir_seen;

@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,30 @@
 #include <unistd.h>
 
 #include "index-internal.h"
+
+/*
+ * The first error of a parse, held while it is not known whether the
+ * file is an index of the other hash (then that is all there is to
+ * say, in one line); printed at once outside a parse.
+ */
+static char held_error[1024];
+static int holding_errors;
+
+__attribute__((format(printf, 1, 2)))
+static int parse_error(const char *fmt, ...)
+{
+	char msg[sizeof(held_error)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!holding_errors)
+		return error("%s", msg);
+	if (!held_error[0])
+		memcpy(held_error, msg, sizeof(msg));
+	return -1;
+}
 
 static int valid_index_mode(uint32_t mode)
 {
@@ -59,25 +85,27 @@ int check_entry(const struct cache_entry *ce,
 
 	if (ce_sparse_dir(ce)) {
 		if (bad_sparse_dir(ce))
-			return error("index '%s' is corrupt: bad directory "
-				     "entry '%s'", file, ce->name);
+			return parse_error("index '%s' is corrupt: bad "
+					   "directory entry '%s'", file,
+					   ce->name);
 		len--;
 		if (verified > len)
 			verified = len;
 	} else if (!valid_index_mode(ce->ce_mode)) {
-		return error("index '%s' is corrupt: bad mode %o for '%s'",
-			     file, ce->ce_mode, ce->name);
+		return parse_error("index '%s' is corrupt: bad mode %o for "
+				   "'%s'", file, ce->ce_mode, ce->name);
 	}
 	if (!verify_path_from(ce->name, len, verified))
-		return error("index '%s' is corrupt: invalid path '%s'", file,
-			     ce->name);
+		return parse_error("index '%s' is corrupt: invalid path '%s'",
+				   file, ce->name);
 	if (!ordered)
-		return error("index '%s' is corrupt: entries unsorted or "
-			     "duplicated at '%s'", file, ce->name);
+		return parse_error("index '%s' is corrupt: entries unsorted "
+				   "or duplicated at '%s'", file, ce->name);
 	if (prev && ce_sparse_dir(prev) && ce->ce_namelen > prev->ce_namelen &&
 	    !memcmp(ce->name, prev->name, prev->ce_namelen))
-		return error("index '%s' is corrupt: '%s' is inside sparse "
-			     "directory '%s'", file, ce->name, prev->name);
+		return parse_error("index '%s' is corrupt: '%s' is inside "
+				   "sparse directory '%s'", file, ce->name,
+				   prev->name);
 	return 0;
 }
 
@@ -104,6 +132,7 @@ int index_version;	/* as read; 0 when there was no index */
 const unsigned char *link_ext;	/* in the buffer being read */
 size_t link_len;
 int sdir_seen;
+int index_not_written;
 
 static int read_extensions(const unsigned char *p, size_t avail,
 			   const char *file)
@@ -112,13 +141,17 @@ static int read_extensions(const unsigned char *p, size_t avail,
 		uint32_t len;
 
 		if (avail < 8)
-			return error("index '%s' is corrupt: truncated "
-				     "extension", file);
+			return parse_error("index '%s' is corrupt: truncated "
+					   "extension", file);
 		len = get_be32(p + 4);
 		if (len > avail - 8)
-			return error("index '%s' is corrupt: extension larger "
-				     "than the file", file);
-		if (!memcmp(p, "TREE", 4)) {
+			return parse_error("index '%s' is corrupt: extension "
+					   "larger than the file", file);
+		if (index_not_written && (!memcmp(p, "TREE", 4) ||
+					  !memcmp(p, "REUC", 4) ||
+					  !memcmp(p, "UNTR", 4))) {
+			;	/* kept only to be written again */
+		} else if (!memcmp(p, "TREE", 4)) {
 			/* a bad cache tree is no cache tree, as in git */
 			cache_tree_free(active_cache_tree);
 			active_cache_tree = cache_tree_parse(p + 8, len);
@@ -138,9 +171,10 @@ static int read_extensions(const unsigned char *p, size_t avail,
 		} else if (!memcmp(p, "sdir", 4)) {
 			sdir_seen = 1;
 		} else if (p[0] < 'A' || p[0] > 'Z') {
-			return error("index '%s' uses extension '%.4s', which "
-				     "this version does not understand", file,
-				     (const char *)p);
+			return parse_error("index '%s' uses extension '%.4s', "
+					   "which this version does not "
+					   "understand", file,
+					   (const char *)p);
 		}
 		p += 8 + len;
 		avail -= 8 + len;
@@ -183,13 +217,14 @@ static int parse_index(const unsigned char *map, size_t size,
 	size_t block_size;
 
 	if (get_be32(map) != CACHE_SIGNATURE)
-		return error("index '%s' is corrupt: bad signature", file);
+		return parse_error("index '%s' is corrupt: bad signature",
+				   file);
 	if (version < 2 || version > 4)
-		return error("index '%s' has version %u; only 2, 3 and 4 are "
-			     "supported", file, version);
+		return parse_error("index '%s' has version %u; only 2, 3 and "
+				   "4 are supported", file, version);
 	if (nr > (size - HEADER_SIZE - rawsz) / MIN_ONDISK_ENTRY(rawsz))
-		return error("index '%s' is corrupt: %u entries cannot fit in "
-			     "%zu bytes", file, nr, size);
+		return parse_error("index '%s' is corrupt: %u entries cannot "
+				   "fit in %zu bytes", file, nr, size);
 	if (!shared)
 		index_version = version;
 	block_size = entry_block_size(version, nr, size);
@@ -206,8 +241,9 @@ static int parse_index(const unsigned char *map, size_t size,
 				    block_end - block - sizeof(*ce) - 1);
 
 		if (!used)
-			return error("index '%s' is corrupt: entry %u is "
-				     "truncated or malformed", file, i);
+			return parse_error("index '%s' is corrupt: entry %u "
+					   "is truncated or malformed", file,
+					   i);
 		if (!ce->ce_namelen && !shared) {
 			unnamed++;
 		} else if (check_entry(ce, last, file) < 0) {
@@ -226,8 +262,8 @@ static int parse_index(const unsigned char *map, size_t size,
 	if (read_extensions(p, end - p, file) < 0)
 		return -1;
 	if (unnamed && !link_ext)
-		return error("index '%s' is corrupt: an entry has no name",
-			     file);
+		return parse_error("index '%s' is corrupt: an entry has no "
+				   "name", file);
 	return 0;
 }
 
@@ -267,23 +303,13 @@ static struct {
 	int failed;		/* a bad checksum was found: sticky */
 } pending;
 
-static int checksum_result(const struct index_hash *h, const char *name)
-{
-	if (h->collision)
-		return error("index '%s': SHA-1 collision attack detected",
-			     name);
-	if (!hasheq(h->sha1, h->buf + h->len))
-		return error("index '%s' is corrupt: bad checksum", name);
-	return 0;
-}
-
 /*
- * A file that fails as the_hash's index may be whole as another hash's
- * (a SHA-1 index in a SHA-256 repository, or the reverse): if its
- * checksum says so, say it, after the error that refused it.
+ * A file refused as the_hash's index may be whole as another hash's (a
+ * SHA-1 index in a SHA-256 repository, or the reverse): the other hash,
+ * when the file's checksum says so, else NULL.
  */
-static void explain_other_hash(const unsigned char *buf, size_t size,
-			       const char *name)
+static const struct hash_algo *other_hash_of(const unsigned char *buf,
+					     size_t size)
 {
 	const struct hash_algo *algo = the_hash == &hash_sha1 ?
 				       &hash_sha256 : &hash_sha1;
@@ -292,14 +318,51 @@ static void explain_other_hash(const unsigned char *buf, size_t size,
 
 	if (size < HEADER_SIZE + algo->rawsz ||
 	    get_be32(buf) != CACHE_SIGNATURE)
-		return;
+		return NULL;
 	hash_init(&c, algo);
 	hash_update(&c, buf, size - algo->rawsz);
 	if (hash_final(md, &c) < 0 ||
 	    memcmp(md, buf + size - algo->rawsz, algo->rawsz))
-		return;
-	error("index '%s' has %s ids, but the repository uses %s", name,
-	      algo->name, the_hash->name);
+		return NULL;
+	return algo;
+}
+
+/*
+ * The one line that refuses buf (size bytes): what it is when it is
+ * the other hash's index, else the first error held.  -1.
+ */
+static int refuse(const unsigned char *buf, size_t size, const char *name)
+{
+	const struct hash_algo *algo = other_hash_of(buf, size);
+
+	if (algo)
+		error("index '%s' has %s ids, but the repository uses %s",
+		      name, algo->name, the_hash->name);
+	else if (held_error[0])
+		error("%s", held_error);
+	held_error[0] = '\0';
+	return -1;
+}
+
+/* Parse errors are held until refuse() says what the file is. */
+static void hold_errors(int on)
+{
+	holding_errors = on;
+	held_error[0] = '\0';
+}
+
+static int checksum_result(const struct index_hash *h, const char *name)
+{
+	if (h->collision)
+		return error("index '%s': SHA-1 collision attack detected",
+			     name);
+	if (hasheq(h->sha1, h->buf + h->len))
+		return 0;
+	hold_errors(1);
+	parse_error("index '%s' is corrupt: bad checksum", name);
+	refuse(h->buf, h->len + the_hash->rawsz, name);
+	hold_errors(0);
+	return -1;
 }
 
 static int start_hash(pthread_t *thread, struct index_hash *h, size_t size)
@@ -317,9 +380,11 @@ int parse_checked(const void *buf, size_t size, const char *name,
 	int threaded, ret;
 	pthread_t thread;
 
+	hold_errors(1);
 	if (size < HEADER_SIZE + the_hash->rawsz) {
-		ret = error("index '%s' is corrupt: too short", name);
-		explain_other_hash(buf, size, name);
+		parse_error("index '%s' is corrupt: too short", name);
+		ret = refuse(buf, size, name);
+		hold_errors(0);
 		return ret;
 	}
 	h.len = size - the_hash->rawsz;
@@ -329,10 +394,11 @@ int parse_checked(const void *buf, size_t size, const char *name,
 		pthread_join(thread, NULL);
 	else if (!ret)
 		hash_index(&h);
+	if (ret < 0)
+		refuse(buf, size, name);
+	hold_errors(0);
 	if (!ret)
 		ret = checksum_result(&h, name);
-	if (ret < 0)
-		explain_other_hash(buf, size, name);
 	return ret;
 }
 
@@ -347,12 +413,15 @@ int parse_deferring(void *map, size_t size, const char *name)
 	pending.h.len = size - the_hash->rawsz;
 	if (!start_hash(&pending.thread, &pending.h, size))
 		return parse_checked(map, size, name, 0);
+	hold_errors(1);
 	ret = parse_index(map, size, name, 0);
 	if (ret < 0) {
 		pthread_join(pending.thread, NULL);
-		explain_other_hash(map, size, name);
-		return -1;
+		refuse(map, size, name);
 	}
+	hold_errors(0);
+	if (ret < 0)
+		return -1;
 	pending.map = map;
 	pending.size = size;
 	pending.name = xstrdup(name);
@@ -365,11 +434,8 @@ int finish_deferred_check(void)
 	if (pending.running) {
 		pthread_join(pending.thread, NULL);
 		pending.running = 0;
-		if (checksum_result(&pending.h, pending.name) < 0) {
-			explain_other_hash(pending.map, pending.size,
-					   pending.name);
+		if (checksum_result(&pending.h, pending.name) < 0)
 			pending.failed = 1;
-		}
 		munmap(pending.map, pending.size);
 		free(pending.name);
 		pending.name = NULL;

@@ -40,6 +40,12 @@ void index_entries_kept(void)
 	entries_kept = 1;
 }
 
+void index_read_only(void)
+{
+	entries_kept = 1;
+	index_not_written = 1;
+}
+
 #define MIX_K 0x9e3779b97f4a7c15ULL
 
 static uint64_t mix_word(uint64_t h, uint64_t w)

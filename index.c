@@ -325,40 +325,59 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 
 static int (*preload_wanted)(const char *name);
 
-static void preload_entry(struct work_dirs *wd, struct cache_entry *ce)
+/* 1 when it marked ce up to date. */
+static int preload_entry(struct work_dirs *wd, struct cache_entry *ce)
 {
 	struct stat st;
 
 	if (ce_stage(ce) || S_ISGITLINK(ce->ce_mode) || ce->ce_ext_flags ||
 	    (preload_wanted && !preload_wanted(ce->name)))
-		return;
-	if (!lstat_in_work_dirs(wd, ce->name, ce->ce_namelen, &st) &&
-	    !ce_match_stat_basic(ce, &st) && !ce_is_racy(ce))
-		ce->ce_state |= CE_UPTODATE;
+		return 0;
+	if (lstat_in_work_dirs(wd, ce->name, ce->ce_namelen, &st) ||
+	    ce_match_stat_basic(ce, &st) || ce_is_racy(ce))
+		return 0;
+	ce->ce_state |= CE_UPTODATE;
+	return 1;
 }
 
 /*
- * Entries go to the threads in runs, in index order, so that each run
- * keeps its directories open (work_dirs) and the pool's counter is
- * taken once a run, not once an entry; runs of at most 512 entries,
- * and enough of them for run_parallel to use every core.
+ * Entries go to the threads in runs, in index order, taken from a
+ * counter once a run, not once an entry: runs of at most 256 entries,
+ * and enough of them to keep every core busy to the end.  Each thread
+ * keeps its directories open (work_dirs) from one run to the next, so
+ * that a run opens only the directories its first path does not share
+ * with the last path of the thread's previous run.
  */
-#define PRELOAD_RUN_MAX 512
+#define PRELOAD_RUN_MAX 256
 #define PRELOAD_RUNS_MIN 128
+/* Threads at most, as parallel.c's pool. */
+#define PRELOAD_THREADS_MAX 8
 
-static size_t preload_run_len;
+static struct {
+	size_t run_len, nr_runs;
+	size_t next_run;	/* taken atomically */
+	unsigned int marked;	/* added to once a run */
+} preload;
 
-static size_t preload_run(void *data, size_t run)
+static size_t preload_thread(void *data, size_t thread)
 {
 	struct cache_entry **ces = data;
-	size_t i = run * preload_run_len, end = i + preload_run_len;
 	struct work_dirs wd;
+	size_t run;
 
-	if (end > active_nr)
-		end = active_nr;
+	(void)thread;
 	init_work_dirs(&wd);
-	for (; i < end; i++)
-		preload_entry(&wd, ces[i]);
+	while ((run = __atomic_fetch_add(&preload.next_run, 1,
+					 __ATOMIC_RELAXED)) < preload.nr_runs) {
+		size_t i = run * preload.run_len, end = i + preload.run_len;
+		unsigned int marked = 0;
+
+		if (end > active_nr)
+			end = active_nr;
+		for (; i < end; i++)
+			marked += preload_entry(&wd, ces[i]);
+		__atomic_fetch_add(&preload.marked, marked, __ATOMIC_RELAXED);
+	}
 	close_work_dirs(&wd);
 	return 1;
 }
@@ -366,17 +385,27 @@ static size_t preload_run(void *data, size_t run)
 /* Worth threads only past a few thousand entries, as git's preload. */
 #define PRELOAD_MIN 1000
 
-void preload_index(int (*wanted)(const char *name))
+unsigned int preload_index(int (*wanted)(const char *name))
 {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
 	if (active_nr < PRELOAD_MIN)
-		return;
+		return active_nr;
+	if (cores < 1)
+		cores = 1;
+	if (cores > PRELOAD_THREADS_MAX)
+		cores = PRELOAD_THREADS_MAX;
 	preload_wanted = wanted;
-	preload_run_len = active_nr / PRELOAD_RUNS_MIN;
-	if (preload_run_len > PRELOAD_RUN_MAX)
-		preload_run_len = PRELOAD_RUN_MAX;
-	run_parallel(0, (active_nr + preload_run_len - 1) / preload_run_len,
-		     preload_run, active_cache, NULL, 0);
+	preload.marked = 0;
+	preload.next_run = 0;
+	preload.run_len = active_nr / PRELOAD_RUNS_MIN;
+	if (preload.run_len > PRELOAD_RUN_MAX)
+		preload.run_len = PRELOAD_RUN_MAX;
+	preload.nr_runs = (active_nr + preload.run_len - 1) / preload.run_len;
+	run_parallel_threads(cores, 0, cores, preload_thread, active_cache,
+			     NULL, 0);
 	preload_wanted = NULL;
+	return active_nr - preload.marked;
 }
 
 /* ---- refreshing an entry from its work-tree file ---- */

@@ -625,6 +625,7 @@ static int show_changes(void)
 
 int main(int argc, char **argv)
 {
+	unsigned int left;
 	int i, r, differs;
 
 	setup_tool(argv[0]);
@@ -665,17 +666,18 @@ int main(int argc, char **argv)
 		exit(128);
 	if (setup_repository() < 0)
 		exit(128);
-	/* it writes no index: no digest of the entries for the cache tree */
-	index_entries_kept();
+	/* it writes no index: no cache tree, no digest of the entries */
+	index_read_only();
 	if (setup_diff_renames(&detect_renames, &rename_opts) < 0)
 		exit(128);
 	/* the index checksum is computed while the paths are lstat'ed */
 	if (read_cache_overlapped() < 0)
 		die("cannot read the index");
-	preload_index(pathspec.match_all ? NULL : path_wanted);
+	left = preload_index(pathspec.match_all ? NULL : path_wanted);
 	if (finish_index_check() < 0)
 		exit(128);
-	differs = show_changes();
+	/* every entry matched its file: nothing to show, no walk to do */
+	differs = left ? show_changes() : 0;
 	clear_pathspec(&pathspec);
 	finish_stdout();
 	return quiet && differs ? 1 : 0;

@@ -8,9 +8,9 @@
  * thread of its own, beside the tool's work), then until the
  * checksum is confirmed too (read_cache, what a tool that has nothing
  * to do meanwhile waits for).  Each as the tools load it: show-diff,
- * the one that overlaps, writes no index and keeps no digest of the
- * entries for the cache tree (index_entries_kept); a tool that may
- * write one (update-cache, read-tree, write-tree) keeps it.
+ * the one that overlaps, writes no index, so it parses no cache tree
+ * and keeps no digest of the entries for one (index_read_only); a tool
+ * that may write one (update-cache, read-tree, write-tree) keeps it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (time_loads(runs, c, 0) < 0)
 		return 1;
-	index_entries_kept();	/* as show-diff, from here on */
+	index_read_only();	/* as show-diff, from here on */
 	nr = time_loads(runs, t, 1);
 	if (nr < 0)
 		return 1;

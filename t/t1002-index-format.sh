@@ -326,13 +326,44 @@ test_expect_success 'an index of the other hash is refused, and named' '
 	rm -f h-sha*/.git/sharedindex.* &&
 	cp git-sha1 h-sha256/.git/index &&
 	(cd h-sha256 && test_expect_code 128 ls-files 2>../err) &&
-	test_grep "has sha1 ids, but the repository uses sha256" err &&
+	grep "^ls-files: index .* has sha1 ids, but the repository uses sha256" \
+		err >line &&
+	test $(wc -l <line) = 1 && test $(wc -l <err) = 2 &&
 	cp git-sha256 h-sha1/.git/index &&
 	(cd h-sha1 && test_expect_code 128 ls-files 2>../err) &&
-	test_grep "has sha256 ids, but the repository uses sha1" err &&
+	grep "^ls-files: index .* has sha256 ids, but the repository uses sha1" \
+		err >line &&
+	test $(wc -l <line) = 1 && test $(wc -l <err) = 2 &&
 	head -c 44 git-sha256 >h-sha1/.git/index &&
 	(cd h-sha1 && test_expect_code 128 ls-files 2>../err) &&
 	test_grep "corrupt" err
+'
+
+test_expect_success 'a big index of the other hash: one line, show-diff too' '
+	for algo in sha1 sha256; do
+		rm -rf b-$algo && git init -q --object-format=$algo b-$algo &&
+		(
+			cd b-$algo && mkdir many &&
+			for i in $(seq 1 4000); do echo $i >many/f-$i; done &&
+			git add many
+		) || return 1
+	done &&
+	test $(wc -c <b-sha1/.git/index) -gt 262144 &&
+	mv b-sha1/.git/index swap && mv b-sha256/.git/index b-sha1/.git/ &&
+	mv swap b-sha256/.git/index &&
+	for pair in sha1:sha256 sha256:sha1; do
+		repo=${pair%%:*} other=${pair#*:} &&
+		for tool in ls-files show-diff; do
+			(
+				cd b-$repo && export GIT_DIR=.git &&
+				test_expect_code 128 $tool 2>../err
+			) &&
+			grep "^$tool: .* has $other ids, but the repository uses $repo\$" \
+				err >line &&
+			test $(wc -l <line) = 1 && test $(wc -l <err) = 2 ||
+			return 1
+		done
+	done
 '
 
 test_done
