@@ -214,7 +214,7 @@ static int write_temp_file(const char *tmp, const struct cache_entry *ce,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
 	if (fd < 0)
 		return errno == EEXIST ? 1 : error_errno("create '%s'", tmp);
-	if (stream_blob_to_fd(fd, tmp, ce->sha1) < 0) {
+	if (stream_blob_to_new_file(fd, tmp, ce->sha1) < 0) {
 		close(fd);
 		unlink(tmp);
 		return -1;
@@ -302,7 +302,7 @@ static int write_nameless(const struct cache_entry *ce, const char *full,
 			return error_errno("create a file beside '%s'", full);
 		return 2;
 	}
-	if (stream_blob_to_fd(fd, full, ce->sha1) < 0) {
+	if (stream_blob_to_new_file(fd, full, ce->sha1) < 0) {
 		close(fd);
 		return -1;
 	}
