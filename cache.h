@@ -1733,6 +1733,12 @@ int path_matches_sha1(const char *path, const struct stat *st,
  * left as holes (a sparse file reads back the same bytes).
  */
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1);
+/*
+ * The same into fd, a regular file just created (empty, at offset 0),
+ * without the fstat and lseek that find that out.
+ */
+int stream_blob_to_new_file(int fd, const char *path,
+			    const unsigned char *sha1);
 
 /* ---- check-later.c: objects read now, checked on another core ---- */
 

@@ -27,10 +27,11 @@
  * name (a nameless file is not left at all).  In a directory the
  * checkout made itself, a name is free without an lstat to say so.
  *
- * With -a, the directories are made and every path is checked first,
- * in index order; then the files are inflated and written on every
- * core, as nothing but whole files linked or renamed into checked
- * directories is left to do.  A rename never replaces a directory and
+ * With -a, the directories are made and the paths checked in index
+ * order, a batch at a time; the files of a batch are inflated and
+ * written on every core while the next batch is checked, as nothing
+ * but whole files linked or renamed into checked directories is left
+ * to do.  A rename never replaces a directory and
  * a link never replaces anything, so even a
  * hostile index that names "a" and "a/x" cannot make a write go
  * through anything but a checked directory.

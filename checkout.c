@@ -20,9 +20,10 @@
  * checkout made itself, a name is free without an lstat to say so.
  *
  * Queued entries have their directories made and their paths checked
- * at once, in index order; the files are inflated and written on every
- * core at the flush, as nothing but whole files linked or renamed into
- * checked directories is left to do.  A rename never replaces a
+ * at the flush, in index order, a batch at a time; the files of a batch
+ * are inflated and written on every core while the next batch is
+ * checked, as nothing but whole files linked or renamed into checked
+ * directories is left to do.  A rename never replaces a
  * directory and a link never replaces anything, so
  * even a hostile index that names "a" and "a/x" cannot make a write go
  * through anything but a checked directory.
@@ -214,7 +215,7 @@ static int write_temp_file(const char *tmp, const struct cache_entry *ce,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
 	if (fd < 0)
 		return errno == EEXIST ? 1 : error_errno("create '%s'", tmp);
-	if (stream_blob_to_fd(fd, tmp, ce->sha1) < 0) {
+	if (stream_blob_to_new_file(fd, tmp, ce->sha1) < 0) {
 		close(fd);
 		unlink(tmp);
 		return -1;
@@ -302,7 +303,7 @@ static int write_nameless(const struct cache_entry *ce, const char *full,
 			return error_errno("create a file beside '%s'", full);
 		return 2;
 	}
-	if (stream_blob_to_fd(fd, full, ce->sha1) < 0) {
+	if (stream_blob_to_new_file(fd, full, ce->sha1) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -480,8 +481,18 @@ int checkout_entry(struct checkout *co, struct cache_entry *ce)
  * kernel checkout: 9.5% of the time in that wait with files handed out
  * one by one, 5.9% with groups of 64 (on a file system slowed by mass
  * deletes, so roughly).
+ *
+ * Entries are prepared (paths checked, directories made) at the flush,
+ * in index order, a batch at a time: the first FIRST_BATCH alone, each
+ * next one by one thread while the others write the batch before it,
+ * so no core waits for the directories of the whole index to be made.
+ * A prepared batch is written whole before the next batch is; an
+ * entry with a file of the index above it (only a hostile index has
+ * one) waits, to be prepared alone, until all before it are written.
  */
 #define GROUP_MAX 512
+#define FIRST_BATCH 512
+#define BATCH_MAX 8192
 
 struct write_job {
 	struct cache_entry *ce;
@@ -489,16 +500,61 @@ struct write_job {
 	int absent;		/* the name was free */
 };
 
-struct checkout_queue {
-	const struct checkout *co;
+struct job_list {
 	struct write_job *jobs;
 	size_t nr, alloc;
-	size_t next;		/* the first job not yet written */
-	size_t *groups;		/* groups[g]: first job of group g */
+};
+
+struct checkout_queue {
+	struct checkout *co;
+	struct cache_entry **ces;	/* queued, in index order */
+	size_t nr_ces, alloc_ces;
+	size_t next_ce;		/* the first not yet prepared */
+	int wait_for_writes;	/* next_ce waits for all before it */
+	struct job_list ready;	/* prepared, being written */
+	struct job_list batch;	/* being prepared */
+	size_t *groups;		/* groups[g]: first job of group g in ready */
 	size_t nr_groups, alloc_groups;
+	int prepare_beside;	/* item 0 of a round prepares the batch */
 	unsigned int failed;
 	size_t done;		/* for the progress */
 };
+
+static void count_failure(struct checkout_queue *q)
+{
+	__atomic_fetch_add(&q->failed, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Prepare queued entries into q->batch, up to limit jobs.  alone says
+ * no file is being written meanwhile: only then may an entry with a
+ * file of the index above it be prepared, and only first in a batch.
+ */
+static void prepare_batch(struct checkout_queue *q, size_t limit, int alone)
+{
+	struct job_list *b = &q->batch;
+
+	while (q->next_ce < q->nr_ces && b->nr < limit) {
+		struct cache_entry *ce = q->ces[q->next_ce];
+		char *full;
+		int ret;
+
+		if ((!alone || b->nr) && index_has_file_above(ce->name)) {
+			q->wait_for_writes = 1;
+			return;
+		}
+		q->next_ce++;
+		ret = prepare_entry(q->co, ce, &full);
+		if (ret < 0)
+			count_failure(q);
+		if (ret <= 0)
+			continue;
+		ALLOC_GROW(b->jobs, b->nr + 1, b->alloc);
+		b->jobs[b->nr].ce = ce;
+		b->jobs[b->nr].absent = ret == 2;
+		b->jobs[b->nr++].full = full;
+	}
+}
 
 static int same_dir(const char *a, const char *b)
 {
@@ -509,16 +565,16 @@ static int same_dir(const char *a, const char *b)
 	return sa - a == sb - b && !memcmp(a, b, sa - a);
 }
 
-/* Group jobs next..nr; groups[nr_groups] is the end. */
+/* Group the ready jobs; groups[nr_groups] is the end. */
 static void group_jobs(struct checkout_queue *q)
 {
-	size_t i, start = q->next;
+	struct write_job *jobs = q->ready.jobs;
+	size_t i, start = 0;
 
 	q->nr_groups = 0;
-	for (i = q->next; i < q->nr; i++) {
+	for (i = 0; i < q->ready.nr; i++) {
 		if (i > start && (i - start == GROUP_MAX ||
-				  !same_dir(q->jobs[i].full,
-					    q->jobs[start].full))) {
+				  !same_dir(jobs[i].full, jobs[start].full))) {
 			ALLOC_GROW(q->groups, q->nr_groups + 1,
 				   q->alloc_groups);
 			q->groups[q->nr_groups++] = start;
@@ -527,22 +583,54 @@ static void group_jobs(struct checkout_queue *q)
 	}
 	ALLOC_GROW(q->groups, q->nr_groups + 2, q->alloc_groups);
 	q->groups[q->nr_groups++] = start;
-	q->groups[q->nr_groups] = q->nr;
+	q->groups[q->nr_groups] = q->ready.nr;
 }
 
-static size_t write_group(void *data, size_t g)
+static size_t write_group(struct checkout_queue *q, size_t g)
 {
-	struct checkout_queue *q = data;
 	size_t i;
 
 	for (i = q->groups[g]; i < q->groups[g + 1]; i++) {
-		struct write_job *job = &q->jobs[i];
+		struct write_job *job = &q->ready.jobs[i];
 
 		if (finish_entry(q->co, job->ce, job->full, job->absent) < 0)
-			__atomic_fetch_add(&q->failed, 1, __ATOMIC_RELAXED);
+			count_failure(q);
 		free(job->full);
 	}
 	return q->groups[g + 1] - q->groups[g];
+}
+
+/* Item 0 prepares the next batch when prepare_beside; the rest write. */
+static size_t run_item(void *data, size_t i)
+{
+	struct checkout_queue *q = data;
+
+	if (q->prepare_beside && !i) {
+		prepare_batch(q, BATCH_MAX, 0);
+		return 0;
+	}
+	return write_group(q, i - q->prepare_beside);
+}
+
+/* Write the prepared batch, preparing the next one beside it. */
+static void write_batch(struct checkout_queue *q)
+{
+	struct job_list tmp = q->ready;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	q->ready = q->batch;
+	q->batch = tmp;
+	q->batch.nr = 0;
+	group_jobs(q);
+	q->prepare_beside = q->next_ce < q->nr_ces && !q->wait_for_writes;
+	if (q->prepare_beside && cores > 1)
+		q->done = run_parallel_threads(cores > 8 ? 8 : cores, 0,
+					       q->nr_groups + 1, run_item, q,
+					       q->co->progress, q->done);
+	else
+		q->done = run_parallel(0, q->nr_groups + q->prepare_beside,
+				       run_item, q, q->co->progress, q->done);
+	q->ready.nr = 0;
 }
 
 unsigned int checkout_flush(struct checkout *co)
@@ -552,12 +640,16 @@ unsigned int checkout_flush(struct checkout *co)
 
 	if (!q)
 		return 0;
-	if (q->next < q->nr) {
-		group_jobs(q);
-		q->done = run_parallel(0, q->nr_groups, write_group, q,
-				       co->progress, q->done);
-		q->next = q->nr;
+	for (;;) {
+		if (!q->batch.nr) {
+			q->wait_for_writes = 0;
+			prepare_batch(q, FIRST_BATCH, 1);
+		}
+		if (!q->batch.nr)
+			break;
+		write_batch(q);
 	}
+	q->nr_ces = q->next_ce = 0;
 	failed = q->failed;
 	q->failed = 0;
 	return failed;
@@ -565,29 +657,14 @@ unsigned int checkout_flush(struct checkout *co)
 
 int checkout_queue_entry(struct checkout *co, struct cache_entry *ce)
 {
-	struct checkout_queue *q;
-	char *full;
-	int ret;
+	struct checkout_queue *q = co->queue;
 
-	if (!co->queue) {
-		co->queue = xcalloc(1, sizeof(*co->queue));
-		co->queue->co = co;
+	if (!q) {
+		q = co->queue = xcalloc(1, sizeof(*co->queue));
+		q->co = co;
 	}
-	q = co->queue;
-	/*
-	 * Only a hostile index has a file where another entry has a
-	 * directory: what is queued is written first, so the entry's
-	 * directory check sees what the earlier ones made.
-	 */
-	if (q->next < q->nr && index_has_file_above(ce->name))
-		q->failed += checkout_flush(co);
-	ret = prepare_entry(co, ce, &full);
-	if (ret <= 0)
-		return ret;
-	ALLOC_GROW(q->jobs, q->nr + 1, q->alloc);
-	q->jobs[q->nr].ce = ce;
-	q->jobs[q->nr].absent = ret == 2;
-	q->jobs[q->nr++].full = full;
+	ALLOC_GROW(q->ces, q->nr_ces + 1, q->alloc_ces);
+	q->ces[q->nr_ces++] = ce;
 	return 0;
 }
 
@@ -596,7 +673,9 @@ unsigned int checkout_finish(struct checkout *co)
 	unsigned int failed = checkout_flush(co);
 
 	if (co->queue) {
-		free(co->queue->jobs);
+		free(co->queue->ces);
+		free(co->queue->ready.jobs);
+		free(co->queue->batch.jobs);
 		free(co->queue->groups);
 		free(co->queue);
 		co->queue = NULL;

@@ -41,9 +41,9 @@ void checkout_init(struct checkout *co, const char *prefix);
  */
 int checkout_entry(struct checkout *co, struct cache_entry *ce);
 /*
- * Check ce's path and make its directories now, and write the file in
- * the next checkout_flush, on every core.  ce must stay valid and in
- * place until then.  -1 after reporting when it cannot be written.
+ * Queue ce: the next checkout_flush checks its path, makes its
+ * directories and writes the file, on every core.  ce must stay valid
+ * and in place until then.  0 (failures count in the flush's number).
  */
 int checkout_queue_entry(struct checkout *co, struct cache_entry *ce);
 /* Write what is queued; the number of entries that failed. */

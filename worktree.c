@@ -422,13 +422,14 @@ static int can_hold_holes(int fd)
 	       lseek(fd, 0, SEEK_CUR) == 0;
 }
 
-int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+static int stream_blob(int fd, const char *path, const unsigned char *sha1,
+		       int holes)
 {
 	struct object_stream st;
 	unsigned char *chunk;
 	struct fault f;
 	ssize_t n;
-	int holes = can_hold_holes(fd), hole = 0;
+	int hole = 0;
 
 	if (open_object_stream(&st, sha1, &f) < 0)
 		return report_object_fault(sha1, &f);
@@ -450,4 +451,15 @@ int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
 	close_object_stream(&st);
 	free(chunk);
 	return n ? -1 : 0;
+}
+
+int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
+{
+	return stream_blob(fd, path, sha1, can_hold_holes(fd));
+}
+
+int stream_blob_to_new_file(int fd, const char *path,
+			    const unsigned char *sha1)
+{
+	return stream_blob(fd, path, sha1, 1);
 }

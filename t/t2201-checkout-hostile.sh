@@ -76,6 +76,36 @@ test_expect_success 'a hostile path after good ones refuses the whole index' '
 	ls -A w >actual && echo .dircache >expect && test_cmp expect actual
 '
 
+# Files are checked and written a batch at a time, the next batch
+# checked while the one before is written: a file above an entry
+# (zz above zz/x) must be written before the entry is checked, however
+# late in the index it comes.
+test_expect_success 'a file above an entry late in the index is written first' '
+	rm -rf late && mkdir late && (
+		cd late &&
+		init-db 2>/dev/null &&
+		b=$(GIT_DIR=.dircache git hash-object -w ../payload) &&
+		for d in 0 1 2 3 4 5 6 7; do
+			i=100 &&
+			while test $i -lt 200; do
+				echo "100644 $b 0 d$d/f$i" &&
+				i=$((i + 1)) || return 1
+			done || return 1
+		done >spec &&
+		echo "100644 $b 0 zz" >>spec &&
+		echo "100644 $b 0 zz/x" >>spec &&
+		make_index .dircache/index <spec &&
+		rm spec &&
+		test_expect_code 1 checkout-cache -a 2>../err &&
+		test -f zz && test_cmp ../payload zz &&
+		test_cmp ../payload d7/f199 &&
+		checkout-cache -a -f &&
+		test_cmp ../payload zz/x
+	) &&
+	test_grep "leading path '\''zz'\'' is a file" err &&
+	rm -rf late
+'
+
 test_expect_success 'a symlink as a leading component is not followed (no -f)' '
 	link_blob=$(printf "../outside" | GIT_DIR=w/.dircache git hash-object -w --stdin) &&
 	make_index w/.dircache/index <<-EOF &&
