@@ -822,8 +822,13 @@ int main(int argc, char **argv)
 	stop_diff_ahead(ahead);
 	clear_tree_slots();
 	if (out != stdout) {
+		int ret;
+
 		out = stdout;
-		if (stop_holding(&held)) {
+		ret = stop_holding(&held);
+		if (ret < 0)
+			exit(128);	/* a write failed: said once */
+		if (ret > 0) {
 			finish_stdout();
 			exit(128);
 		}

@@ -130,8 +130,8 @@ static void end_commit(void)
  */
 static __attribute__((noreturn)) void fail_held(void)
 {
-	if (out != stdout)
-		send_held(&held, 1);
+	if (out != stdout && send_held(&held, 1) < 0)
+		exit(128);	/* a write failed: said once */
 	finish_stdout();
 	exit(128);
 }
@@ -140,8 +140,13 @@ static __attribute__((noreturn)) void fail_held(void)
 static void finish_held(void)
 {
 	if (out != stdout) {
+		int ret;
+
 		out = stdout;
-		if (stop_holding(&held)) {
+		ret = stop_holding(&held);
+		if (ret < 0)
+			exit(128);	/* a write failed: said once */
+		if (ret > 0) {
 			finish_stdout();
 			exit(128);
 		}

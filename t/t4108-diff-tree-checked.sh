@@ -145,4 +145,17 @@ test_expect_success 'wide trees: a bad tree far from the start is refused' '
 	test ! -s out
 '
 
+test_expect_success 'a full disk past the stdio buffer: exit 128, said once' '
+	test -w /dev/full || return 0
+	git init -q mid &&
+	(
+		cd mid &&
+		echo a >f && git add f && git commit -q -m one &&
+		seq 1 5000 >g && git add g && git commit -q -m two
+	) &&
+	test_expect_code 128 env GIT_DIR=mid/.git diff-tree -p HEAD~1 HEAD >/dev/full 2>err &&
+	test_grep "No space left on device" err &&
+	test $(wc -l <err) = 1
+'
+
 test_done
