@@ -102,6 +102,11 @@ test_expect_success 'kill -9 during a run, then --continue or --abort' '
 			wait $pid
 			head=$(cat k/.dircache/refs/heads/master) &&
 			grep -q "$head" commits start.base -h &&
+			# A kill inside the instant the index or the branch
+			# is locked leaves the lock, as it does for git: the
+			# user removes it (before write-tree, which takes it).
+			rm -f k/.dircache/index.lock \
+				k/.dircache/refs/heads/master.lock &&
 			idx=$(cd k && write-tree) &&
 			ok= &&
 			cp= &&
@@ -117,11 +122,6 @@ test_expect_success 'kill -9 during a run, then --continue or --abort' '
 			test -n "$ok" || {
 				echo >&2 "index $idx at $head after $delay" &&
 				cat k/.dircache/applymbox/checkpoint >&2; exit 1; }
-			# A kill inside the instant the index or the branch
-			# is locked leaves the lock, as it does for git: the
-			# user removes it.
-			rm -f k/.dircache/index.lock \
-				k/.dircache/refs/heads/master.lock &&
 			# Killed in the split, the run never began:
 			# --continue refuses, --abort removes the state.
 			if test -d k/.dircache/applymbox &&
