@@ -154,10 +154,23 @@ static void chain_add_list(const char *base, const char *list, int sep,
 		return;
 	}
 	while (*p) {
-		size_t len = strcspn(p, sep == ':' ? ":" : "\n");
+		size_t len = strcspn(p, sep == ':' ? ":" : "\n"), taken;
+		char *name = NULL;
 
-		if (len && p[0] != '#')
+		/*
+		 * A quoted entry ends at its closing quote; broken quoting
+		 * is read as a plain name, as git reads it.
+		 */
+		if (p[0] == '"')
+			name = unquote_c(p, p + strlen(p), &taken);
+		if (name) {
+			if (*name)
+				chain_add(base, name, strlen(name), depth);
+			free(name);
+			len = taken;
+		} else if (len && p[0] != '#') {
 			chain_add(base, p, len, depth);
+		}
 		p += len + (p[len] != '\0');
 	}
 }

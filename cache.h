@@ -470,6 +470,9 @@ int verify_path_from(const char *path, size_t len, size_t start);
  * verify_path to refuse.
  */
 char *normalize_path(const char *path);
+
+/* A path in C quotes at p (to end), unquoted (malloc'd); *taken: bytes read. */
+char *unquote_c(const char *p, const char *end, size_t *taken);
 /*
  * 1 when a leading directory of path (len bytes) exists as something
  * other than a real directory (a symlink or a file), so that opening

@@ -19,46 +19,6 @@ static char *xstrndup(const char *s, size_t len)
 	return out;
 }
 
-/*
- * A name in git's C quotes at p (up to end): its bytes (malloc'd) and
- * in *taken the bytes read, or NULL when the quoting is broken.
- */
-static char *unquote_name(const char *p, const char *end, size_t *taken)
-{
-	static const char from[] = "abtnvfr\"\\", to[] = "\a\b\t\n\v\f\r\"\\";
-	char *out = xmalloc(end - p + 1), *o = out;
-	const char *s = p + 1;
-
-	while (s < end && *s != '"' && *s != '\n') {
-		const char *e;
-
-		if (*s != '\\') {
-			*o++ = *s++;
-			continue;
-		}
-		if (++s >= end)
-			break;
-		if (*s >= '0' && *s <= '3' && end - s >= 3 &&
-		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
-			*o++ = (s[0] - '0') << 6 | (s[1] - '0') << 3 |
-			       (s[2] - '0');
-			s += 3;
-		} else if (*s && (e = strchr(from, *s)) != NULL) {
-			*o++ = to[e - from];
-			s++;
-		} else {
-			break;
-		}
-	}
-	if (s >= end || *s != '"') {
-		free(out);
-		return NULL;
-	}
-	*o = '\0';
-	*taken = s + 1 - p;
-	return out;
-}
-
 /* name without its first p components (malloc'd), or NULL: too few. */
 static char *strip_components(const char *name, size_t len, int p)
 {
@@ -96,7 +56,7 @@ char *line_name(const char *p, size_t len, int p_value, int *null)
 
 	*null = 0;
 	if (len && *p == '"') {
-		name = unquote_name(p, end, &taken);
+		name = unquote_c(p, end, &taken);
 		if (!name)
 			return NULL;
 		stripped = strip_components(name, strlen(name), p_value);
@@ -152,13 +112,13 @@ char *git_header_name(const char *p, size_t len, int p_value)
 						 p_value);
 		return name;
 	}
-	a = unquote_name(p, end, &taken);
+	a = unquote_c(p, end, &taken);
 	if (!a || taken >= len || p[taken] != ' ') {
 		free(a);
 		return NULL;
 	}
 	s = p + taken + 1;
-	b = *s == '"' ? unquote_name(s, end, &taken) : xstrndup(s, end - s);
+	b = *s == '"' ? unquote_c(s, end, &taken) : xstrndup(s, end - s);
 	if (b)
 		name = same_name(a, strlen(a), b, strlen(b), p_value);
 	free(a);

@@ -169,6 +169,48 @@ int verify_path(const char *path, size_t len)
 	return verify_path_from(path, len, 0);
 }
 
+/*
+ * A name in git's C quotes at p (up to end), as git writes paths with
+ * core.quotePath and reads them in patches and alternates: its bytes
+ * (malloc'd) and in *taken the bytes read, or NULL when the quoting is
+ * broken.
+ */
+char *unquote_c(const char *p, const char *end, size_t *taken)
+{
+	static const char from[] = "abtnvfr\"\\", to[] = "\a\b\t\n\v\f\r\"\\";
+	char *out = xmalloc(end - p + 1), *o = out;
+	const char *s = p + 1;
+
+	while (s < end && *s != '"' && *s != '\n') {
+		const char *e;
+
+		if (*s != '\\') {
+			*o++ = *s++;
+			continue;
+		}
+		if (++s >= end)
+			break;
+		if (*s >= '0' && *s <= '3' && end - s >= 3 &&
+		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			*o++ = (s[0] - '0') << 6 | (s[1] - '0') << 3 |
+			       (s[2] - '0');
+			s += 3;
+		} else if (*s && (e = strchr(from, *s)) != NULL) {
+			*o++ = to[e - from];
+			s++;
+		} else {
+			break;
+		}
+	}
+	if (s >= end || *s != '"') {
+		free(out);
+		return NULL;
+	}
+	*o = '\0';
+	*taken = s + 1 - p;
+	return out;
+}
+
 char *normalize_path(const char *path)
 {
 	char *out = xmalloc(strlen(path) + 2), *o = out;

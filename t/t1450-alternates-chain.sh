@@ -52,6 +52,19 @@ test_expect_success 'a missing directory: git'"'"'s error, the others still used
 	 test_grep "unable to normalize" ../our.err)
 '
 
+test_expect_success 'quoted entries are unquoted, as git reads them' '
+	new_repo "q 1" && new_repo "q:2" && new_repo "q\"3" &&
+	git init -q qmain &&
+	printf "%s\n" "\"../../../q\\0401/.git/objects\"" \
+		"\"../../../q\\\"3/.git/objects\"" \
+		"\"../../../broken" >qmain/.git/objects/info/alternates &&
+	(cd qmain && both_see $(cat "../q 1.id") &&
+	 both_see $(cat "../q\"3.id") &&
+	 GIT_ALTERNATE_OBJECT_DIRECTORIES="\"$TRASH_DIRECTORY/q:2/.git/objects\"" &&
+	 export GIT_ALTERNATE_OBJECT_DIRECTORIES &&
+	 both_see $(cat ../q:2.id))
+'
+
 test_expect_success 'nesting deeper than git reads: the same objects, the same error' '
 	git init -q d0 &&
 	i=0 && while [ $i -le 7 ]; do
