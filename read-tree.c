@@ -24,7 +24,9 @@
  * unlinked; an untracked file in the way is a refusal.  -i merges in
  * the index alone and does not look at the work tree.  Everything is
  * checked before anything is written; the index is replaced under
- * index.lock.
+ * index.lock.  A file -u cannot write (a full disk) is named, the
+ * others are written, the index is the merge's result, and the exit
+ * is 128.
  *
  * --empty empties the index, as git's does.
  *
@@ -118,8 +120,11 @@ static void refuse_unmerged(void)
 			    "current index first", active_cache[i]->name);
 }
 
-static void merge_trees(struct unpack_options *o, char **names)
+/* The number of work tree files -u could not write or remove. */
+static unsigned int merge_trees(struct unpack_options *o, char **names)
 {
+	unsigned int failed;
+
 	o->initial = access(get_index_file(), F_OK) < 0;
 	if (read_cache() < 0)
 		die("cannot read the index");
@@ -131,18 +136,19 @@ static void merge_trees(struct unpack_options *o, char **names)
 	if (unpack_trees(o) < 0)
 		die("merge refused: nothing changed");
 	install_list(&o->result);
-	if (update_work_tree(o))
-		error("some files could not be updated");
+	failed = update_work_tree(o);
 	entry_list_clear(&o->removed);
 	if (o->n == 1)
 		prime_cache_tree(names[0], &o->trees[0]);
 	else
 		repair_cache_tree();
+	return failed;
 }
 
 int main(int argc, char **argv)
 {
 	struct unpack_options o;
+	unsigned int failed = 0;
 	int merge = 0, empty = 0, i;
 
 	setup_tool(argv[0]);
@@ -185,7 +191,7 @@ int main(int argc, char **argv)
 	if (empty) {
 		repair_cache_tree();	/* the empty tree's */
 	} else if (merge) {
-		merge_trees(&o, argv + i);
+		failed = merge_trees(&o, argv + i);
 	} else {
 		read_trees(1, argv + i, o.trees, 0);
 		install_list(&o.trees[0]);
@@ -193,6 +199,14 @@ int main(int argc, char **argv)
 	}
 	if (commit_index() < 0)
 		die("cannot write the index");
+	/*
+	 * The index holds the merge's result either way: the files that
+	 * were written match it, and the ones named above show as changed
+	 * until checkout-cache -f writes them.
+	 */
+	if (failed)
+		die("%u file%s not updated; the index has the new entries",
+		    failed, failed == 1 ? "" : "s");
 	finish_stdout();
 	return 0;
 }

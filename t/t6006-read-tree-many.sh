@@ -73,4 +73,28 @@ test_expect_success 'three trees: the stages and the work tree as git' '
 	grep -q " 1	" ours.ls && grep -q " 3	" ours.ls
 '
 
+test_expect_success 'a file -u cannot write: named, the rest written, exit 128' '
+	rm -rf fz && mkdir fz && cd fz && init-db 2>/dev/null &&
+	echo a >a && echo b >b && update-cache --add a b &&
+	t1=$(write-tree) &&
+	head -c 300000 /dev/urandom >big && echo c >c && echo b2 >b &&
+	update-cache --add big c b && t2=$(write-tree) &&
+	read-tree $t1 && rm -f big c && checkout-cache -f -a &&
+	update-cache --refresh &&
+	(
+		trap "" XFSZ &&
+		ulimit -f 100 &&
+		test_expect_code 128 read-tree -m -u $t1 $t2 2>../fz.err
+	) &&
+	test_grep "big" ../fz.err &&
+	test_grep "1 file not updated; the index has the new entries" ../fz.err &&
+	test "$(write-tree)" = "$t2" &&
+	echo c >expect && test_cmp expect c &&
+	echo b2 >expect && test_cmp expect b &&
+	ls -A >../fz.ls && printf "%s\n" .dircache a b c expect >../expect &&
+	test_cmp ../expect ../fz.ls &&
+	{ show-diff >../fz.diff 2>&1 || :; } && test_grep big ../fz.diff &&
+	checkout-cache -f -a && show-diff >../fz.diff && test ! -s ../fz.diff
+'
+
 test_done
