@@ -28,6 +28,10 @@
  * others are written, the index is the merge's result, and the exit
  * is 128.
  *
+ * --reset is -m that keeps no local change: an unmerged path becomes
+ * the tree's entry (or goes), and -u overwrites what the work tree
+ * changed, as git's --reset -u (the old scripts' "reset --hard").
+ *
  * --empty empties the index, as git's does.
  *
  * The cache tree (TREE) is left as git 2.39 leaves it: whole after one
@@ -43,7 +47,7 @@
 #include "tree-merge.h"
 
 static const char read_tree_usage[] =
-	"read-tree (--empty | [-m [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
+	"read-tree (--empty | [(-m | --reset) [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
 
 /* The list becomes the index; the cache tree and a split are kept. */
 static void install_list(struct entry_list *l)
@@ -130,7 +134,10 @@ static unsigned int merge_trees(struct unpack_options *o, char **names)
 		die("cannot read the index");
 	if (expand_sparse_index() < 0)
 		die("cannot expand the sparse index");
-	refuse_unmerged();
+	if (o->reset)
+		collapse_unmerged();
+	else
+		refuse_unmerged();
 	drop_resolve_undo();
 	read_trees(o->n, names, o->trees, 1);
 	if (unpack_trees(o) < 0)
@@ -167,10 +174,17 @@ int main(int argc, char **argv)
 			o.index_only = 1;
 		else if (!strcmp(argv[i], "--empty"))
 			empty = 1;
+		else if (!strcmp(argv[i], "--reset"))
+			o.reset = 1;
 		else
 			usage(read_tree_usage);
 	}
 	o.n = argc - i;
+	if (o.reset && merge)
+		die("Which one? -m, --reset?");
+	if (o.reset && o.n > 2)
+		die("--reset takes one or two trees");
+	merge |= o.reset;
 	if (empty && o.n)
 		die("passing trees as arguments contradicts --empty");
 	if (empty && merge)
@@ -178,7 +192,7 @@ int main(int argc, char **argv)
 	if (!empty && (o.n < 1 || o.n > 3))
 		usage(read_tree_usage);
 	if ((o.update || o.index_only) && !merge)
-		die("-u and -i need -m");
+		die("-u and -i need -m or --reset");
 	if (o.update && o.index_only)
 		die("-u and -i cannot be used together");
 	if (o.n > 1 && !merge)

@@ -47,6 +47,8 @@ static int same(const struct cache_entry *a, const struct cache_entry *b)
 		return !a && !b;
 	if (a == DFC || b == DFC)
 		return 0;
+	if ((a->ce_state | b->ce_state) & CE_CONFLICTED)
+		return 0;
 	return a->ce_mode == b->ce_mode && !hashcmp(a->sha1, b->sha1);
 }
 
@@ -87,7 +89,7 @@ static int verify_uptodate(struct unpack_options *o,
 {
 	struct stat st;
 
-	if (o->index_only)
+	if (o->index_only || o->reset)
 		return 0;
 	if (!lstat_work_path(old->name, &st)) {
 		if (!ce_match_stat(old, &st) || S_ISGITLINK(old->ce_mode))
@@ -102,7 +104,7 @@ static int verify_uptodate(struct unpack_options *o,
 static void verify_absent(struct unpack_options *o,
 			  const struct cache_entry *ce, int removed)
 {
-	if (o->index_only || !o->update)
+	if (o->index_only || !o->update || o->reset)
 		return;
 	ALLOC_GROW(absent, absent_nr + 1, absent_alloc);
 	absent[absent_nr].ce = ce;
@@ -208,7 +210,18 @@ static int deleted_entry(struct unpack_options *o,
 	return 1;
 }
 
-/* src[0] the index, src[1] the tree. */
+/* Does the work tree hold ce as the index last saw it? */
+static int work_file_matches(const struct cache_entry *ce)
+{
+	struct stat st;
+
+	return !lstat_work_path(ce->name, &st) && !ce_match_stat(ce, &st);
+}
+
+/*
+ * src[0] the index, src[1] the tree.  --reset -u also writes the files
+ * changed in the work tree whose entry the tree keeps, as git does.
+ */
 static int oneway_merge(struct unpack_options *o,
 			const struct cache_entry **src)
 {
@@ -216,8 +229,13 @@ static int oneway_merge(struct unpack_options *o,
 
 	if (!a || a == DFC)
 		return old ? deleted_entry(o, old, old) : 0;
-	if (old && same(old, a))
-		return keep_entry(o, old, 0);
+	if (old && same(old, a)) {
+		if (o->reset && o->update && !work_file_matches(old))
+			add_entry(o, old, 0)->ce_state |= CE_WT_UPDATE;
+		else
+			keep_entry(o, old, 0);
+		return 1;
+	}
 	return merged_entry(o, a, old);
 }
 
@@ -229,6 +247,12 @@ static int twoway_merge(struct unpack_options *o,
 	const struct cache_entry *oldtree = src[1] == DFC ? NULL : src[1];
 	const struct cache_entry *newtree = src[2] == DFC ? NULL : src[2];
 
+	if (current && (current->ce_state & CE_CONFLICTED)) {
+		if (!o->reset && !same(oldtree, newtree))
+			return reject_merge(current);
+		return newtree ? merged_entry(o, newtree, current) :
+				 deleted_entry(o, current, current);
+	}
 	if (current) {
 		if ((!oldtree && !newtree) ||
 		    (!oldtree && newtree && same(current, newtree)) ||
@@ -425,6 +449,26 @@ static int check_absent(const struct unpack_options *o,
 	      a->removed ? "removed" : "overwritten");
 	free(found);
 	return -1;
+}
+
+void collapse_unmerged(void)
+{
+	unsigned int i = 0;
+
+	while (i < active_nr) {
+		struct cache_entry *ce = active_cache[i];
+
+		if (!ce_stage(ce)) {
+			i++;
+			continue;
+		}
+		ce->ce_flags &= ~CE_STAGEMASK;
+		ce->ce_state |= CE_CONFLICTED;
+		i++;
+		while (i < active_nr && ce_stage(active_cache[i]) &&
+		       !strcmp(active_cache[i]->name, ce->name))
+			remove_cache_entry_at(i);
+	}
 }
 
 int unpack_trees(struct unpack_options *o)

@@ -71,11 +71,19 @@ int list_has_file_above(const struct entry_list *l, const char *name,
  */
 #define CE_LISTED 0x0200
 
+/*
+ * In ce_state of an index entry: an unmerged path that --reset made one
+ * entry (collapse_unmerged); it is never the same as a tree's, so the
+ * merge replaces or removes it.
+ */
+#define CE_CONFLICTED 0x0400
+
 struct unpack_options {
 	int n;			/* trees: 1, 2 or 3 */
 	int update;		/* -u: the work tree follows */
 	int index_only;		/* -i: the work tree is not looked at */
 	int initial;		/* there was no index file (two-way) */
+	int reset;		/* --reset: local changes are not kept */
 	struct entry_list trees[3];
 
 	/* Filled by unpack_trees. */
@@ -91,6 +99,13 @@ struct unpack_options {
  * there was one, and nothing has been touched.
  */
 int unpack_trees(struct unpack_options *o);
+
+/*
+ * --reset: each unmerged path of active_cache becomes one stage-0
+ * entry marked CE_CONFLICTED (its first stage's mode and id), as git's
+ * read_index_unmerged makes it.
+ */
+void collapse_unmerged(void);
 
 /*
  * With o->update: unlink the removed files (and the directories they
