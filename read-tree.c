@@ -47,7 +47,7 @@
 #include "tree-merge.h"
 
 static const char read_tree_usage[] =
-	"read-tree (--empty | [(-m | --reset) [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
+	"read-tree (--empty | [(-m | --reset | --prefix=<dir>/) [-u | -i]] <tree-ish> [<tree-ish> [<tree-ish>]])";
 
 /* The list becomes the index; the cache tree and a split are kept. */
 static void install_list(struct entry_list *l)
@@ -152,9 +152,155 @@ static unsigned int merge_trees(struct unpack_options *o, char **names)
 	return failed;
 }
 
+/* The longest path tree-list.c reads. */
+#define MAX_BIND_PATH 4095
+
+/* --prefix's value: "" or a path ending in '/', checked as paths are. */
+static char *bind_prefix(const char *arg)
+{
+	size_t len = strlen(arg);
+	char *p = xmalloc(len + 2);
+
+	if (arg[0] == '/')
+		die("invalid prefix '%s': it cannot start with '/'", arg);
+	memcpy(p, arg, len);
+	if (len && p[len - 1] != '/')
+		p[len++] = '/';
+	p[len] = '\0';
+	if (len && !verify_path(p, len - 1))
+		die("invalid prefix '%s'", arg);
+	return p;
+}
+
+/* The entries of l renamed under prefix, in order, into out. */
+static void prefix_entries(const struct entry_list *l, const char *prefix,
+			   struct entry_list *out)
+{
+	size_t plen = strlen(prefix), i;
+	char *name = xmalloc(plen + MAX_BIND_PATH + 1);
+
+	memcpy(name, prefix, plen);
+	for (i = 0; i < l->nr; i++) {
+		const struct cache_entry *ce = l->ces[i];
+		struct cache_entry *n;
+
+		if (plen + ce->ce_namelen > MAX_BIND_PATH)
+			die("path too long under '%s': %s", prefix, ce->name);
+		memcpy(name + plen, ce->name, ce->ce_namelen);
+		n = make_cache_entry(name, plen + ce->ce_namelen);
+		n->ce_mode = ce->ce_mode;
+		hashcpy(n->sha1, ce->sha1);
+		entry_list_append(out, n);
+	}
+	free(name);
+}
+
+/*
+ * Is the index in the way of e: the same path (git's "overlaps"), a
+ * file where e needs a directory, or entries below e's path?
+ */
+static void refuse_overlap(const struct cache_entry *e)
+{
+	const char *slash = e->name;
+	int pos = cache_name_pos(e->name, e->ce_namelen);
+
+	if (pos >= 0)
+		die("Entry '%s' overlaps with '%s'.  Cannot bind.", e->name,
+		    active_cache[pos]->name);
+	pos = -pos - 1;
+	if (pos < (int)active_nr &&
+	    active_cache[pos]->ce_namelen > e->ce_namelen &&
+	    !memcmp(active_cache[pos]->name, e->name, e->ce_namelen) &&
+	    active_cache[pos]->name[e->ce_namelen] == '/')
+		die("Entry '%s' overlaps with '%s'.  Cannot bind.", e->name,
+		    active_cache[pos]->name);
+	while ((slash = strchr(slash, '/')) != NULL) {
+		pos = cache_name_pos(e->name, slash - e->name);
+		if (pos >= 0)
+			die("Entry '%s' overlaps with '%s'.  Cannot bind.",
+			    e->name, active_cache[pos]->name);
+		slash++;
+	}
+}
+
+/* A copy of ce: replace_cache_entries frees the index's own. */
+static struct cache_entry *dup_entry(const struct cache_entry *ce)
+{
+	struct cache_entry *n = make_cache_entry(ce->name, ce->ce_namelen);
+
+	memcpy(n, ce, sizeof(*ce));
+	return n;
+}
+
+static int nothing_may_go(const char *name, size_t len, void *data)
+{
+	(void)name;
+	(void)len;
+	(void)data;
+	return 0;
+}
+
+/*
+ * --prefix: the tree's entries join the index under prefix, where the
+ * index has nothing (git's bind merge); with -u they are written, where
+ * the work tree has nothing either.
+ */
+static unsigned int bind_tree(struct unpack_options *o, const char *prefix,
+			      char *name)
+{
+	struct entry_list under = { 0 };
+	size_t i, j = 0;
+	unsigned int k = 0;
+	int refused = 0;
+
+	if (read_cache() < 0)
+		die("cannot read the index");
+	if (expand_sparse_index() < 0)
+		die("cannot expand the sparse index");
+	refuse_unmerged();
+	read_trees(1, &name, o->trees, 0);
+	prefix_entries(&o->trees[0], prefix, &under);
+	for (i = 0; i < under.nr; i++) {
+		char *found;
+
+		refuse_overlap(under.ces[i]);
+		if (o->update &&
+		    find_in_the_way(under.ces[i]->name, nothing_may_go, NULL,
+				    &found) != WAY_CLEAR) {
+			error("untracked working tree file '%s' would be "
+			      "overwritten by merge", found);
+			free(found);
+			refused = 1;
+		}
+	}
+	if (refused)
+		die("merge refused: nothing changed");
+	/* The index and the new entries, merged in index order. */
+	for (i = 0; i < under.nr || k < active_nr; j++) {
+		if (k < active_nr &&
+		    (i == under.nr ||
+		     cache_name_compare(active_cache[k]->name,
+					active_cache[k]->ce_namelen, 0,
+					under.ces[i]->name,
+					under.ces[i]->ce_namelen, 0) < 0)) {
+			entry_list_append(&o->result,
+					  dup_entry(active_cache[k++]));
+			continue;
+		}
+		if (o->update)
+			under.ces[i]->ce_state |= CE_WT_UPDATE;
+		entry_list_append(&o->result, under.ces[i++]);
+	}
+	free(under.ces);
+	install_list(&o->result);
+	repair_cache_tree();
+	return update_work_tree(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct unpack_options o;
+	char *prefix = NULL;
 	unsigned int failed = 0;
 	int merge = 0, empty = 0, i;
 
@@ -176,15 +322,19 @@ int main(int argc, char **argv)
 			empty = 1;
 		else if (!strcmp(argv[i], "--reset"))
 			o.reset = 1;
+		else if (!strncmp(argv[i], "--prefix=", 9))
+			prefix = bind_prefix(argv[i] + 9);
 		else
 			usage(read_tree_usage);
 	}
 	o.n = argc - i;
-	if (o.reset && merge)
-		die("Which one? -m, --reset?");
+	if (merge + o.reset + !!prefix > 1)
+		die("Which one? -m, --reset, or --prefix?");
+	if (prefix && o.n != 1)
+		die("--prefix takes one tree");
 	if (o.reset && o.n > 2)
 		die("--reset takes one or two trees");
-	merge |= o.reset;
+	merge |= o.reset || prefix;
 	if (empty && o.n)
 		die("passing trees as arguments contradicts --empty");
 	if (empty && merge)
@@ -192,7 +342,7 @@ int main(int argc, char **argv)
 	if (!empty && (o.n < 1 || o.n > 3))
 		usage(read_tree_usage);
 	if ((o.update || o.index_only) && !merge)
-		die("-u and -i need -m or --reset");
+		die("-u and -i need -m, --reset or --prefix");
 	if (o.update && o.index_only)
 		die("-u and -i cannot be used together");
 	if (o.n > 1 && !merge)
@@ -204,6 +354,8 @@ int main(int argc, char **argv)
 		die("cannot lock the index");
 	if (empty) {
 		repair_cache_tree();	/* the empty tree's */
+	} else if (prefix) {
+		failed = bind_tree(&o, prefix, argv[i]);
 	} else if (merge) {
 		failed = merge_trees(&o, argv + i);
 	} else {
