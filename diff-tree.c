@@ -171,8 +171,9 @@ static struct tree_slot *find_slot(const unsigned char *sha1)
 {
 	unsigned int i;
 
+	/* the first byte alone rules out nearly every slot */
 	for (i = 0; i < TREE_SLOTS; i++)
-		if (tree_slots[i].kept &&
+		if (tree_slots[i].sha1[0] == sha1[0] && tree_slots[i].kept &&
 		    hasheq(tree_slots[i].sha1, sha1))
 			return &tree_slots[i];
 	return NULL;

@@ -70,7 +70,7 @@ static struct cached_tree *cache_slot(const unsigned char *sha1)
 	unsigned int i;
 
 	for (i = 0; i < TREE_CACHE_SIZE; i++)
-		if (tree_cache[i].o.buf &&
+		if (tree_cache[i].sha1[0] == sha1[0] && tree_cache[i].o.buf &&
 		    hasheq(tree_cache[i].sha1, sha1))
 			return &tree_cache[i];
 	for (i = 0; i < TREE_CACHE_SIZE; i++) {
