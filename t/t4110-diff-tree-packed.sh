@@ -75,4 +75,23 @@ test_expect_success 'a mode written two ways is the same mode' '
 	test ! -s ours
 '
 
+test_expect_success 'a damaged tree delta: refused, nothing printed' '
+	rm -rf c && cp -R r c &&
+	old=$(GIT_DIR=c/.git git rev-parse HEAD~1^{tree}) &&
+	new=$(GIT_DIR=c/.git git rev-parse HEAD^{tree}) &&
+	p=$(ls c/.git/objects/pack/*.pack) &&
+	GIT_DIR=c/.git git verify-pack -v ${p%.pack}.idx >vp &&
+	delta=$(awk -v o=$old -v n=$new "(\$1 == o || \$1 == n) &&
+		\$2 == \"tree\" && NF == 7 { print \$1, \$4, \$5 }" vp) &&
+	test -n "$delta" &&
+	set -- $delta &&
+	chmod u+w $p &&
+	printf "\\377" |
+	dd of=$p bs=1 seek=$(($3 + $2 / 2)) conv=notrunc 2>/dev/null &&
+	test_expect_code 128 env GIT_DIR=c/.git \
+		diff-tree -r HEAD~1 HEAD >out 2>err &&
+	test_grep "$1" err &&
+	test ! -s out
+'
+
 test_done
