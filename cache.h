@@ -1530,6 +1530,13 @@ void *read_tree_ish(const unsigned char *sha1, size_t *size,
 typedef int (*traverse_fn)(int n, const struct name_entry **entries,
 			   void *data);
 int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data);
+/*
+ * traverse_trees(2, t, fn, data) for a diff: fn is called only for the
+ * names whose entries differ (present on one side, or another mode or
+ * id); a run of entries the two trees hold byte for byte the same is
+ * stepped over without being parsed.
+ */
+int traverse_tree_changes(struct tree_desc *t, traverse_fn fn, void *data);
 
 /* ---- refs.c: reading and writing refs ---- */
 

@@ -138,7 +138,7 @@ int diff_tree_pairs(const void *buf1, size_t size1, const void *buf2,
 
 	init_tree_desc(&t[0], buf1, size1);
 	init_tree_desc(&t[1], buf2, size2);
-	ret = traverse_trees(2, t, note_pair, &s);
+	ret = traverse_tree_changes(t, note_pair, &s);
 	*pairs = s.pairs;
 	*nr = s.nr;
 	return ret;

@@ -171,8 +171,9 @@ static struct tree_slot *find_slot(const unsigned char *sha1)
 {
 	unsigned int i;
 
+	/* the first byte alone rules out nearly every slot */
 	for (i = 0; i < TREE_SLOTS; i++)
-		if (tree_slots[i].kept &&
+		if (tree_slots[i].sha1[0] == sha1[0] && tree_slots[i].kept &&
 		    hasheq(tree_slots[i].sha1, sha1))
 			return &tree_slots[i];
 	return NULL;
@@ -564,7 +565,7 @@ static void diff_tree_bufs(struct path_buf *pb, const void *buf1,
 	init_tree_desc(&t[0], buf1, size1);
 	init_tree_desc(&t[1], buf2, size2);
 	/* check_tree passes it, or will fail it: the output is held */
-	if (traverse_trees(2, t, diff_step, &w) < 0) {
+	if (traverse_tree_changes(t, diff_step, &w) < 0) {
 		if (wait_check_later(checker) < 0)
 			exit(128);
 		die("malformed tree entry");

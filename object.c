@@ -425,3 +425,103 @@ int traverse_trees(int n, struct tree_desc *t, traverse_fn fn, void *data)
 	}
 	return ret;
 }
+
+#define ONES_64 0x0101010101010101ULL
+#define HIGHS_64 0x8080808080808080ULL
+
+static uint64_t load_64(const unsigned char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+/* Are the n bytes at a and b the same?  Inlined, for the ids. */
+static int same_bytes(const unsigned char *a, const unsigned char *b,
+		      size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		if (load_64(a + i) != load_64(b + i))
+			return 0;
+	for (; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The length of the entry both a and b start with, byte for byte the
+ * same (mode, name and id), or 0 when they differ or are cut short.
+ * Eight bytes at a time up to the word with the name's NUL or a
+ * difference in it.
+ */
+static size_t same_raw_entry(const unsigned char *a, size_t na,
+			     const unsigned char *b, size_t nb, size_t rawsz)
+{
+	size_t n = na < nb ? na : nb, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x = load_64(a + i);
+
+		if (x != load_64(b + i) || ((x - ONES_64) & ~x & HIGHS_64))
+			break;
+	}
+	for (; i < n && a[i] == b[i]; i++) {
+		if (a[i])
+			continue;
+		i++;
+		if (n - i < rawsz || !same_bytes(a + i, b + i, rawsz))
+			return 0;
+		return i + rawsz;
+	}
+	return 0;
+}
+
+/* Step both trees past the run of entries they hold byte for byte. */
+static void skip_same_entries(struct tree_desc *t)
+{
+	size_t rawsz = the_hash->rawsz, len;
+
+	while ((len = same_raw_entry(t[0].buf, t[0].size, t[1].buf,
+				     t[1].size, rawsz)) != 0) {
+		t[0].buf += len;
+		t[0].size -= len;
+		t[1].buf += len;
+		t[1].size -= len;
+	}
+}
+
+int traverse_tree_changes(struct tree_desc *t, traverse_fn fn, void *data)
+{
+	struct name_entry e[2];
+	const struct name_entry *step[2];
+	int have[2], cmp, ret = 0;
+
+	skip_same_entries(t);
+	if ((have[0] = tree_entry_next(&t[0], &e[0])) < 0 ||
+	    (have[1] = tree_entry_next(&t[1], &e[1])) < 0)
+		return -1;
+	while (!ret && (have[0] || have[1])) {
+		cmp = !have[1] ? -1 : !have[0] ? 1 :
+		      base_name_compare(e[0].path, e[0].pathlen, e[0].mode,
+					e[1].path, e[1].pathlen, e[1].mode);
+		step[0] = cmp <= 0 ? &e[0] : NULL;
+		step[1] = cmp >= 0 ? &e[1] : NULL;
+		if (cmp || e[0].mode != e[1].mode ||
+		    hashcmp(e[0].sha1, e[1].sha1))
+			ret = fn(2, step, data);
+		if (ret < 0)
+			break;
+		if (step[0] && step[1])
+			skip_same_entries(t);
+		if ((step[0] && (have[0] = tree_entry_next(&t[0],
+							   &e[0])) < 0) ||
+		    (step[1] && (have[1] = tree_entry_next(&t[1],
+							   &e[1])) < 0))
+			ret = -1;
+	}
+	return ret;
+}

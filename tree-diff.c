@@ -70,7 +70,7 @@ static struct cached_tree *cache_slot(const unsigned char *sha1)
 	unsigned int i;
 
 	for (i = 0; i < TREE_CACHE_SIZE; i++)
-		if (tree_cache[i].o.buf &&
+		if (tree_cache[i].sha1[0] == sha1[0] && tree_cache[i].o.buf &&
 		    hasheq(tree_cache[i].sha1, sha1))
 			return &tree_cache[i];
 	for (i = 0; i < TREE_CACHE_SIZE; i++) {
@@ -230,7 +230,7 @@ static int diff_tree_level(struct tree_diff *td, const unsigned char *old,
 	init_tree_desc(&t[0], h1.buf, h1.size);
 	init_tree_desc(&t[1], h2.buf, h2.size);
 	/* checked trees parse: a -1 is fn's, after its error() */
-	ret = traverse_trees(2, t, diff_step, &w);
+	ret = traverse_tree_changes(t, diff_step, &w);
 	release_tree(&h2);
 out_release:
 	release_tree(&h1);
