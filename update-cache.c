@@ -97,6 +97,7 @@ static void remove_path(const char *path)
 struct path_stat {
 	struct cache_entry *ce;	/* made for a regular file or a symlink */
 	int err;		/* lstat's errno, or 0 */
+	int beyond_link;	/* has_symlink_leading_path said so */
 	mode_t mode;
 	off_t size;
 };
@@ -113,6 +114,7 @@ static void stat_one_path(struct work_dirs *wd, size_t i)
 	size_t len = strlen(path);
 	struct stat st;
 
+	ps->beyond_link = has_symlink_leading_path(path, len) > 0;
 	if (lstat_in_work_dirs(wd, path, len, &st) < 0) {
 		ps->err = errno;
 		return;
@@ -142,7 +144,8 @@ static size_t stat_run(void *data, size_t run)
 
 /*
  * A path beyond a symlink reads as missing here; update_path refuses
- * it before it looks (has_symlink_leading_path).
+ * it before it looks at that (beyond_link).  Each thread remembers
+ * the last leading directory it found real, as the main thread did.
  */
 static void stat_paths(void)
 {
@@ -159,7 +162,7 @@ static void update_path(size_t n)
 
 	if (!verify_path(path, len))
 		die("invalid path '%s'", path);
-	if (has_symlink_leading_path(path, len) > 0)
+	if (ps->beyond_link)
 		die("'%s' is beyond a symbolic link", path);
 	if (ps->err) {
 		errno = ps->err;
