@@ -155,13 +155,14 @@ static size_t loose_bound(size_t size)
 /*
  * A loose object's file, read whole in one read(2) into a buffer of
  * its bound and a byte (no fstat to learn its size: coming back short,
- * a read of a regular file has reached its end): NULL when there is no
- * such file (*missing set) or it cannot be read so.
+ * a read of a regular file has reached its end), opened as loose.c
+ * opens them (O_NOATIME): NULL when there is no such file (*missing
+ * set) or it cannot be read so.
  */
 static unsigned char *read_loose_file(const char *name, size_t bound,
 				      size_t *zlen, int *missing)
 {
-	int fd = open(name, O_RDONLY | O_NONBLOCK);
+	int fd = open_object_fd(name);
 	unsigned char *z;
 	ssize_t n;
 
