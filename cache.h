@@ -1078,6 +1078,8 @@ void list_loose_objects(void);
 int loose_listed(const unsigned char *sha1);
 /* len, or one digit past what sha1 shares with a listed neighbour. */
 int loose_abbrev_len(const unsigned char *sha1, int len);
+/* open(2) of a loose object's file, read-only, O_NOATIME where allowed. */
+int open_object_fd(const char *path);
 /*
  * The bytes of the loose object file at path, *len of them, read or
  * (*mapped, big ones) mapped: the caller frees or unmaps; NULL (f).

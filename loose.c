@@ -221,7 +221,7 @@ static void free_loose(struct object_stream *st)
  */
 static int no_atime = O_NOATIME;
 
-static int open_object_fd(const char *path)
+int open_object_fd(const char *path)
 {
 	int flags = __atomic_load_n(&no_atime, __ATOMIC_RELAXED);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | flags);

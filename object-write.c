@@ -142,13 +142,55 @@ static int compare_with_buffer(struct object_stream *st, const void *buf,
 }
 
 /*
+ * The most a loose object of size bytes (header included) takes, as
+ * zlib or our deflate writes it: stored blocks at worst, 5 bytes a
+ * block of 16 KiB or more, and the wrapper.  A file that holds more
+ * was written otherwise; same_loose_object leaves it to the stream.
+ */
+static size_t loose_bound(size_t size)
+{
+	return size + (size >> 8) + 64;
+}
+
+/*
+ * A loose object's file, read whole in one read(2) into a buffer of
+ * its bound and a byte (no fstat to learn its size: coming back short,
+ * a read of a regular file has reached its end), opened as loose.c
+ * opens them (O_NOATIME): NULL when there is no such file (*missing
+ * set) or it cannot be read so.
+ */
+static unsigned char *read_loose_file(const char *name, size_t bound,
+				      size_t *zlen, int *missing)
+{
+	int fd = open_object_fd(name);
+	unsigned char *z;
+	ssize_t n;
+
+	if (fd < 0) {
+		*missing = errno == ENOENT || errno == ENOTDIR;
+		return NULL;
+	}
+	z = malloc(bound + 1);
+	do {
+		n = z ? read(fd, z, bound + 1) : -1;
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0 || (size_t)n > bound) {
+		free(z);
+		return NULL;
+	}
+	*zlen = n;
+	return z;
+}
+
+/*
  * The collision check's fast way, for a loose object that holds what
- * we would write: its file inflated whole, in one call of our inflater
- * (the header and size known, so no zlib stream opened to learn them),
- * and compared.  1 when that says the bytes are the same; 0 when it
- * cannot tell (another answer, an error, a packed object, a big one),
- * for the stream to read again and say why, *missing set when there
- * is no loose file.
+ * we would write: its file read in one call and inflated whole, in
+ * one call of our inflater (the header and size known, so no zlib
+ * stream opened to learn them), and compared.  1 when that says the
+ * bytes are the same; 0 when it cannot tell (another answer, an error,
+ * a packed object, a big one), for the stream to read again and say
+ * why, *missing set when there is no loose file.
  */
 static int same_loose_object(const unsigned char *sha1, const void *buf,
 			     size_t len, enum object_type type, int *missing)
@@ -156,29 +198,22 @@ static int same_loose_object(const unsigned char *sha1, const void *buf,
 	char hdr[MAX_HEADER_LEN];
 	const char *name = sha1_file_name(sha1);
 	size_t hdrlen, zlen, used;
-	unsigned char *out = NULL;
-	void *z;
-	int mapped, same = 0;
-	struct fault f;
+	unsigned char *out = NULL, *z;
+	int same = 0;
 
 	if (!name || len > WHOLE_INFLATE_MAX)
 		return 0;
-	z = load_object_file(name, &zlen, &mapped, &f);
-	if (!z) {
-		*missing = f.code == FAULT_MISSING;
-		return 0;
-	}
 	hdrlen = format_object_header(hdr, type, len);
+	z = read_loose_file(name, loose_bound(hdrlen + len), &zlen, missing);
+	if (!z)
+		return 0;
 	out = malloc(hdrlen + len + INFLATE_SLACK);
 	if (out && !inflate_whole(z, zlen, out, hdrlen + len, &used, 0) &&
 	    used == zlen && !memcmp(out, hdr, hdrlen) &&
 	    !memcmp(out + hdrlen, buf, len))
 		same = 1;
 	free(out);
-	if (mapped)
-		munmap(z, zlen);
-	else
-		free(z);
+	free(z);
 	return same;
 }
 

@@ -555,9 +555,12 @@ struct twin {
 /*
  * The flagged blocks of one sha1_update, kept until POOL of them are
  * there (or the call ends) so that their twins, a DV or two each, fill
- * the vector lanes: a lane holds one twin, all at one test step.
+ * the vector lanes: a lane holds one twin, all at one test step.  A
+ * test costs the same however few lanes it fills (its 80 steps are one
+ * chain of dependent operations), and a pool of 8 blocks left most of
+ * the lanes of its step-65 test empty: 32 fill them better.
  */
-#define POOL 8
+#define POOL 32
 struct pool {
 	struct flagged b[POOL];
 	size_t nr;
@@ -833,13 +836,11 @@ static void get_ihv(const struct sha1_ctx *c, uint32_t *ihv)
  * where a block is flagged, to test its twins between the chaining
  * values before and after it.
  */
-static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
+static void hash_blocks(struct sha1_ctx *c, struct pool *pl,
+			const unsigned char *p, size_t n)
 {
 	uint32_t mask[64], ihv[5], out[5];
-	struct pool pl;
 	size_t k, i, run;
-
-	pl.nr = 0;
 
 	for (; n; n -= k, p += 64 * k) {
 		k = n < 64 ? n : 64;
@@ -855,17 +856,28 @@ static void hash_blocks(struct sha1_ctx *c, const unsigned char *p, size_t n)
 			SHA1_Update(&c->h, p + 64 * run, 64);
 			get_ihv(c, out);
 			c->flagged++;
-			if (add_flagged(&pl, ihv, p + 64 * run, mask[run], out))
+			if (add_flagged(pl, ihv, p + 64 * run, mask[run], out))
 				c->attack = 1;
 		}
 	}
-	if (pl.nr && flush_pool(&pl))
+}
+
+/* The twins of the blocks still pooled, tested. */
+static void drain_pool(struct sha1_ctx *c, struct pool *pl)
+{
+	if (pl->nr && flush_pool(pl))
 		c->attack = 1;
 }
 
+/*
+ * One pool for the whole call: the block completed from buf and the
+ * blocks that follow share it (a pool of its own, the first block of
+ * every file hashed after its header would take a test alone).
+ */
 void sha1_update(struct sha1_ctx *c, const void *data, size_t len)
 {
 	const unsigned char *p = data;
+	struct pool pl;
 
 	if (!len)
 		return;
@@ -881,14 +893,18 @@ void sha1_update(struct sha1_ctx *c, const void *data, size_t len)
 		len -= n;
 		if (c->used < 64)
 			return;
-		hash_blocks(c, c->buf, 1);
+	}
+	pl.nr = 0;
+	if (c->used) {
+		hash_blocks(c, &pl, c->buf, 1);
 		c->used = 0;
 	}
 	if (len >= 64) {
-		hash_blocks(c, p, len / 64);
+		hash_blocks(c, &pl, p, len / 64);
 		p += len & ~(size_t)63;
 		len &= 63;
 	}
+	drain_pool(c, &pl);
 	memcpy(c->buf, p, len);
 	c->used = len;
 }
@@ -906,13 +922,16 @@ int sha1_final(unsigned char *md, struct sha1_ctx *c)
 	unsigned char pad[128];
 	size_t n = c->used < 56 ? 64 : 128;
 	uint64_t bits = c->len << 3;
+	struct pool pl;
 
 	memcpy(pad, c->buf, c->used);
 	memset(pad + c->used, 0, n - c->used);
 	pad[c->used] = 0x80;
 	store_be32(pad + n - 8, bits >> 32);
 	store_be32(pad + n - 4, bits);
-	hash_blocks(c, pad, n / 64);
+	pl.nr = 0;
+	hash_blocks(c, &pl, pad, n / 64);
+	drain_pool(c, &pl);
 	store_be32(md, c->h.h0);
 	store_be32(md + 4, c->h.h1);
 	store_be32(md + 8, c->h.h2);

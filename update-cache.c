@@ -89,35 +89,99 @@ static void remove_path(const char *path)
 	remove_file_from_cache(path);
 }
 
-static void update_path(const char *path)
+/*
+ * What lstat said of each path, asked on every core before the paths
+ * are checked in order (the checks and their refusals stay in order;
+ * only the system calls overlap).
+ */
+struct path_stat {
+	struct cache_entry *ce;	/* made for a regular file or a symlink */
+	int err;		/* lstat's errno, or 0 */
+	int beyond_link;	/* has_symlink_leading_path said so */
+	mode_t mode;
+	off_t size;
+};
+
+static struct path_stat *path_stats;
+
+/* Paths a thread takes at a time, its directories kept open over them. */
+#define STAT_RUN 256
+
+static void stat_one_path(struct work_dirs *wd, size_t i)
 {
+	struct path_stat *ps = &path_stats[i];
+	const char *path = paths.items[i];
 	size_t len = strlen(path);
-	struct cache_entry *ce;
 	struct stat st;
+
+	ps->beyond_link = has_symlink_leading_path(path, len) > 0;
+	if (lstat_in_work_dirs(wd, path, len, &st) < 0) {
+		ps->err = errno;
+		return;
+	}
+	ps->mode = st.st_mode;
+	ps->size = st.st_size;
+	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+		ps->ce = make_cache_entry(path, len);
+		fill_stat_cache_info(ps->ce, &st);
+	}
+}
+
+static size_t stat_run(void *data, size_t run)
+{
+	size_t i = run * STAT_RUN, end = i + STAT_RUN;
+	struct work_dirs wd;
+
+	(void)data;
+	if (end > paths.nr)
+		end = paths.nr;
+	init_work_dirs(&wd);
+	for (; i < end; i++)
+		stat_one_path(&wd, i);
+	close_work_dirs(&wd);
+	return 1;
+}
+
+/*
+ * A path beyond a symlink reads as missing here; update_path refuses
+ * it before it looks at that (beyond_link).  Each thread remembers
+ * the last leading directory it found real, as the main thread did.
+ */
+static void stat_paths(void)
+{
+	path_stats = xcalloc(paths.nr + 1, sizeof(*path_stats));
+	run_parallel(0, (paths.nr + STAT_RUN - 1) / STAT_RUN, stat_run, NULL,
+		     NULL, 0);
+}
+
+static void update_path(size_t n)
+{
+	const char *path = paths.items[n];
+	const struct path_stat *ps = &path_stats[n];
+	size_t len = strlen(path);
 
 	if (!verify_path(path, len))
 		die("invalid path '%s'", path);
-	if (has_symlink_leading_path(path, len) > 0)
+	if (ps->beyond_link)
 		die("'%s' is beyond a symbolic link", path);
-	if (lstat(path, &st) < 0) {
+	if (ps->err) {
+		errno = ps->err;
 		if (errno != ENOENT && errno != ENOTDIR)
 			die_errno("lstat '%s'", path);
 		remove_path(path);
 		return;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(ps->mode))
 		die("'%s' is a directory; add the files in it instead", path);
-	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+	if (!ps->ce)
 		die("'%s' is not a regular file or a symlink", path);
-	ce = make_cache_entry(path, len);
-	fill_stat_cache_info(ce, &st);
 	ALLOC_GROW(jobs, nr_jobs + 1, alloc_jobs);
-	jobs[nr_jobs].ce = ce;
-	jobs[nr_jobs].size = st.st_size;
-	jobs[nr_jobs].mode = st.st_mode;
+	jobs[nr_jobs].ce = ps->ce;
+	jobs[nr_jobs].size = ps->size;
+	jobs[nr_jobs].mode = ps->mode;
 	jobs[nr_jobs].failed = 0;
 	nr_jobs++;
-	queue_entry(ce);
+	queue_entry(ps->ce);
 }
 
 /* Set by the first failure, so a broken store gives one message. */
@@ -352,8 +416,10 @@ int main(int argc, char **argv)
 	for (n = 0; n < nr_cacheinfos; n++)
 		add_cacheinfo(cacheinfos[n].mode, cacheinfos[n].id,
 			      cacheinfos[n].path);
-	for (i = 0; i < (int)paths.nr; i++)
-		update_path(paths.items[i]);
+	stat_paths();
+	for (n = 0; n < paths.nr; n++)
+		update_path(n);
+	free(path_stats);
 	hash_jobs();
 	sort_cache_entries(pending, pending_nr);
 	drop_duplicate_pending();

@@ -60,6 +60,32 @@ static int check_at_end(int fd, const char *path, struct fault *f)
 }
 
 /*
+ * Read a file that should hold len bytes into buf (len + 1 bytes): one
+ * read(2) asks for a byte more, and its coming back short is the end
+ * of a regular file (reads of a regular file stop short only there),
+ * so the common file costs one call, not a second one to see the end.
+ */
+static int read_whole(int fd, const char *path, char *buf, size_t len,
+		      struct fault *f)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, buf, len + 1);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return set_fault_errno(f, "read '%s'", path);
+	if ((size_t)n == len)
+		return 0;
+	if ((size_t)n > len)
+		return set_fault(f, FAULT_IO,
+				 "'%s' changed size while it was read", path);
+	if (read_piece(fd, path, buf + n, len - n, f) < 0)
+		return -1;
+	return check_at_end(fd, path, f);
+}
+
+/*
  * Open a file lstat called regular: never a symlink put there since,
  * and O_NONBLOCK so that a FIFO put there since cannot hang us.
  */
@@ -139,8 +165,7 @@ char *read_work_file_f(const char *path, const struct stat *st,
 	if (fd < 0)
 		return NULL;
 	buf = xmalloc(len + 1);
-	if (read_piece(fd, path, buf, len, f) < 0 ||
-	    check_at_end(fd, path, f) < 0) {
+	if (read_whole(fd, path, buf, len, f) < 0) {
 		close(fd);
 		free(buf);
 		return NULL;
