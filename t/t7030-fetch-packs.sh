@@ -319,6 +319,23 @@ test_expect_success 'clone killed at any moment: the directory whole or absent' 
 	test -s hits
 '
 
+# SIGTERM right after mktemp made the hidden directory (a mktemp that
+# signals its caller as it returns): the cleanup is already armed.
+test_expect_success 'SIGTERM as the clone directory is made: nothing left' '
+	mkdir -p term-bin &&
+	real=$(command -v mktemp) &&
+	cat >term-bin/mktemp <<-EOF &&
+	#!/bin/sh
+	"$real" "\$@" || exit
+	case "\$*" in *.clone-*) kill -s TERM \$PPID ;; esac
+	EOF
+	chmod +x term-bin/mktemp &&
+	(PATH=$TRASH_DIRECTORY/term-bin:$PATH &&
+	 test_expect_code 143 dircache clone a termc 2>/dev/null) &&
+	test_must_fail test -e termc &&
+	test -z "$(ls -A | grep "^\.termc\.clone-")"
+'
+
 test_expect_success 'fetch killed at any moment: the store as before, or fetched' '
 	git_in bf rev-parse refs/remotes/origin/master >old &&
 	rm -f hits &&
