@@ -32,13 +32,16 @@ esac
 [ -n "$parent" ] || parent=/
 [ -n "$base" ] || die "cannot clone into '$dir'"
 final=$(cd "$parent" && pwd -P)/$base || die "cannot enter '$parent'"
-made=$(mktemp -d "${final%/*}/.$base.clone-XXXXXX") ||
-	die "cannot create a directory next to '$dir'"
-trap 'rm -rf "$made"' EXIT
-# mktemp made it 0700: the mode mkdir would have given.
-chmod "$(printf '%o' $((0777 & ~$(umask))))" "$made" || exit 128
+# The traps before mktemp: a signal while it runs waits until made
+# holds the name, and the exit it makes removes the directory.
+made=
+trap '[ -z "$made" ] || rm -rf "$made"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+made=$(mktemp -d "${final%/*}/.$base.clone-XXXXXX") ||
+	die "cannot create a directory next to '$dir'"
+# mktemp made it 0700: the mode mkdir would have given.
+chmod "$(printf '%o' $((0777 & ~$(umask))))" "$made" || exit 128
 cd "$made" || exit 128
 unset GIT_DIR GIT_OBJECT_DIRECTORY SHA1_FILE_DIRECTORY GIT_INDEX_FILE
 # The remote's refs and config first: the store is made with the

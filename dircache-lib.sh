@@ -254,14 +254,16 @@ head_commit() {
 
 # A temporary directory inside the store (same file system, so a rename
 # from it is atomic), removed on any exit (a closed pipe too: "| head").
+# The traps come first: a signal while mktemp runs then waits until
+# dc_tmp holds the name, and the exit it makes removes the directory.
 make_tmp() {
-	dc_tmp=$(mktemp -d "$(git_dir)/tmp-$dc_cmd-XXXXXX") ||
-		die "cannot create a temporary directory"
 	trap 'dc_cleanup' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 	trap 'exit 141' PIPE
+	dc_tmp=$(mktemp -d "$(git_dir)/tmp-$dc_cmd-XXXXXX") ||
+		die "cannot create a temporary directory"
 }
 
 dc_cleanup() {

@@ -18,7 +18,11 @@ stop_daemon() {
 	fi
 }
 
-# start_daemon: start it, wait until it answers (fails after 10 s).
+# start_daemon: start it, wait until it answers (fails after 10 s a
+# try).  free_port's port is only free when it looks: another process
+# may bind it first.  Then our daemon dies, or another script's daemon
+# answers in its place (its module list lacks our trash directory, the
+# comment of ours): start again on another port.
 start_daemon() {
 	mkdir -p srv plain &&
 	cat >rsyncd.conf <<-EOF &&
@@ -28,26 +32,37 @@ start_daemon() {
 	log file = $TRASH_DIRECTORY/rsyncd.log
 	[stores]
 	path = $TRASH_DIRECTORY/srv
+	comment = $TRASH_DIRECTORY
 	read only = no
 	pre-xfer exec = $TOP/dircache-receive --rsyncd
 	[plain]
 	path = $TRASH_DIRECTORY/plain
 	read only = no
 	EOF
-	port=$(free_port) || return 1
-	# A PATH without the tools: dircache-receive finds its own.
-	env PATH=/usr/bin:/bin rsync --daemon --no-detach --address=127.0.0.1 --port="$port" \
-		--config="$TRASH_DIRECTORY/rsyncd.conf" 2>/dev/null &
-	daemon_pid=$!
-	trap 'stop_daemon' EXIT
-	URL=rsync://127.0.0.1:$port/stores
-	PLAIN_URL=rsync://127.0.0.1:$port/plain
-	i=0
-	while ! rsync --list-only "$URL/" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || return 1
-		sleep 0.1
+	_try=0
+	while test $_try -lt 5; do
+		_try=$((_try + 1))
+		port=$(free_port) || return 1
+		# A PATH without the tools: dircache-receive finds its own.
+		env PATH=/usr/bin:/bin rsync --daemon --no-detach --address=127.0.0.1 --port="$port" \
+			--config="$TRASH_DIRECTORY/rsyncd.conf" 2>/dev/null &
+		daemon_pid=$!
+		trap 'stop_daemon' EXIT
+		URL=rsync://127.0.0.1:$port/stores
+		PLAIN_URL=rsync://127.0.0.1:$port/plain
+		i=0
+		while kill -0 "$daemon_pid" 2>/dev/null && test $i -lt 100; do
+			if rsync "rsync://127.0.0.1:$port/" 2>/dev/null |
+			   awk -F '\t' -v d="$TRASH_DIRECTORY" \
+				'$2 == d { f = 1 } END { exit !f }'; then
+				return 0
+			fi
+			i=$((i + 1))
+			sleep 0.1
+		done
+		stop_daemon
 	done
+	return 1
 }
 
 # A stand-in for ssh: "ssh host command..." runs the command here, from

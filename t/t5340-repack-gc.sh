@@ -95,7 +95,7 @@ test_expect_success 'repack killed at any moment: the store keeps every object' 
 	for delay in 0 0.01 0.02 0.04 0.06 0.08 0.1 0.15 0.2 0.3 0.5; do
 		rm -rf k && cp -R k0 k &&
 		(cd k && { setsid dircache-repack -a -d -q & } &&
-		 pid=$! && sleep $delay && kill -9 -- -$pid 2>/dev/null;
+		 pid=$! && sleep $delay && kill -9 -$pid 2>/dev/null;
 		 wait $pid;
 		 fsck-cache >../fsck 2>&1; echo $? >../rc) &&
 		test "$(cat rc)" = 0 && ! grep -v "^dangling" fsck &&

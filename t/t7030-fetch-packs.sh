@@ -292,15 +292,22 @@ test_expect_success 'setup: a bigger packed remote' '
 	GIT_DIR=big/.dircache git repack -a -d -q --window=0
 '
 
-# Run "$@" in its own session, killed with -9 after $delay seconds.
+# Run "$@" in its own session, killed with -9 after $delay seconds (or
+# once it has started, on a machine too loaded to start it by then);
+# each kill that found it running adds a line to $TRASH_DIRECTORY/hits.
+# (dash's kill takes no "--": "kill -9 -- -PGID" would kill nothing.)
 run_killed() {
-	setsid sh -c 'echo $$ >pid; exec "$@"' sh "$@" >/dev/null 2>&1 &
+	rm -f pid &&
+	setsid sh -c 'echo $$ >pid.new && mv pid.new pid && exec "$@"' \
+		sh "$@" >/dev/null 2>&1 &
 	sleep $delay
-	kill -9 -- -$(cat pid) 2>/dev/null
+	while ! test -s pid; do sleep 0.01; done
+	kill -9 -$(cat pid) 2>/dev/null && echo "$delay" >>"$TRASH_DIRECTORY/hits"
 	wait
 }
 
 test_expect_success 'clone killed at any moment: the directory whole or absent' '
+	rm -f hits &&
 	for delay in 0.03 0.1 0.2 0.3 0.5; do
 		rm -rf k && run_killed dircache clone big k &&
 		if test -e k; then
@@ -308,11 +315,30 @@ test_expect_success 'clone killed at any moment: the directory whole or absent' 
 			test "$clone_ok_big" = y &&
 			test "$(git_in k rev-parse HEAD)" = "$(git_in big rev-parse HEAD)" || return 1
 		fi
-	done
+	done &&
+	test -s hits
+'
+
+# SIGTERM right after mktemp made the hidden directory (a mktemp that
+# signals its caller as it returns): the cleanup is already armed.
+test_expect_success 'SIGTERM as the clone directory is made: nothing left' '
+	mkdir -p term-bin &&
+	real=$(command -v mktemp) &&
+	cat >term-bin/mktemp <<-EOF &&
+	#!/bin/sh
+	"$real" "\$@" || exit
+	case "\$*" in *.clone-*) kill -s TERM \$PPID ;; esac
+	EOF
+	chmod +x term-bin/mktemp &&
+	(PATH=$TRASH_DIRECTORY/term-bin:$PATH &&
+	 test_expect_code 143 dircache clone a termc 2>/dev/null) &&
+	test_must_fail test -e termc &&
+	test -z "$(ls -A | grep "^\.termc\.clone-")"
 '
 
 test_expect_success 'fetch killed at any moment: the store as before, or fetched' '
 	git_in bf rev-parse refs/remotes/origin/master >old &&
+	rm -f hits &&
 	for delay in 0.03 0.1 0.2 0.3 0.5; do
 		rm -rf bk && cp -a bf bk &&
 		(cd bk && run_killed dircache fetch origin) &&
@@ -323,7 +349,8 @@ test_expect_success 'fetch killed at any moment: the store as before, or fetched
 		(cd bk && dircache fetch origin 2>/dev/null) &&
 		test "$(git_in bk rev-parse refs/remotes/origin/master)" = \
 			"$(git_in big rev-parse HEAD)" || return 1
-	done
+	done &&
+	test -s hits
 '
 
 test_expect_success 'a quarantine a day old is removed, a new one is not' '

@@ -122,6 +122,26 @@ test_expect_success 'commit killed while it reads the message: nothing left' '
 	test_cmp before after
 '
 
+# The signal at the worst moment: right after mktemp made the
+# directory, before the script has its name (a mktemp that sends its
+# caller SIGTERM as it returns).  The cleanup must already be armed.
+test_expect_success 'SIGTERM as the temporary directory is made: nothing left' '
+	mkdir -p term-bin &&
+	real=$(command -v mktemp) &&
+	cat >term-bin/mktemp <<-EOF &&
+	#!/bin/sh
+	"$real" "\$@" || exit
+	case "\$*" in *tmp-commit-*) kill -s TERM \$PPID ;; esac
+	EOF
+	chmod +x term-bin/mktemp &&
+	echo term >>r/b &&
+	repo_state r >before &&
+	(cd r && PATH=../term-bin:$PATH &&
+	 test_expect_code 143 dircache commit -a -m term) &&
+	repo_state r >after &&
+	test_cmp before after
+'
+
 test_expect_success 'add-files --write-tree lists unmerged paths, writes nothing' '
 	blob=$(cd r && git --git-dir=.dircache hash-object -w b) &&
 	printf "0 %s 0\tb\n100644 %s 1\tb\n100644 %s 2\tb\n" \

@@ -36,7 +36,8 @@ GIT_COMMITTER_EMAIL='committer@example.com'
 GIT_COMMITTER_DATE='1112912053 -0700'
 GIT_CONFIG_NOSYSTEM=1
 GIT_CONFIG_GLOBAL=/dev/null
-# git run in a trash directory must not find this project's repository.
+# git run in a trash directory must not find this project's repository,
+# nor one around TEST_ROOT (set again once the trash directory is made).
 GIT_CEILING_DIRECTORIES="$TEST_DIRECTORY"
 DIRCACHE_NO_SYNC=1
 HOME="$TRASH_DIRECTORY"
@@ -107,6 +108,7 @@ test_fixed=0
 rm -rf "$TRASH_DIRECTORY" || exit 1
 mkdir -p "$TRASH_DIRECTORY" || exit 1
 cd "$TRASH_DIRECTORY" || exit 1
+GIT_CEILING_DIRECTORIES="$TEST_DIRECTORY:$(cd .. && pwd -P)"
 
 say_verbose() {
 	sed 's/^/# /' "$1" >&2
