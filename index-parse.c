@@ -444,16 +444,14 @@ int finish_deferred_check(void)
 }
 
 /*
- * Every page of the index is read, most of them twice (the parse and
- * the checksum): mapped at once rather than a fault at a time.
+ * Map an index file: 0, 1 when there is none, or -1.  Without
+ * MAP_POPULATE: populating a kernel's 8 MB index (2,000 pages) took
+ * 0.75 ms in mmap, before the parse or the checksum could start, on the
+ * one thread.  Unpopulated, each read fault maps the pages around it
+ * that are cached (16 at a time), and the ~125 faults fall on whichever
+ * of the parse and the checksum gets there first, while the other goes
+ * on.
  */
-#ifdef MAP_POPULATE
-#define MAP_POPULATE_IF_ANY MAP_POPULATE
-#else
-#define MAP_POPULATE_IF_ANY 0
-#endif
-
-/* Map an index file: 0, 1 when there is none, or -1. */
 int map_index_file(const char *file, void **map, size_t *size,
 		   struct stat *st)
 {
@@ -476,8 +474,7 @@ int map_index_file(const char *file, void **map, size_t *size,
 			     (long long)st->st_size);
 	}
 	*size = st->st_size;
-	*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE | MAP_POPULATE_IF_ANY,
-		    fd, 0);
+	*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (*map == MAP_FAILED)
 		return error_errno("mmap index '%s'", file);
