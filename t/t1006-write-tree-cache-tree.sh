@@ -102,6 +102,22 @@ test_expect_success 'cache-tree nodes whose trees are missing are rewritten' '
 	git cat-file -e $root && git cat-file -e $d && git cat-file -e $de
 '
 
+test_expect_success 'a big index whose cache tree names lost trees' '
+	git init -q big && cd big &&
+	for d in $(seq 0 69); do
+		mkdir -p d$d/s && seq 0 59 | sed "s|^|d$d/s/f|" | xargs touch &&
+		echo $d >d$d/s/f0 || return 1
+	done &&
+	git add . && test $(git ls-files | wc -l) -ge 4096 &&
+	write-tree >../first && test -n "$(tree_ext)" &&
+	rm -f .git/objects/pack/pack-* &&
+	test_must_fail git cat-file -e $(cat ../first) &&
+	both_write_tree &&
+	git ls-tree -r -t $(cat ../first) | grep -c " tree " >../n &&
+	test $(cat ../n) -eq 140 &&
+	git fsck --strict
+'
+
 test_expect_success 'intent-to-add entries: out of the tree, in the index' '
 	cd r &&
 	mkdir -p c o && echo n >c/n && echo m >m && echo o >o/o &&
