@@ -118,6 +118,22 @@ test_expect_success 'a big index whose cache tree names lost trees' '
 	git fsck --strict
 '
 
+test_expect_success 'the index written beside the pack: -N entries put back' '
+	cd big &&
+	echo new >d3/s/new && git add -N d3/s/new &&
+	echo changed >d5/s/f1 && git add d5/s/f1 &&
+	root=$(cat ../first) &&
+	for t in $root $(git ls-tree -r -d $root | awk "{ print \$3 }"); do
+		rm -f $(blob_file $t) || return 1
+	done &&
+	cp .git/index ../base &&
+	write-tree >../actual && cp .git/index ../ours &&
+	ls .git/objects/pack/*.pack >../packs && test $(wc -l <../packs) -eq 1 &&
+	cp ../base .git/index && git write-tree >../expect &&
+	test_cmp ../expect ../actual && cmp .git/index ../ours &&
+	git ls-files --debug d3/s/new >/dev/null && git fsck --strict
+'
+
 test_expect_success 'intent-to-add entries: out of the tree, in the index' '
 	cd r &&
 	mkdir -p c o && echo n >c/n && echo m >m && echo o >o/o &&
