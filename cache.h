@@ -2119,6 +2119,8 @@ int commit_index(void);
  */
 int write_index_lock(void);
 int commit_written_index(void);
+/* index.lock's bytes synced now, before the commit (-1 after error()). */
+int sync_index_lock(void);
 void rollback_index_lock(void);
 
 /* ---- index.c: the index in memory ---- */

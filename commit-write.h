@@ -48,6 +48,14 @@ int write_index_as_trees(unsigned char *sha1);
  */
 int write_index_as_trees_unplaced(unsigned char *sha1);
 int place_index_trees(void);
+/*
+ * fn(data), called once by the next write_index_tree that stores its
+ * trees as a pack, when they are hashed and the cache tree is up to
+ * date, just before the pack is written: write-tree starts writing
+ * its index there, on a thread of its own.  Only the pack is written
+ * after fn returns (nothing else of the store or the index changes).
+ */
+void call_while_packing_trees(void (*fn)(void *data), void *data);
 
 /*
  * Keep each directory's tree id in memory across write_index_tree

@@ -198,6 +198,15 @@ int commit_index(void)
 	return commit_written_index();
 }
 
+int sync_index_lock(void)
+{
+	if (!index_lock.path)
+		return error("internal error: index is not locked");
+	if (sync_wanted() && fsync(index_lock.fd) < 0)
+		return error_errno("fsync '%s'", index_lock.path);
+	return 0;
+}
+
 int commit_written_index(void)
 {
 	if (!index_lock.path)

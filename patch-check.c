@@ -34,7 +34,34 @@ struct applier {
 	size_t nr_beyond, alloc_beyond;
 	struct spill *spills;	/* contents waiting for temporary files */
 	size_t nr_spills, alloc_spills, spill_bytes;
+	struct ahead *ahead;	/* the batch read ahead (AHEAD_BATCH) */
+	size_t nr_ahead, next_ahead;
+	struct ahead *cur;	/* the patch being applied's, or NULL */
 };
+
+/*
+ * A preimage read ahead, on every core, with the patch's text hunks
+ * applied to it: reading 5,000 files one after the other, then
+ * applying their hunks, was most of a big patch's time on one core
+ * while the other waited.  The work tree does not change while the
+ * set applies in memory (new contents wait in temporary files), so
+ * what was read is what read_old would read, and is used only where
+ * read_old reads the work tree: the path not yet touched by the set.
+ * The checks (leading directories, the file's type) are still made
+ * there, in order; a file whose read or hunks failed is done again
+ * there, which reports why.
+ */
+struct ahead {
+	struct patch *patch;
+	struct stat st;
+	int lstat_errno;	/* 0: st is the file's */
+	char *buf;		/* its bytes (NULL: read again in order) */
+	size_t size;
+	int applied;		/* patch->result made from buf */
+	int used;		/* buf taken by read_old */
+};
+
+#define AHEAD_BATCH 64
 
 /* A target's content made by patch, to go to a temporary file. */
 struct spill {
@@ -345,7 +372,11 @@ static int read_old(struct applier *a, const char *path, struct target *t,
 	}
 	if (check_leading(a, path) < 0)
 		return -1;
-	if (lstat(path, &st) < 0)
+	if (a->cur) {
+		st = a->cur->st;
+		errno = a->cur->lstat_errno;
+	}
+	if (a->cur ? a->cur->lstat_errno != 0 : lstat(path, &st) < 0)
 		return set_fault_at(a->f, FAULT_IO, path, 0, "%s: %s", path,
 				  strerror(errno));
 	if ((a->flags & APPLY_INDEX) &&
@@ -354,7 +385,14 @@ static int read_old(struct applier *a, const char *path, struct target *t,
 	if (check_work_file_type(path, &st) < 0)
 		return set_fault_at(a->f, FAULT_CONFLICT, path, 0, "%s: wrong "
 				    "type", path);
-	*buf = read_work_file(path, &st, &t->size);
+	if (a->cur && a->cur->buf) {
+		*buf = a->cur->buf;
+		t->size = a->cur->size;
+		a->cur->buf = NULL;
+		a->cur->used = 1;
+	} else {
+		*buf = read_work_file(path, &st, &t->size);
+	}
 	if (!*buf)
 		return set_fault_at(a->f, FAULT_IO, path, 0, "%s: cannot read",
 				    path);
@@ -538,6 +576,13 @@ static int make_result(struct applier *a, struct patch *patch,
 	const char *name = patch->new_name ? patch->new_name : patch->old_name;
 	int reject = !!(a->flags & APPLY_REJECT), r;
 
+	if (a->cur && a->cur->applied) {
+		if (a->cur->used)
+			return 0;	/* made from what read_old took */
+		free(patch->result);
+		patch->result = NULL;
+		a->cur->applied = 0;
+	}
 	if (patch->is_binary)
 		return apply_binary_patch(patch, old, old_size, &patch->result,
 					  &patch->result_size, a->f);
@@ -617,19 +662,113 @@ static int keep_old(struct applier *a, const struct patch *patch,
 	return 0;
 }
 
+/* ---- reading ahead ---- */
+
+static size_t read_ahead_one(void *data, size_t i)
+{
+	struct ahead *ah = (struct ahead *)data + i;
+	struct patch *patch = ah->patch;
+	const char *path = patch->old_name;
+	struct fault f;
+	char *result;
+	size_t size;
+
+	if (lstat(path, &ah->st) < 0) {
+		ah->lstat_errno = errno ? errno : EIO;
+		return 1;
+	}
+	ah->buf = read_work_file_f(path, &ah->st, &ah->size, &f);
+	if (!ah->buf || patch->is_binary)
+		return 1;
+	if (apply_text_hunks(patch, path, ah->buf, ah->size, 0, NULL,
+			     &result, &size, &f)) {
+		free(result);
+		return 1;
+	}
+	patch->result = result;
+	patch->result_size = size;
+	ah->applied = 1;
+	return 1;
+}
+
+/* Only the work tree's files, with nothing to tell as they apply. */
+static int reads_ahead(const struct applier *a)
+{
+	return !(a->flags & (APPLY_INDEX | APPLY_CACHED | APPLY_VERBOSE |
+			     APPLY_REJECT));
+}
+
+static void drop_ahead(struct applier *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_ahead; i++) {
+		struct ahead *ah = &a->ahead[i];
+
+		free(ah->buf);
+		if (ah->applied && !ah->used) {
+			free(ah->patch->result);
+			ah->patch->result = NULL;
+		}
+	}
+	a->nr_ahead = a->next_ahead = 0;
+	a->cur = NULL;
+}
+
+/* The next batch from patch on: the files no patch before took. */
+static void read_ahead(struct applier *a, struct patch *patch)
+{
+	size_t n;
+
+	drop_ahead(a);
+	if (!a->ahead)
+		a->ahead = xcalloc(AHEAD_BATCH, sizeof(*a->ahead));
+	for (n = 0; patch && n < AHEAD_BATCH; patch = patch->next, n++) {
+		struct ahead *ah;
+
+		if (patch->is_new || !patch->old_name || patch->result ||
+		    find_target(a, patch->old_name))
+			continue;
+		ah = &a->ahead[a->nr_ahead++];
+		memset(ah, 0, sizeof(*ah));
+		ah->patch = patch;
+	}
+	run_parallel(0, a->nr_ahead, read_ahead_one, a->ahead, NULL, 0);
+}
+
+/* The read-ahead of patch, if any, as a->cur; the batch made anew. */
+static void take_ahead(struct applier *a, struct patch *patch,
+		       size_t *left)
+{
+	a->cur = NULL;
+	if (!reads_ahead(a))
+		return;
+	if (!*left) {
+		read_ahead(a, patch);
+		*left = AHEAD_BATCH;
+	}
+	(*left)--;
+	if (a->next_ahead < a->nr_ahead &&
+	    a->ahead[a->next_ahead].patch == patch)
+		a->cur = &a->ahead[a->next_ahead++];
+}
+
 /* All of the set in memory: 0, or -1 at the first failure. */
 static int apply_in_memory(struct applier *a, struct patch_set *set,
 			   char ***owned, size_t *nr_owned)
 {
 	struct patch *patch;
+	size_t left = 0;
 
 	for (patch = set->first; patch; patch = patch->next) {
 		char *buf = NULL;
 		int r;
 
+		take_ahead(a, patch, &left);
 		if (a->flags & APPLY_VERBOSE)
 			note_patch(set, "Checking patch ", patch, "...\n");
 		r = apply_one(a, patch, &buf);
+		a->cur = NULL;
 		if (r < 0) {
 			free(buf);
 			return -1;
@@ -667,6 +806,8 @@ int apply_patch_set(struct patch_set *set, unsigned int flags,
 	 */
 	forget_known_dirs();
 	ret = apply_in_memory(&a, set, &owned, &nr_owned);
+	drop_ahead(&a);
+	free(a.ahead);
 	if (!ret && !(flags & APPLY_CHECK))
 		ret = write_patch_targets(a.t, a.nr, a.flags);
 	if (!ret && (flags & APPLY_VERBOSE) && !(flags & APPLY_CHECK))

@@ -10,15 +10,17 @@
  * back into the index, under index.lock, as git's write-tree does (not
  * when it was whole and valid already).  The index is locked from
  * before it is read, so no other writer's change is lost.  It is
- * written to index.lock while the pack's pages go to disk, and renamed
- * over the index only once the pack is synced and in place: a crash
- * never leaves an index whose cache tree names a tree not stored.
+ * written to index.lock on a thread of its own while the pack is
+ * written (and after the trees when they go loose), and renamed over
+ * the index only once the pack is synced and in place: a crash never
+ * leaves an index whose cache tree names a tree not stored.
  *
  * Everything is checked before anything is written: an index with
  * unmerged entries, or one naming an object the store does not hold,
  * is refused and leaves no tree behind.
  */
 #define _GNU_SOURCE		/* memrchr */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +48,48 @@ static int write_back_index(int was_valid)
 	return 1;
 }
 
+/* The index written back beside the pack of trees (write_back_index). */
+struct write_back {
+	pthread_t thread;
+	int started, was_valid, written;
+};
+
+/* Its bytes synced too: the commit then has only the rename to do. */
+static void *write_back_thread(void *data)
+{
+	struct write_back *wb = data;
+
+	wb->written = write_back_index(wb->was_valid);
+	if (wb->written && sync_index_lock() < 0) {
+		rollback_index_lock();
+		wb->written = 0;
+	}
+	return NULL;
+}
+
+static void start_write_back(void *data)
+{
+	struct write_back *wb = data;
+
+	if (!pthread_create(&wb->thread, NULL, write_back_thread, wb))
+		wb->started = 1;
+}
+
+/* The index written: on the thread started beside the pack, or now. */
+static int finish_write_back(struct write_back *wb)
+{
+	if (!wb->started)
+		return write_back_index(wb->was_valid);
+	wb->started = 0;
+	pthread_join(wb->thread, NULL);
+	return wb->written;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char sha1[HASH_MAX_RAWSZ];
-	int was_valid, written;
+	struct write_back wb = { .started = 0 };
+	int written;
 
 	setup_tool(argv[0]);
 	handle_help(argc, argv, write_tree_usage);
@@ -62,11 +102,16 @@ int main(int argc, char **argv)
 		exit(128);
 	if (read_cache() < 0)
 		die("unable to read the index");
-	was_valid = cache_tree_fully_valid(index_cache_tree());
-	if (write_index_as_trees_unplaced(sha1) < 0)
+	wb.was_valid = cache_tree_fully_valid(index_cache_tree());
+	call_while_packing_trees(start_write_back, &wb);
+	if (write_index_as_trees_unplaced(sha1) < 0) {
+		if (wb.started)
+			finish_write_back(&wb);
+		rollback_index_lock();
 		exit(128);
+	}
 	/* The index is written while the pack of trees goes to disk. */
-	written = write_back_index(was_valid);
+	written = finish_write_back(&wb);
 	if (place_index_trees() < 0) {
 		rollback_index_lock();
 		exit(128);

@@ -102,6 +102,38 @@ test_expect_success 'cache-tree nodes whose trees are missing are rewritten' '
 	git cat-file -e $root && git cat-file -e $d && git cat-file -e $de
 '
 
+test_expect_success 'a big index whose cache tree names lost trees' '
+	git init -q big && cd big &&
+	for d in $(seq 0 69); do
+		mkdir -p d$d/s && seq 0 59 | sed "s|^|d$d/s/f|" | xargs touch &&
+		echo $d >d$d/s/f0 || return 1
+	done &&
+	git add . && test $(git ls-files | wc -l) -ge 4096 &&
+	write-tree >../first && test -n "$(tree_ext)" &&
+	rm -f .git/objects/pack/pack-* &&
+	test_must_fail git cat-file -e $(cat ../first) &&
+	both_write_tree &&
+	git ls-tree -r -t $(cat ../first) | grep -c " tree " >../n &&
+	test $(cat ../n) -eq 140 &&
+	git fsck --strict
+'
+
+test_expect_success 'the index written beside the pack: -N entries put back' '
+	cd big &&
+	echo new >d3/s/new && git add -N d3/s/new &&
+	echo changed >d5/s/f1 && git add d5/s/f1 &&
+	root=$(cat ../first) &&
+	for t in $root $(git ls-tree -r -d $root | awk "{ print \$3 }"); do
+		rm -f $(blob_file $t) || return 1
+	done &&
+	cp .git/index ../base &&
+	write-tree >../actual && cp .git/index ../ours &&
+	ls .git/objects/pack/*.pack >../packs && test $(wc -l <../packs) -eq 1 &&
+	cp ../base .git/index && git write-tree >../expect &&
+	test_cmp ../expect ../actual && cmp .git/index ../ours &&
+	git ls-files --debug d3/s/new >/dev/null && git fsck --strict
+'
+
 test_expect_success 'intent-to-add entries: out of the tree, in the index' '
 	cd r &&
 	mkdir -p c o && echo n >c/n && echo m >m && echo o >o/o &&

@@ -225,4 +225,22 @@ test_expect_success 'the set of 700 files failing at its end: none left' '
 	test_cmp before after
 '
 
+test_expect_success 'a file changed twice within one read-ahead batch' '
+	{ git -C big diff HEAD~2 HEAD~1 -- d0/f00 &&
+	  git -C big diff HEAD~1 HEAD -- d0/f00 &&
+	  git -C big diff HEAD~2 HEAD~1 -- d1 d2 &&
+	  git -C big diff HEAD~2 HEAD~1 -- d0/f01
+	} >twice.patch &&
+	rm -rf big-ours big-git && cp -a big big-ours &&
+	git -C big-ours checkout -q HEAD~2 && cp -a big-ours big-git &&
+	(cd big-ours && apply ../twice.patch) &&
+	(cd big-git && git apply ../twice.patch) &&
+	no_tmp_left big-ours &&
+	tree_of big-git >want && tree_of big-ours >got &&
+	test_cmp want got &&
+	grep -c again big-ours/d0/f00 >n && test $(cat n) -eq 1 &&
+	(cd big-ours && apply -R ../twice.patch) &&
+	tree_of big-ours >got && test_cmp big-base got
+'
+
 test_done
