@@ -842,6 +842,15 @@ enum {
  */
 int inflate_whole(const void *in, size_t len, unsigned char *out,
 		  size_t size, size_t *used, int check);
+/*
+ * The first bytes of the zlib stream at in (len bytes), up to want of
+ * them, into out (want + INFLATE_SLACK bytes), *got how many: fewer
+ * when the stream ends first, and maybe fewer when a match runs past
+ * want.  0, or an INFLATE_ error (*got then counts what is good).  No
+ * check of what follows: a reader learns an object's header by it.
+ */
+int inflate_prefix(const void *in, size_t len, unsigned char *out,
+		   size_t want, size_t *got);
 void set_inflate_checksum(int on);
 /* What an INFLATE_ error means, in the words of the other readers. */
 const char *inflate_error(int ret);
@@ -917,6 +926,9 @@ struct object_stream {
 	unsigned char *whole;	/* the object inflated whole, if it was */
 	unsigned char *owned;	/* mem, malloc'd (size and a NUL): freed at
 				   close, or taken by read_object_stream_whole */
+	const unsigned char *zbuf;	/* the zlib stream, when zlib_later */
+	int zlib_later;		/* header read by inflate.c; the content is
+				   inflated (whole, or by zlib) when read */
 };
 
 /*

@@ -797,40 +797,65 @@ const char *inflate_error(int ret)
 	}
 }
 
-int inflate_whole(const void *in, size_t len, unsigned char *out,
-		  size_t size, size_t *used, int check)
+/* The blocks of a stream whose zlib header b has passed, into o. */
+static int inflate_blocks(struct bits *b, struct out *o)
 {
-	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
-	struct out o = { out, 0, size };
 	struct tables *t = NULL;
-	int ret = zlib_header(in, len), last = 0;
+	int ret = 0, last = 0;
 
-	*used = 0;
-	if (ret)
-		return ret;
 	pthread_once(&tables_once, make_tables);
-	b.p += 2;
 	while (!ret && !last) {
 		unsigned int type;
 
-		refill(&b);
-		last = take(&b, 1);
-		type = take(&b, 2);
+		refill(b);
+		last = take(b, 1);
+		type = take(b, 2);
 		if (type == 0) {
-			ret = stored_block(&b, &o);
+			ret = stored_block(b, o);
 		} else if (type == 1) {
-			ret = huffman_block(&b, &o, fixed.litlen, fixed.dist);
+			ret = huffman_block(b, o, fixed.litlen, fixed.dist);
 		} else if (type == 2) {
 			if (!t && !(t = malloc(sizeof(*t))))
 				return INFLATE_NOMEM;
-			ret = read_dynamic_tables(&b, t);
+			ret = read_dynamic_tables(b, t);
 			if (!ret)
-				ret = huffman_block(&b, &o, t->litlen, t->dist);
+				ret = huffman_block(b, o, t->litlen, t->dist);
 		} else {
 			ret = INFLATE_CORRUPT;
 		}
 	}
 	free(t);
+	return ret;
+}
+
+int inflate_prefix(const void *in, size_t len, unsigned char *out,
+		   size_t want, size_t *got)
+{
+	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
+	struct out o = { out, 0, want };
+	int ret = zlib_header(in, len);
+
+	*got = 0;
+	if (ret)
+		return ret;
+	b.p += 2;
+	ret = inflate_blocks(&b, &o);
+	*got = o.pos;
+	return ret == INFLATE_LONGER ? 0 : ret;
+}
+
+int inflate_whole(const void *in, size_t len, unsigned char *out,
+		  size_t size, size_t *used, int check)
+{
+	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
+	struct out o = { out, 0, size };
+	int ret = zlib_header(in, len);
+
+	*used = 0;
+	if (ret)
+		return ret;
+	b.p += 2;
+	ret = inflate_blocks(&b, &o);
 	if (ret)
 		return ret;
 	/* the Adler-32 of the result: only when asked (see the top) */

@@ -134,13 +134,40 @@ int open_loose_stream(struct object_stream *st, const void *zbuf,
 	return open_loose_prefix(st, zbuf, len, len, f);
 }
 
-int open_loose_prefix(struct object_stream *st, const void *zbuf,
-		      size_t avail, size_t len, struct fault *f)
+/*
+ * The header of a whole loose object by inflate.c, zlib not started
+ * (for most objects it never is): 1 when read so, 0 when zlib must say
+ * what is there.  A match that runs past the first bytes may leave the
+ * header short: zlib then reads it.
+ */
+static int header_without_zlib(struct object_stream *st, const void *zbuf,
+			       size_t len)
+{
+	unsigned char head[MAX_HEADER_LEN + INFLATE_SLACK];
+	size_t got;
+	int hdrlen;
+
+	if (inflate_prefix(zbuf, len, head, MAX_HEADER_LEN, &got))
+		return 0;
+	hdrlen = parse_object_header(head, got, &st->type, &st->size);
+	if (hdrlen < 0 || got - hdrlen > st->size)
+		return 0;
+	memcpy(st->early, head, got);
+	st->early_pos = hdrlen;
+	st->early_len = got;
+	st->zbuf = zbuf;
+	st->zlen = len;
+	st->zlib_later = 1;
+	return 1;
+}
+
+/* The header by zlib, which then goes on with the content. */
+static int header_by_zlib(struct object_stream *st, const void *zbuf,
+			  size_t avail, size_t len, struct fault *f)
 {
 	size_t got;
 	int ret, hdrlen;
 
-	memset(st, 0, sizeof(*st));
 	start_inflate(st, zbuf, avail);
 	st->zlen = len;
 	if (!st->inflating)
@@ -154,13 +181,23 @@ int open_loose_prefix(struct object_stream *st, const void *zbuf,
 		 parse_object_header(st->early, got, &st->type, &st->size) : -1;
 	if (hdrlen < 0)
 		return set_fault(f, FAULT_CORRUPT, "bad header");
-	/* The header is part of what the id hashes. */
-	hash_init(&st->ctx, the_hash);
-	hash_update(&st->ctx, st->early, hdrlen);
 	st->early_pos = hdrlen;
 	st->early_len = got;
 	if (got - hdrlen > st->size)
 		return set_fault(f, FAULT_CORRUPT, "longer than its header says");
+	return 0;
+}
+
+int open_loose_prefix(struct object_stream *st, const void *zbuf,
+		      size_t avail, size_t len, struct fault *f)
+{
+	memset(st, 0, sizeof(*st));
+	if ((avail != len || !header_without_zlib(st, zbuf, len)) &&
+	    header_by_zlib(st, zbuf, avail, len, f) < 0)
+		return -1;
+	/* The header is part of what the id hashes. */
+	hash_init(&st->ctx, the_hash);
+	hash_update(&st->ctx, st->early, st->early_pos);
 	st->left = st->size;
 	return check_claimed_size(st, f);
 }
@@ -246,6 +283,60 @@ static void inflate_rest_whole(struct object_stream *st)
 }
 
 /*
+ * zlib takes over a stream whose header inflate.c read: it inflates
+ * again the bytes inflate.c did, which must be the same.
+ */
+static int start_zlib_late(struct object_stream *st, struct fault *f)
+{
+	unsigned char again[MAX_HEADER_LEN];
+	int ret;
+
+	start_inflate(st, st->zbuf, st->zlen);
+	if (!st->inflating)
+		return set_fault(f, FAULT_IO, "zlib: inflateInit failed");
+	inflateValidate(&st->z, !st->zlib_check_off);
+	st->z.next_out = again;
+	st->z.avail_out = st->early_len;
+	ret = inflate_fed(st, Z_SYNC_FLUSH);
+	if ((ret != Z_OK && ret != Z_STREAM_END) || st->z.avail_out ||
+	    memcmp(again, st->early, st->early_len))
+		return set_fault(f, FAULT_CORRUPT, "truncated or damaged zlib "
+				 "stream");
+	st->ended = ret == Z_STREAM_END;
+	return 0;
+}
+
+/*
+ * The content of a stream whose header inflate.c read, at its first
+ * read: inflated whole by inflate.c when it is small enough and the
+ * stream is exactly what zlib would accept, else left to zlib, which
+ * says what is wrong.
+ */
+static int inflate_late(struct object_stream *st, struct fault *f)
+{
+	size_t hdrlen = st->early_pos, total = hdrlen + st->size, used;
+	unsigned char *out;
+
+	st->zlib_later = 0;
+	if (st->size > WHOLE_INFLATE_MAX)
+		return start_zlib_late(st, f);
+	out = malloc(total + INFLATE_SLACK);
+	if (!out)
+		return start_zlib_late(st, f);
+	if (inflate_whole(st->zbuf, st->zlen, out, total, &used,
+			  !st->zlib_check_off) ||
+	    used != st->zlen || memcmp(out, st->early, st->early_len)) {
+		free(out);
+		return start_zlib_late(st, f);
+	}
+	st->ended = 1;
+	st->early_len = st->early_pos;
+	st->whole = out;
+	st->mem = out + hdrlen;
+	return 0;
+}
+
+/*
  * Inflate into buf (n bytes) until it is full or the stream ends, in
  * pieces of at most UINT_MAX bytes (what zlib takes).  When buf takes
  * all the content left (a small object, or one read whole), Z_FINISH
@@ -287,6 +378,8 @@ static int fill(struct object_stream *st, unsigned char *buf, size_t n,
 {
 	size_t early;
 
+	if (st->zlib_later && inflate_late(st, f) < 0)
+		return -1;
 	if (st->left == st->size)
 		inflate_rest_whole(st);
 	early = st->early_len - st->early_pos;
@@ -310,6 +403,8 @@ static int check_end(struct object_stream *st, struct fault *f)
 {
 	unsigned char spare, check[HASH_MAX_RAWSZ];
 
+	if (st->zlib_later && inflate_late(st, f) < 0)
+		return -1;
 	if (st->inflating && !st->ended) {
 		st->z.next_out = &spare;
 		st->z.avail_out = 1;

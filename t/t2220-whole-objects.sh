@@ -113,4 +113,14 @@ test_expect_success 'trees a pack holds are not written loose again' '
 	! find .dircache/objects -type f -path "*/objects/??/*" | grep .
 '
 
+test_expect_success 'an empty blob with a byte after its stream is refused' '
+	mkdir e && : >e/empty &&
+	id=$(git hash-object e/empty) &&
+	(cd e && init-db 2>/dev/null && update-cache --add empty) &&
+	o=e/$(obj $id) && chmod u+w $o && printf x >>$o &&
+	test_must_fail env SHA1_FILE_DIRECTORY=e/.dircache/objects \
+		cat-file blob $id >/dev/null 2>err &&
+	test_grep "garbage after the zlib stream" err
+'
+
 test_done
