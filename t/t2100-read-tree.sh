@@ -124,11 +124,11 @@ test_expect_success 'the empty tree empties the index' '
 
 test_expect_success 'usage: no tree, unknown option, -h' '
 	test_expect_code 129 read-tree 2>err &&
-	test_grep "^usage: read-tree (--empty | \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" err &&
+	test_grep "^usage: read-tree (--empty | \[(-m | --reset | --prefix=<dir>/) \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" err &&
 	test_expect_code 129 read-tree -x "$(cat tree)" 2>err &&
-	test_grep "^usage: read-tree (--empty | \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" err &&
+	test_grep "^usage: read-tree (--empty | \[(-m | --reset | --prefix=<dir>/) \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" err &&
 	read-tree -h >out &&
-	test_grep "^usage: read-tree (--empty | \[-m \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" out
+	test_grep "^usage: read-tree (--empty | \[(-m | --reset | --prefix=<dir>/) \[-u | -i\]\] <tree-ish> \[<tree-ish> \[<tree-ish>\]\])$" out
 '
 
 test_expect_success 'two or three trees without -m, four trees: refused, index unchanged' '
