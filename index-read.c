@@ -364,18 +364,22 @@ static int load_cache(int overlap)
 	if (ret)
 		return ret > 0 ? 0 : -1;
 	ret = load_index(map, map, size, file);
-	/* The unmap first: the snapshot below adds to the peak. */
 	if (ret == 0 || ret == -1)
 		munmap(map, size);
+	if (ret < 0)
+		return -1;
+	/*
+	 * The snapshot and the digest of the paths are taken while the
+	 * checksum may still be computed: they are dropped with the
+	 * entries if it is wrong.
+	 */
+	if (active_cache_tree)
+		take_snapshot();
+	read_paths = kept_untr ? paths_digest() : 0;
 	if (ret > 0 && !overlap && finish_index_check() < 0) {
 		discard_cache();
 		return -1;
 	}
-	if (ret < 0)
-		return -1;
-	if (active_cache_tree)
-		take_snapshot();
-	read_paths = kept_untr ? paths_digest() : 0;
 	set_index_mtime(&st);
 	return active_nr;
 }
