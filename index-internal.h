@@ -102,6 +102,12 @@ extern int index_not_written;
 extern const unsigned char *link_ext;
 extern size_t link_len;
 extern int sdir_seen;
+/*
+ * Did the last parse_index meet a directory entry (of a sparse index)?
+ * Then check_sparse looks for the one without "sdir"; else it need not
+ * touch the entries again.
+ */
+extern int sparse_dir_parsed;
 
 /* ce's mode, path and order after prev (NULL: first): 0, or -1. */
 int check_entry(const struct cache_entry *ce,

@@ -132,6 +132,7 @@ int index_version;	/* as read; 0 when there was no index */
 const unsigned char *link_ext;	/* in the buffer being read */
 size_t link_len;
 int sdir_seen;
+int sparse_dir_parsed;
 int index_not_written;
 
 static int read_extensions(const unsigned char *p, size_t avail,
@@ -244,6 +245,8 @@ static int parse_index(const unsigned char *map, size_t size,
 			return parse_error("index '%s' is corrupt: entry %u "
 					   "is truncated or malformed", file,
 					   i);
+		if (ce_sparse_dir(ce))
+			sparse_dir_parsed = 1;
 		if (!ce->ce_namelen && !shared) {
 			unnamed++;
 		} else if (check_entry(ce, last, file) < 0) {
