@@ -436,8 +436,9 @@ static void ubc_mask8(const unsigned char *p, uint32_t *out)
 /*
  * AVX2 when the CPU and the OS have it (GCC's cpuid check) and
  * OPENSSL_ia32cap, read as OpenSSL reads it ("[~]a[:[~]b]", a over
- * CPUID.1 EDX:ECX, b over CPUID.7 EBX:ECX; "~" clears, else replaces),
- * keeps AVX (a, bit 60) and AVX2 (b, bit 5).
+ * CPUID.1 EDX:ECX, b over CPUID.7 EBX:ECX; "~" clears, else replaces;
+ * no ":b" clears all of b), keeps AVX (a, bit 60) and AVX2 (b, bit 5):
+ * CPU=baseline emulates a CPU without them for our code too.
  */
 static int use_avx2;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
@@ -460,10 +461,24 @@ static void check_cpu(void)
 	second = strchr(cap, ':');
 	if (*cap != ':' && !cap_kept(cap, 1ull << 60))
 		use_avx2 = 0;
-	if (second && !cap_kept(second + 1, 1ull << 5))
+	if (!second || !cap_kept(second + 1, 1ull << 5))
 		use_avx2 = 0;
 }
 #endif
+
+const char *sha1_ubc_simd(void)
+{
+#ifdef HAVE_AVX2_PATH
+	pthread_once(&cpu_once, check_cpu);
+	if (use_avx2)
+		return "avx2";
+#endif
+#ifdef __SSE2__
+	return "sse2";
+#else
+	return "generic";
+#endif
+}
 
 /* The DV masks of the n blocks at p into out[0..n-1]. */
 static void ubc_masks(const unsigned char *p, size_t n, uint32_t *out)
