@@ -323,18 +323,29 @@ static const vec8 sets8[] = { SHA1_UBCS };
  */
 #define ALIGN_BIT(x, from, to) \
 	((from) > (to) ? (x) >> ((from) - (to)) : (x) << ((to) - (from)))
+#if defined(__SSE2__)
+#define KEEP_VEC(x) __asm__("" : "+x"(x))
+#elif defined(__aarch64__)
+#define KEEP_VEC(x) __asm__("" : "+w"(x))
+#else
+#define KEEP_VEC(x) __asm__("" : "+g"(x))
+#endif
+#define KEEP_SCALAR(x) __asm__("" : "+r"(x))
+#define KEEP(x) KEEP_VEC(x)
 #define UBC(i, p, j, q, c, set) \
 	bit = (V)((SV)((w[i] ^ ALIGN_BIT(w[j], q, p)) << (31 - (p))) >> 31); \
 	bit = (c ? ~bit : bit) & sets[k++]; \
-	__asm__("" : "+x"(bit)); \
+	KEEP(bit); \
 	mask &= ~bit; \
-	__asm__("" : "+x"(mask));
+	KEEP(mask);
 #define UBC_MASK(w) \
 	OPAQUE(sets); \
 	mask = ~(V){ 0 }; \
 	k = 0; \
 	SHA1_UBCS
 
+#undef KEEP
+#define KEEP(x) KEEP_SCALAR(x)
 static uint32_t ubc_mask1(const unsigned char *p)
 {
 	typedef vec1 V;
@@ -349,6 +360,8 @@ static uint32_t ubc_mask1(const unsigned char *p)
 	UBC_MASK(w)
 	return mask[0];
 }
+#undef KEEP
+#define KEEP(x) KEEP_VEC(x)
 
 /* Word t of each of the four blocks at p, as big-endian numbers. */
 #ifdef __SSE2__

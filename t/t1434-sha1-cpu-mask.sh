@@ -75,25 +75,25 @@ test_expect_success 'setup: random files of every length to 300' '
 	for n in 1048575 1048576 1048577 2097215 3000001 4194304; do
 		head -c $n rand >f$n || return 1
 	done &&
-	ls f* | sort -t f -k 2 -n >files &&
-	test $(wc -l <files) = 307 &&
-	openssl dgst -sha1 -r $(cat files) | cut -d" " -f1 >want &&
+	ls f[0-9]* | sort -t f -k 2 -n >list &&
+	test $(wc -l <list) = 307 &&
+	openssl dgst -sha1 -r $(cat list) | cut -d" " -f1 >want &&
 	test $(sort -u want | wc -l) = 307
 '
 
 test_expect_success 'OpenSSL'"'"'s digests, with all the CPU offers' '
-	"$TT" sha1 $(cat files) >out &&
+	"$TT" sha1 $(cat list) >out &&
 	test_cmp want out
 '
 
 test_expect_success 'OpenSSL'"'"'s digests, CPU=baseline'"'"'s mask' '
-	OPENSSL_ia32cap="$BASELINE" "$TT" sha1 $(cat files) >out &&
+	OPENSSL_ia32cap="$BASELINE" "$TT" sha1 $(cat list) >out &&
 	test_cmp want out
 '
 
 test_expect_success 'OpenSSL'"'"'s digests, every extension hidden' '
 	OPENSSL_ia32cap="~0xffffffffffffffff:~0xffffffffffffffff" \
-		"$TT" sha1 $(cat files) >out &&
+		"$TT" sha1 $(cat list) >out &&
 	test_cmp want out
 '
 
@@ -101,7 +101,7 @@ test_expect_success 'OpenSSL'"'"'s digests, every extension hidden' '
 # mid-block): git's ids, with and without the mask.
 test_expect_success GIT 'as objects: git'"'"'s ids, with and without the mask' '
 	git init -q --bare objs.git &&
-	git --git-dir=objs.git hash-object -w $(cat files) >ids &&
+	git --git-dir=objs.git hash-object -w $(cat list) >ids &&
 	test $(sort -u ids | wc -l) = 307 &&
 	git --git-dir=objs.git cat-file --batch <ids >batch &&
 	"$TT" sha1-batch <batch >stats &&
