@@ -16,10 +16,11 @@ export GIT_DEFAULT_HASH
 # avx2_kept: 0 unless the capabilities OpenSSL ends up with ("openssl
 # info -cpusettings" prints them as OPENSSL_ia32cap=<a>:<b>, 64-bit hex
 # numbers, too big for the shell's arithmetic) keep AVX (a, bit 60, the
-# low bit of a's 16th hex digit) and AVX2 (b, bit 5).
+# low bit of the first of a's 16 hex digits) and AVX2 (b, bit 5).
 avx2_kept() {
+	_hex="0x\([0-9a-f]*\)" &&
 	_caps=$(openssl info -cpusettings |
-		sed -n "s/^OPENSSL_ia32cap=0x\([0-9a-f]*\):0x\([0-9a-f]*\).*/\1 \2/p") &&
+		sed -n "s/^OPENSSL_ia32cap=$_hex:$_hex.*/\1 \2/p") &&
 	test -n "$_caps" &&
 	set -- $_caps &&
 	_a=$(printf "%016s" "$1" | tr " " 0 | cut -c1) &&
