@@ -266,6 +266,8 @@ void sha1_update(struct sha1_ctx *c, const void *p, size_t len);
 int sha1_final(unsigned char *md, struct sha1_ctx *c);
 /* error("<what>: SHA-1 collision attack detected"): -1. */
 int sha1_collision_error(const char *what);
+/* "avx2", "sse2" or "generic": the UBC check's code (OPENSSL_ia32cap). */
+const char *sha1_ubc_simd(void);
 /*
  * TEST ONLY: DIRCACHE_TEST_SHA1DC_FIRE makes sha1_final report an attack
  * where there is none, so that t/ can see every path refuse: "all" on

@@ -38,6 +38,7 @@
  *                                     (exit 1 on a collision attack;
  *                                     --stats: blocks hashed and blocks
  *                                     flagged for the DV test, on stderr)
+ *   sha1 --simd                       the UBC check's vector code
  *   sha1-batch                        git cat-file --batch output on
  *                                     stdin: each object hashed as an
  *                                     object and its id checked; prints
@@ -559,6 +560,10 @@ static int cmd_sha1(int argc, char **argv)
 	unsigned char sha1[HASH_MAX_RAWSZ];
 	int i, stats = 0, ret = 0;
 
+	if (argc == 1 && !strcmp(argv[0], "--simd")) {
+		printf("%s\n", sha1_ubc_simd());
+		return 0;
+	}
 	if (argc && !strcmp(argv[0], "--stats")) {
 		stats = 1;
 		argc--;
