@@ -155,6 +155,17 @@ int write_patch_tmp(const char *path, const char *buf, size_t size,
  * spin for the lock) and bring nothing.  runs[r] is where the r-th
  * directory's files start, runs[nr_runs] their end.
  */
+int patch_threads(size_t nr)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cores > 8)
+		cores = 8;
+	if (cores < 1)
+		cores = 1;
+	return (size_t)cores < nr ? (int)cores : nr ? (int)nr : 1;
+}
+
 struct dir_runs {
 	size_t *runs;
 	size_t nr_runs;
@@ -181,7 +192,6 @@ static void run_by_dir(size_t nr, size_t (*fn)(void *data, size_t i),
 	struct dir_runs dr = { xcalloc(nr + 1, sizeof(size_t)), 0, fn, data };
 	const char *last = NULL, *d;
 	size_t i, last_len = 0, len;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
 	for (i = 0; i < nr; i++) {
 		d = dir(data, i, &len);
@@ -191,11 +201,8 @@ static void run_by_dir(size_t nr, size_t (*fn)(void *data, size_t i),
 		last_len = len;
 	}
 	dr.runs[dr.nr_runs] = nr;
-	if (cores > 8)
-		cores = 8;
-	if (cores < 1 || (size_t)cores > dr.nr_runs)
-		cores = dr.nr_runs ? dr.nr_runs : 1;
-	run_parallel_threads(cores, 0, dr.nr_runs, do_dir_run, &dr, NULL, 0);
+	run_parallel_threads(patch_threads(dr.nr_runs), 0, dr.nr_runs,
+			     do_dir_run, &dr, NULL, 0);
 	free(dr.runs);
 }
 
