@@ -18,30 +18,110 @@ struct line {
 	size_t len;		/* with the '\n', when the line has one */
 };
 
-struct image {
+/* A hunk's old or new lines. */
+struct lines {
 	struct line *lines;
 	size_t nr, alloc;
 };
 
-static void add_line(struct image *img, const char *p, size_t len)
+/*
+ * The file's lines as the hunks change it, with a gap where the last
+ * hunk went: lines [0, gs) and [ge, alloc) are the image, in order.
+ * A hunk replaces lines next to the gap, which moves from one hunk to
+ * the next (and the hunks come in order), so a file's lines are moved
+ * once, not once per hunk.
+ */
+struct image {
+	struct line *lines;
+	size_t gs, ge, alloc;
+};
+
+static void add_line(struct lines *l, const char *p, size_t len)
 {
-	ALLOC_GROW(img->lines, img->nr + 1, img->alloc);
-	img->lines[img->nr].p = p;
-	img->lines[img->nr].len = len;
-	img->nr++;
+	ALLOC_GROW(l->lines, l->nr + 1, l->alloc);
+	l->lines[l->nr].p = p;
+	l->lines[l->nr].len = len;
+	l->nr++;
 }
 
-static void split_image(struct image *img, const char *buf, size_t size)
+static size_t image_nr(const struct image *img)
 {
-	const char *end = buf + size;
+	return img->gs + img->alloc - img->ge;
+}
 
-	memset(img, 0, sizeof(*img));
-	while (buf < end) {
-		size_t len = patch_line_len(buf, end);
+static const struct line *image_line(const struct image *img, size_t i)
+{
+	return &img->lines[i < img->gs ? i : i + img->ge - img->gs];
+}
 
-		add_line(img, buf, len);
-		buf += len;
+/* The gap moved to line pos of the image. */
+static void move_gap(struct image *img, size_t pos)
+{
+	size_t n;
+
+	if (pos > img->gs) {
+		n = pos - img->gs;
+		memmove(img->lines + img->gs, img->lines + img->ge,
+			n * sizeof(*img->lines));
+		img->gs += n;
+		img->ge += n;
+	} else if (pos < img->gs) {
+		n = img->gs - pos;
+		memmove(img->lines + img->ge - n, img->lines + pos,
+			n * sizeof(*img->lines));
+		img->gs -= n;
+		img->ge -= n;
 	}
+}
+
+/* A gap of at least n lines. */
+static void grow_gap(struct image *img, size_t n)
+{
+	size_t tail = img->alloc - img->ge, alloc;
+	struct line *lines;
+
+	if (img->ge - img->gs >= n)
+		return;
+	alloc = (img->gs + n + tail) * 3 / 2 + 16;
+	lines = xcalloc(alloc, sizeof(*lines));
+	memcpy(lines, img->lines, img->gs * sizeof(*lines));
+	memcpy(lines + alloc - tail, img->lines + img->ge,
+	       tail * sizeof(*lines));
+	free(img->lines);
+	img->lines = lines;
+	img->ge = alloc - tail;
+	img->alloc = alloc;
+}
+
+/*
+ * The lines of buf, with room for spare more after them: the array is
+ * sized for lines of 16 bytes (source lines are longer), so that one
+ * pass fills it and it seldom grows.
+ */
+static void split_image(struct image *img, const char *buf, size_t size,
+			size_t spare)
+{
+	const char *end = buf + size, *p = buf;
+	size_t nr = 0;
+
+	img->alloc = size / 16 + spare + 16;
+	img->lines = xmalloc(img->alloc * sizeof(*img->lines));
+	while (p < end) {
+		size_t len = patch_line_len(p, end);
+
+		if (nr == img->alloc) {
+			img->alloc = img->alloc * 3 / 2 + 16;
+			img->lines = xrealloc(img->lines, img->alloc *
+					      sizeof(*img->lines));
+		}
+		img->lines[nr].p = p;
+		img->lines[nr].len = len;
+		nr++;
+		p += len;
+	}
+	img->gs = nr;
+	img->ge = img->alloc;
+	grow_gap(img, spare);
 }
 
 static int same_line(const struct line *a, const struct line *b)
@@ -51,7 +131,7 @@ static int same_line(const struct line *a, const struct line *b)
 
 /* The hunk's old lines (pre) and new lines (post), and its context. */
 struct hunk_lines {
-	struct image pre, post;
+	struct lines pre, post;
 	size_t leading, trailing;
 };
 
@@ -62,6 +142,11 @@ static void read_hunk(const struct patch_hunk *h, int reversed,
 	int changed = 0;
 
 	memset(hl, 0, sizeof(*hl));
+	/* Sized as the @@ line says: checked as they are added. */
+	ALLOC_GROW(hl->pre.lines, reversed ? h->newlines : h->oldlines,
+		   hl->pre.alloc);
+	ALLOC_GROW(hl->post.lines, reversed ? h->oldlines : h->newlines,
+		   hl->post.alloc);
 	while (p < end) {
 		size_t len = patch_line_len(p, end);
 		const char *next = p + len;
@@ -91,66 +176,62 @@ static void read_hunk(const struct patch_hunk *h, int reversed,
 	}
 }
 
-static int matches_at(const struct image *img, const struct image *pre,
+static int matches_at(const struct image *img, const struct lines *pre,
 		      size_t at, int match_beginning, int match_end)
 {
-	size_t i;
+	size_t i, nr = image_nr(img);
 
-	if (pre->nr + at > img->nr)
+	if (pre->nr + at > nr)
 		return 0;
-	if (match_end && pre->nr + at != img->nr)
+	if (match_end && pre->nr + at != nr)
 		return 0;
 	if (match_beginning && at)
 		return 0;
 	for (i = 0; i < pre->nr; i++)
-		if (!same_line(&img->lines[at + i], &pre->lines[i]))
+		if (!same_line(image_line(img, at + i), &pre->lines[i]))
 			return 0;
 	return 1;
 }
 
 /* Where pre is in img, searched outward from line; -1 when nowhere. */
-static long find_pos(const struct image *img, const struct image *pre,
+static long find_pos(const struct image *img, const struct lines *pre,
 		     size_t line, int match_beginning, int match_end)
 {
-	size_t back, fwd, try;
+	size_t back, fwd, try, nr = image_nr(img);
 	int i;
 
-	if (pre->nr > img->nr)
+	if (pre->nr > nr)
 		return -1;
 	if (match_beginning)
 		line = 0;
 	else if (match_end)
-		line = img->nr - pre->nr;
-	if (line > img->nr)
-		line = img->nr;
+		line = nr - pre->nr;
+	if (line > nr)
+		line = nr;
 	back = fwd = try = line;
 	for (i = 0;; i++) {
 		if (matches_at(img, pre, try, match_beginning, match_end))
 			return try;
-		if (back == 0 && fwd == img->nr)
+		if (back == 0 && fwd == nr)
 			return -1;
-		if (((i & 1) && back) || fwd == img->nr)
+		if (((i & 1) && back) || fwd == nr)
 			try = --back;
 		else
 			try = ++fwd;
 	}
 }
 
-/* Put post where pre was found, at line at. */
-static void replace_lines(struct image *img, size_t at, const struct image *pre,
-			  const struct image *post)
+/* Put post where pre was found, at line at: the gap goes there. */
+static void replace_lines(struct image *img, size_t at,
+			  const struct lines *pre, const struct lines *post)
 {
-	size_t tail = img->nr - at - pre->nr;
-
-	if (post->nr > pre->nr)
-		ALLOC_GROW(img->lines, img->nr + post->nr - pre->nr,
-			   img->alloc);
-	memmove(img->lines + at + post->nr, img->lines + at + pre->nr,
-		tail * sizeof(*img->lines));
+	move_gap(img, at + pre->nr);
+	img->gs -= pre->nr;
+	grow_gap(img, post->nr);
 	if (post->nr)
-		memcpy(img->lines + at, post->lines,
+		memcpy(img->lines + img->gs, post->lines,
 		       post->nr * sizeof(*img->lines));
-	img->nr = img->nr - pre->nr + post->nr;
+	img->gs += post->nr;
 }
 
 static int hunk_failed(struct fault *f, const char *name, unsigned int nth,
@@ -189,7 +270,7 @@ static void note_offset(const struct patch_set *notes, unsigned int nth,
 }
 
 /* git apply -v on a hunk that does not apply: the lines it looked for. */
-static void note_search(const struct patch_set *notes, const struct image *pre)
+static void note_search(const struct patch_set *notes, const struct lines *pre)
 {
 	struct mbuf text = MBUF_INIT;
 	size_t i;
@@ -230,20 +311,40 @@ static int apply_hunk(struct image *img, const struct patch_hunk *h,
 	return at >= 0 ? 0 : -1;
 }
 
+/*
+ * Lines [from, to) of the array, which follow each other in memory
+ * from p while they come from the same buffer: copied a run at a
+ * time, not a line at a time (most of a file is its old lines, in one
+ * piece), to o when it is not NULL.  Returns the bytes.
+ */
+static size_t copy_lines(char *o, const struct line *l, size_t from,
+			 size_t to)
+{
+	size_t i = from, n = 0;
+
+	while (i < to) {
+		const char *p = l[i].p;
+		size_t len = l[i].len;
+
+		for (i++; i < to && l[i].p == p + len; i++)
+			len += l[i].len;
+		if (o)
+			memcpy(o + n, p, len);
+		n += len;
+	}
+	return n;
+}
+
 static char *join_image(const struct image *img, size_t *size)
 {
-	size_t i, n = 0;
-	char *out, *o;
+	size_t head = copy_lines(NULL, img->lines, 0, img->gs);
+	size_t tail = copy_lines(NULL, img->lines, img->ge, img->alloc);
+	char *out = xmalloc(head + tail + 1);
 
-	for (i = 0; i < img->nr; i++)
-		n += img->lines[i].len;
-	out = o = xmalloc(n + 1);
-	for (i = 0; i < img->nr; i++) {
-		memcpy(o, img->lines[i].p, img->lines[i].len);
-		o += img->lines[i].len;
-	}
-	*o = '\0';
-	*size = n;
+	copy_lines(out, img->lines, 0, img->gs);
+	copy_lines(out + head, img->lines, img->ge, img->alloc);
+	out[head + tail] = '\0';
+	*size = head + tail;
 	return out;
 }
 
@@ -257,7 +358,7 @@ int apply_text_hunks(struct patch *patch, const char *name, const char *old,
 	int rejected = 0;
 
 	*out = NULL;
-	split_image(&img, old, old_size);
+	split_image(&img, old, old_size, patch->added + patch->deleted);
 	for (h = patch->hunks; h; h = h->next) {
 		nth++;
 		h->rejected = 0;

@@ -733,7 +733,8 @@ static void read_ahead(struct applier *a, struct patch *patch)
 		memset(ah, 0, sizeof(*ah));
 		ah->patch = patch;
 	}
-	run_parallel(0, a->nr_ahead, read_ahead_one, a->ahead, NULL, 0);
+	run_parallel_threads(patch_threads(a->nr_ahead), 0, a->nr_ahead,
+			     read_ahead_one, a->ahead, NULL, 0);
 }
 
 /* The read-ahead of patch, if any, as a->cur; the batch made anew. */

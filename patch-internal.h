@@ -113,6 +113,12 @@ int write_patch_tmps(struct tmp_job *jobs, size_t nr);
  * still set are not placed).
  */
 int place_patch_tmps(char **tmps, const char **paths, size_t nr);
+/*
+ * patch-place.c: the threads for nr items of a file's work each (a
+ * file read, made or renamed: worth a thread of their own even when
+ * few, unlike run_parallel's): one a core, at most 8, at most nr.
+ */
+int patch_threads(size_t nr);
 
 /*
  * patch-check.c and patch-write.c: what the set makes of one path (the

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,6 +147,65 @@ int write_patch_tmp(const char *path, const char *buf, size_t size,
 	return ret;
 }
 
+/*
+ * Work on many files, spread over the cores by directory: the files of
+ * one directory go to one thread, in order.  Making or renaming a file
+ * holds its directory's lock in the kernel, so threads that take the
+ * files one by one, all in the same directory, wait for each other (or
+ * spin for the lock) and bring nothing.  runs[r] is where the r-th
+ * directory's files start, runs[nr_runs] their end.
+ */
+int patch_threads(size_t nr)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cores > 8)
+		cores = 8;
+	if (cores < 1)
+		cores = 1;
+	return (size_t)cores < nr ? (int)cores : nr ? (int)nr : 1;
+}
+
+struct dir_runs {
+	size_t *runs;
+	size_t nr_runs;
+	size_t (*fn)(void *data, size_t i);
+	void *data;
+};
+
+static size_t do_dir_run(void *data, size_t r)
+{
+	struct dir_runs *dr = data;
+	size_t i;
+
+	for (i = dr->runs[r]; i < dr->runs[r + 1]; i++)
+		dr->fn(dr->data, i);
+	return 1;
+}
+
+/* fn(data, i) for each i < nr, dir(data, i) naming i's directory. */
+static void run_by_dir(size_t nr, size_t (*fn)(void *data, size_t i),
+		       const char *(*dir)(void *data, size_t i,
+					  size_t *len),
+		       void *data)
+{
+	struct dir_runs dr = { xcalloc(nr + 1, sizeof(size_t)), 0, fn, data };
+	const char *last = NULL, *d;
+	size_t i, last_len = 0, len;
+
+	for (i = 0; i < nr; i++) {
+		d = dir(data, i, &len);
+		if (!last || len != last_len || memcmp(d, last, len))
+			dr.runs[dr.nr_runs++] = i;
+		last = d;
+		last_len = len;
+	}
+	dr.runs[dr.nr_runs] = nr;
+	run_parallel_threads(patch_threads(dr.nr_runs), 0, dr.nr_runs,
+			     do_dir_run, &dr, NULL, 0);
+	free(dr.runs);
+}
+
 /* write_tmp_file or write_tmp_link for one job, on any thread. */
 static size_t write_tmp_job(void *data, size_t i)
 {
@@ -157,6 +217,14 @@ static size_t write_tmp_job(void *data, size_t i)
 		     write_tmp_file(j->dir, j->buf, j->size, j->mode,
 				    &j->tmp)) < 0;
 	return 1;
+}
+
+static const char *tmp_job_dir(void *data, size_t i, size_t *len)
+{
+	struct tmp_job *j = (struct tmp_job *)data + i;
+
+	*len = strlen(j->dir);
+	return j->dir;
 }
 
 int write_patch_tmps(struct tmp_job *jobs, size_t nr)
@@ -180,7 +248,7 @@ int write_patch_tmps(struct tmp_job *jobs, size_t nr)
 	for (i = 0; i < nr && !jobs[i].failed; i++)
 		;
 	if (i == nr)
-		run_parallel(0, nr, write_tmp_job, jobs, NULL, 0);
+		run_by_dir(nr, write_tmp_job, tmp_job_dir, jobs);
 	for (i = 0; i < nr; i++) {
 		free(jobs[i].dir);
 		jobs[i].dir = NULL;
@@ -190,11 +258,50 @@ int write_patch_tmps(struct tmp_job *jobs, size_t nr)
 	return ret;
 }
 
+/* 0 once renameat2 has said it cannot exchange here. */
+static int can_exchange = 1;
+
+/*
+ * tmp and the file at path traded (renameat2's RENAME_EXCHANGE), and
+ * the old file, now under tmp's name, removed: a reader of path sees
+ * the old file or the new one, as with rename.  A rename over a file
+ * makes ext4 allocate and start writing the new file's blocks at once
+ * (auto_da_alloc, for programs that do not fsync); the exchange
+ * leaves that to the writeback, as git apply's unlink and create do.
+ * 0 when placed; 1 when not tried or refused (path is not there, or
+ * the file system cannot), for rename to do; -1 when the old file
+ * cannot go (then tmp is back, if it can be).
+ */
+static int exchange_into_place(const char *tmp, const char *path)
+{
+	int err;
+
+	if (!__atomic_load_n(&can_exchange, __ATOMIC_RELAXED))
+		return 1;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) < 0) {
+		if (errno == EINVAL || errno == ENOSYS || errno == EPERM)
+			__atomic_store_n(&can_exchange, 0, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (!unlink(tmp))
+		return 0;
+	/* What was at path was a directory: one the set emptied. */
+	if ((errno == EISDIR || errno == EPERM) && !rmdir(tmp))
+		return 0;
+	err = errno;
+	renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE);
+	errno = err;
+	return -1;
+}
+
 /* rename, over an empty directory too (one the set emptied). */
 static int rename_into_place(const char *tmp, const char *path)
 {
 	struct stat st;
+	int r = exchange_into_place(tmp, path);
 
+	if (r <= 0)
+		return r;
 	if (!rename(tmp, path))
 		return 0;
 	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
@@ -224,9 +331,8 @@ int place_patch_tmp(const char *tmp, const char *path)
 
 /*
  * A temporary file in its path's own directory is renamed on any
- * thread (the renames of one set are of different paths, and ext4
- * starts writing a file's blocks back when it replaces another, so a
- * rename is not cheap); the others, which make directories, here.
+ * thread (the renames of one set are of different paths), a
+ * directory's files on one; the others, which make directories, here.
  */
 struct place_job {
 	char **tmps;
@@ -253,6 +359,14 @@ static size_t place_beside(void *data, size_t i)
 	return 1;
 }
 
+static const char *place_job_dir(void *data, size_t i, size_t *len)
+{
+	struct place_job *pj = data;
+
+	*len = dir_len(pj->paths[i]);
+	return pj->paths[i];
+}
+
 int place_patch_tmps(char **tmps, const char **paths, size_t nr)
 {
 	struct place_job pj = { tmps, paths, NULL };
@@ -261,7 +375,7 @@ int place_patch_tmps(char **tmps, const char **paths, size_t nr)
 
 	forget_real_dir();
 	pj.failed = xcalloc(nr ? nr : 1, sizeof(*pj.failed));
-	run_parallel(0, nr, place_beside, &pj, NULL, 0);
+	run_by_dir(nr, place_beside, place_job_dir, &pj);
 	for (i = 0; i < nr; i++) {
 		if (!pj.failed[i] && !tmp_is_beside(tmps[i], paths[i]))
 			pj.failed[i] = place_patch_tmp(tmps[i], paths[i]) < 0;
