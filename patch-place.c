@@ -258,50 +258,11 @@ int write_patch_tmps(struct tmp_job *jobs, size_t nr)
 	return ret;
 }
 
-/* 0 once renameat2 has said it cannot exchange here. */
-static int can_exchange = 1;
-
-/*
- * tmp and the file at path traded (renameat2's RENAME_EXCHANGE), and
- * the old file, now under tmp's name, removed: a reader of path sees
- * the old file or the new one, as with rename.  A rename over a file
- * makes ext4 allocate and start writing the new file's blocks at once
- * (auto_da_alloc, for programs that do not fsync); the exchange
- * leaves that to the writeback, as git apply's unlink and create do.
- * 0 when placed; 1 when not tried or refused (path is not there, or
- * the file system cannot), for rename to do; -1 when the old file
- * cannot go (then tmp is back, if it can be).
- */
-static int exchange_into_place(const char *tmp, const char *path)
-{
-	int err;
-
-	if (!__atomic_load_n(&can_exchange, __ATOMIC_RELAXED))
-		return 1;
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) < 0) {
-		if (errno == EINVAL || errno == ENOSYS || errno == EPERM)
-			__atomic_store_n(&can_exchange, 0, __ATOMIC_RELAXED);
-		return 1;
-	}
-	if (!unlink(tmp))
-		return 0;
-	/* What was at path was a directory: one the set emptied. */
-	if ((errno == EISDIR || errno == EPERM) && !rmdir(tmp))
-		return 0;
-	err = errno;
-	renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE);
-	errno = err;
-	return -1;
-}
-
 /* rename, over an empty directory too (one the set emptied). */
 static int rename_into_place(const char *tmp, const char *path)
 {
 	struct stat st;
-	int r = exchange_into_place(tmp, path);
 
-	if (r <= 0)
-		return r;
 	if (!rename(tmp, path))
 		return 0;
 	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || rmdir(path) < 0)
