@@ -2,12 +2,11 @@
 test_description='apply: a file is replaced by a new one, never written through'
 . "$(dirname "$0")/test-lib.sh"
 
-# apply puts each new content in a temporary file and trades it with
-# the file at the path (or renames it there when there is none), then
-# removes the old file under the temporary name.  The old file is never
-# written: another name for it (a hard link) keeps the old content;
-# nothing is left under a temporary name; an empty directory where a
-# new file goes is replaced by it.
+# apply puts each new content in a temporary file beside the file and
+# renames it over the file.  The old file is never written: another
+# name for it (a hard link) keeps the old content; nothing is left
+# under a temporary name; an empty directory where a new file goes is
+# replaced by it.
 
 test_expect_success 'setup' '
 	git init -q repo &&
