@@ -57,6 +57,11 @@ void set_inflate_checksum(int on)
 #define F_EXC 0x8000u
 #define F_SUB 0x4000u
 #define F_END 0x2000u
+/*
+ * In the code length code's table: repeat the previous length.  Its
+ * repeat codes are entries with a base and extra bits, as lengths are.
+ */
+#define F_PREV F_END
 
 #define E_TOTAL(e) ((e) & 0xff)
 #define E_CODE(e) (((e) >> 8) & 15)
@@ -112,8 +117,11 @@ static void make_entries(void)
 		dist_entry[sym] = (uint32_t)deflate_dist_base[sym] << 16 |
 				  deflate_dist_extra[sym];
 	dist_entry[30] = dist_entry[31] = F_EXC;
-	for (sym = 0; sym < 19; sym++)
+	for (sym = 0; sym < 16; sym++)
 		codes_entry[sym] = F_LIT | sym << 16;
+	codes_entry[16] = F_PREV | 3 << 16 | 2;
+	codes_entry[17] = 3 << 16 | 3;
+	codes_entry[18] = 11 << 16 | 7;
 }
 
 struct bits {
@@ -738,33 +746,29 @@ static int huffman_block(struct bits *b, struct out *o,
  * One code length (or a run of them) into lens at *i, n in all: at
  * most 7 + 7 bits, which the caller has.
  */
-static inline int read_length(struct bits *b, const uint32_t *codes,
-			      uint8_t *lens, unsigned int *i, unsigned int n)
+static inline __attribute__((always_inline))
+int read_length(struct bits *b, const uint32_t *codes, uint8_t *lens,
+		unsigned int *i, unsigned int n)
 {
-	unsigned int sym, rep;
+	unsigned int v;
 	uint8_t fill_with = 0;
-	uint32_t e = decode(b, codes, CODES_ROOT, &sym);
+	uint32_t e = decode(b, codes, CODES_ROOT, &v);
 
-	if (!(e & F_LIT))
-		return INFLATE_CORRUPT;
-	if (sym < 16) {
-		lens[(*i)++] = sym;
+	if (e & F_LIT) {
+		lens[(*i)++] = v;
 		return 0;
 	}
-	if (sym == 16) {
+	if (e & F_EXC)
+		return INFLATE_CORRUPT;
+	if (e & F_PREV) {
 		if (!*i)
 			return INFLATE_CORRUPT;
 		fill_with = lens[*i - 1];
-		rep = 3 + take(b, 2);
-	} else if (sym == 17) {
-		rep = 3 + take(b, 3);
-	} else {
-		rep = 11 + take(b, 7);
 	}
-	if (rep > n - *i)
+	if (v > n - *i)
 		return INFLATE_CORRUPT;
-	memset(lens + *i, fill_with, rep);
-	*i += rep;
+	memset(lens + *i, fill_with, v);
+	*i += v;
 	return 0;
 }
 
