@@ -832,6 +832,8 @@ static int read_dynamic_tables(struct bits *b, struct tables *t)
 
 static struct tables fixed;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static pthread_key_t first_key;	/* each thread's first_block */
+static int have_first_key;
 
 /* The symbols' entries, and the fixed code's tables from them. */
 static void make_tables(void)
@@ -840,6 +842,7 @@ static void make_tables(void)
 
 	make_entries();
 	huffman_fast = pick_fast();
+	have_first_key = !pthread_key_create(&first_key, free);
 
 	memset(lens, 8, 144);
 	memset(lens + 144, 9, 112);
@@ -943,13 +946,94 @@ const char *inflate_error(int ret)
 	}
 }
 
-/* The blocks of a stream whose zlib header b has passed, into o. */
-static int inflate_blocks(struct bits *b, struct out *o)
+/*
+ * A loose object is inflated twice: its first bytes for its header
+ * (inflate_prefix, to learn its size), then whole (inflate_whole), and
+ * both would read its first block's code lengths and build its tables.
+ * So the prefix keeps, per thread, the tables of a first block that is
+ * dynamic and the bits after its code lengths, with the input they
+ * came from: every byte the bit reader had passed (FIRST_MAX at most)
+ * and the stream's length.  A whole inflate of a stream with the same
+ * length that starts with the same bytes is in the same state there,
+ * so it takes them instead of building them again.
+ */
+#define FIRST_MAX 320
+
+struct first_block {
+	size_t len;		/* the stream's length */
+	size_t loaded;		/* its first bytes, kept below; 0: none */
+	unsigned char start[FIRST_MAX];
+	uint64_t buf;		/* the bits after the code lengths */
+	unsigned int count;
+	int last;		/* the block's last-block bit */
+	struct tables t;
+};
+
+enum { FIRST_NONE, FIRST_KEEP, FIRST_TAKE };
+
+/* This thread's first_block, allocated when keep is set; or NULL. */
+static struct first_block *first_block(int keep)
+{
+	struct first_block *f;
+
+	if (!have_first_key)
+		return NULL;
+	f = pthread_getspecific(first_key);
+	if (!f && keep && (f = malloc(sizeof(*f)))) {
+		f->loaded = 0;
+		if (pthread_setspecific(first_key, f)) {
+			free(f);
+			f = NULL;
+		}
+	}
+	return f;
+}
+
+/* The first block kept, if the stream b starts with it: into b. */
+static struct first_block *take_first(struct bits *b)
+{
+	struct first_block *f = first_block(0);
+
+	if (!f || !f->loaded || f->len != (size_t)(b->end - b->start) ||
+	    memcmp(f->start, b->start, f->loaded))
+		return NULL;
+	b->p = b->start + f->loaded;
+	b->buf = f->buf;
+	b->count = f->count;
+	return f;
+}
+
+/* Keep the state of b, its code lengths just read into f->t. */
+static void keep_first(struct first_block *f, const struct bits *b, int last)
+{
+	size_t loaded = b->p - b->start;
+
+	if (b->p > b->end || loaded > FIRST_MAX)
+		return;
+	memcpy(f->start, b->start, loaded);
+	f->len = b->end - b->start;
+	/* bits above the count may come from bytes past p: not kept */
+	f->buf = b->count < 64 ? b->buf & ((1ull << b->count) - 1) : b->buf;
+	f->count = b->count;
+	f->last = last;
+	f->loaded = loaded;
+}
+
+/*
+ * The blocks of a stream whose zlib header b has passed, into o; the
+ * first block's tables kept or taken as first says.
+ */
+static int inflate_blocks(struct bits *b, struct out *o, int first)
 {
 	struct tables *t = NULL;
+	struct first_block *f;
 	int ret = 0, last = 0;
 
 	pthread_once(&tables_once, make_tables);
+	if (first == FIRST_TAKE && (f = take_first(b))) {
+		last = f->last;
+		ret = huffman_block(b, o, f->t.litlen, f->t.dist);
+	}
 	while (!ret && !last) {
 		unsigned int type;
 
@@ -960,6 +1044,15 @@ static int inflate_blocks(struct bits *b, struct out *o)
 			ret = stored_block(b, o);
 		} else if (type == 1) {
 			ret = huffman_block(b, o, fixed.litlen, fixed.dist);
+		} else if (type == 2 && first == FIRST_KEEP &&
+			   (f = first_block(1))) {
+			f->loaded = 0;
+			ret = read_dynamic_tables(b, &f->t);
+			if (!ret)
+				keep_first(f, b, last);
+			if (!ret)
+				ret = huffman_block(b, o, f->t.litlen,
+						    f->t.dist);
 		} else if (type == 2) {
 			if (!t && !(t = malloc(sizeof(*t))))
 				return INFLATE_NOMEM;
@@ -969,6 +1062,7 @@ static int inflate_blocks(struct bits *b, struct out *o)
 		} else {
 			ret = INFLATE_CORRUPT;
 		}
+		first = FIRST_NONE;
 	}
 	free(t);
 	return ret;
@@ -985,7 +1079,7 @@ int inflate_prefix(const void *in, size_t len, unsigned char *out,
 	if (ret)
 		return ret;
 	b.p += 2;
-	ret = inflate_blocks(&b, &o);
+	ret = inflate_blocks(&b, &o, FIRST_KEEP);
 	*got = o.pos;
 	return ret == INFLATE_LONGER ? 0 : ret;
 }
@@ -1001,7 +1095,7 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	if (ret)
 		return ret;
 	b.p += 2;
-	ret = inflate_blocks(&b, &o);
+	ret = inflate_blocks(&b, &o, FIRST_TAKE);
 	if (ret)
 		return ret;
 	/* the Adler-32 of the result: only when asked (see the top) */
