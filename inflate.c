@@ -42,20 +42,26 @@ void set_inflate_checksum(int on)
 #define CODES_ROOT 7
 
 /*
- * A table entry: bits 0-7 the bits the code takes with its extra bits
- * (a second-level table's entries count the whole code, first level
- * included; a first-level entry that points to one: the root bits),
- * 8-11 the code's own length (for SUB: the second-level table's index
- * bits), 16-30 its value (a byte, a base, or where the second-level
- * table starts).  A literal has bit 31; the end code, a pointer to a
- * second-level table and a code that is not one (bad) have bit 15, and
- * bit 13, bit 14 or neither; a base has none of them.  Extra bits then
- * come as the bits between the code's length and the whole.
+ * A table entry: bits 0-7 the bits it takes at its level, extra bits
+ * included (a first-level entry that points to a second-level table:
+ * the root bits; a second-level entry: the code's bits past the root),
+ * 8-11 the code's own bits at its level (for SUB: the second-level
+ * table's index bits), 16-30 its value (a byte, a base, or where the
+ * second-level table starts).  A literal has bit 31; the end code, a
+ * pointer to a second-level table and a code that is not one (bad)
+ * have bit 15, and bit 13, bit 14 or neither; a base has none of them.
+ * Extra bits then come as the bits between the code's and the total.
+ * So an entry's bits can be taken before what it is is known.
  */
 #define F_LIT 0x80000000u
 #define F_EXC 0x8000u
 #define F_SUB 0x4000u
 #define F_END 0x2000u
+/*
+ * In the code length code's table: repeat the previous length.  Its
+ * repeat codes are entries with a base and extra bits, as lengths are.
+ */
+#define F_PREV F_END
 
 #define E_TOTAL(e) ((e) & 0xff)
 #define E_CODE(e) (((e) >> 8) & 15)
@@ -111,8 +117,11 @@ static void make_entries(void)
 		dist_entry[sym] = (uint32_t)deflate_dist_base[sym] << 16 |
 				  deflate_dist_extra[sym];
 	dist_entry[30] = dist_entry[31] = F_EXC;
-	for (sym = 0; sym < 19; sym++)
+	for (sym = 0; sym < 16; sym++)
 		codes_entry[sym] = F_LIT | sym << 16;
+	codes_entry[16] = F_PREV | 3 << 16 | 2;
+	codes_entry[17] = 3 << 16 | 3;
+	codes_entry[18] = 11 << 16 | 7;
 }
 
 struct bits {
@@ -245,7 +254,8 @@ static int build_table(uint32_t *table, size_t room, const uint32_t *entries,
 					     sub_bits << 8 | sub_at << 16;
 			}
 			fill(table + sub_at, code >> root, 1u << (len - root),
-			     1u << sub_bits, entries[sorted[i]] + len * 0x101);
+			     1u << sub_bits,
+			     entries[sorted[i]] + (len - root) * 0x101);
 			if (i + 1 < last)
 				code = next_code(code, len);
 		}
@@ -301,27 +311,52 @@ static inline unsigned int take(struct bits *b, unsigned int n)
 	return v;
 }
 
-/* The entry for the next code (nothing taken yet). */
-static inline uint32_t lookup(const struct bits *b, const uint32_t *table,
-			      unsigned int root)
+/* The first-level entry for the next bits (nothing taken). */
+static inline uint32_t peek(const struct bits *b, const uint32_t *table,
+			    unsigned int root)
 {
-	uint32_t e = table[b->buf & ((1u << root) - 1)];
+	return table[b->buf & ((1u << root) - 1)];
+}
 
-	if (e & F_SUB)
-		e = table[E_VALUE(e) +
-			  ((b->buf >> root) & ((1u << E_CODE(e)) - 1))];
+/* Take the bits e says it takes. */
+static inline void take_bits(struct bits *b, uint32_t e)
+{
+	b->buf >>= E_TOTAL(e);
+	b->count -= E_TOTAL(e);
+}
+
+/*
+ * The entry of the next code, from first-level entry e: if e points
+ * to a second-level table, its root bits are taken and the entry is
+ * looked up there (nothing more taken).
+ */
+static inline uint32_t resolve(struct bits *b, const uint32_t *table,
+			       uint32_t e)
+{
+	if (e & F_SUB) {
+		take_bits(b, e);
+		e = table[E_VALUE(e) + (b->buf & ((1u << E_CODE(e)) - 1))];
+	}
 	return e;
 }
 
-/* Take e's code and extra bits: its value plus the extra bits. */
-static inline unsigned int take_entry(struct bits *b, uint32_t e)
+/* e's value plus its extra bits, from saved: the bits e took. */
+static inline unsigned int value_of(uint64_t saved, uint32_t e)
 {
-	uint32_t n = E_TOTAL(e);
-	unsigned int extra = ((uint32_t)b->buf & ((1u << n) - 1)) >> E_CODE(e);
+	return E_VALUE(e) + (((uint32_t)saved & ((1u << E_TOTAL(e)) - 1)) >>
+			     E_CODE(e));
+}
 
-	b->buf >>= n;
-	b->count -= n;
-	return E_VALUE(e) + extra;
+/* Take the next code and its extra bits: its entry, *v its value. */
+static inline uint32_t decode(struct bits *b, const uint32_t *table,
+			      unsigned int root, unsigned int *v)
+{
+	uint32_t e = resolve(b, table, peek(b, table, root));
+	uint64_t saved = b->buf;
+
+	take_bits(b, e);
+	*v = value_of(saved, e);
+	return e;
 }
 
 /* Back to a byte boundary, the bytes still in the buffer given back. */
@@ -367,10 +402,12 @@ static inline void copy_match(unsigned char *dst, unsigned int dist,
 
 /*
  * copy_match() with room for FAST_SLOP bytes past the end: sixteen at
- * a time when the source is that far behind, and a short distance's
- * pattern eight bytes a store.
+ * a time when the source is that far behind, eight when it is eight,
+ * and a short distance's pattern eight bytes a store.  The first 32
+ * (24) bytes are copied whatever the length, most matches' all: only
+ * a longer match takes a branch that depends on its length.
  */
-#define FAST_SLOP 16
+#define FAST_SLOP 32
 
 static inline void copy_match_fast(unsigned char *dst, unsigned int dist,
 				   unsigned int length)
@@ -380,22 +417,29 @@ static inline void copy_match_fast(unsigned char *dst, unsigned int dist,
 	uint64_t v;
 
 	if (dist >= 16) {
-		do {
+		memcpy(dst, src, 16);
+		memcpy(dst + 16, src + 16, 16);
+		while ((dst += 32) < end) {
+			src += 32;
 			memcpy(dst, src, 16);
-			dst += 16;
-			src += 16;
-		} while (dst < end);
+			memcpy(dst + 16, src + 16, 16);
+		}
 	} else if (dist >= 8) {
-		do {
+		memcpy(dst, src, 8);
+		memcpy(dst + 8, src + 8, 8);
+		memcpy(dst + 16, src + 16, 8);
+		while ((dst += 24) < end) {
+			src += 24;
 			memcpy(dst, src, 8);
-			dst += 8;
-			src += 8;
-		} while (dst < end);
+			memcpy(dst + 8, src + 8, 8);
+			memcpy(dst + 16, src + 16, 8);
+		}
 	} else if (dist == 1) {
 		v = 0x0101010101010101ull * *src;
 		do {
 			memcpy(dst, &v, 8);
-			dst += 8;
+			memcpy(dst + 8, &v, 8);
+			dst += 16;
 		} while (dst < end);
 	} else {
 		/* the first dist bytes of v are the pattern */
@@ -430,100 +474,209 @@ static int stored_block(struct bits *b, struct out *o)
 }
 
 /*
- * The fast loop's margins: 8 bytes of input (its one refill loads 8) and a longest match plus its slop of output.
+ * The fast loop's margins: 8 bytes of input (its one refill loads 8)
+ * and 3 bytes of output (three literals); a match is copied fast when
+ * it and the copy's slop fit, else carefully, and the loop stops.
  * Within them no bit read is past the input and no write past the
- * output, so only the code itself can be wrong.
+ * output (its slack), so only the code itself can be wrong.
  */
 #define FAST_IN 8
-#define FAST_OUT (258 + FAST_SLOP)
+#define FAST_OUT 3
 
-/* Take a literal's code: its byte. */
-static inline unsigned char take_literal(struct bits *b, uint32_t e)
+/*
+ * The fast loop's own bit helpers.  Its count is right in its low byte
+ * only: an entry is subtracted whole (its low byte is the bits it
+ * takes, and the count is never below them, so nothing borrows from
+ * the low byte), which saves extracting the byte every code; the loop
+ * clears the rest when it leaves.  Shifts by an entry take its low 6
+ * bits, as the machine does anyway.
+ */
+static inline void fast_refill(struct bits *b)
 {
-	b->buf >>= E_TOTAL(e);
-	b->count -= E_TOTAL(e);
-	return (unsigned char)(e >> 16);
+	b->buf |= load_le64(b->p) << (b->count & 63);
+	b->p += 7 - ((b->count >> 3) & 7);
+	b->count |= 56;
+}
+
+static inline void fast_take(struct bits *b, uint32_t e)
+{
+	b->buf >>= e & 63;
+	b->count -= e;
+}
+
+static inline uint32_t fast_resolve(struct bits *b, const uint32_t *table,
+				    uint32_t e)
+{
+	if (e & F_SUB) {
+		fast_take(b, e);
+		e = table[(e >> 16) + (b->buf & ((1u << E_CODE(e)) - 1))];
+	}
+	return e;
+}
+
+/* value_of() for a length or a distance: no literal's bit 31 to mask. */
+static inline unsigned int fast_value(uint64_t saved, uint32_t e)
+{
+	return (e >> 16) + (((uint32_t)saved & ((1u << (e & 31)) - 1)) >>
+			    ((e >> 8) & 31));
 }
 
 /*
  * Literals and matches while the margins hold: one refill for a match
  * (15 + 5 + 15 + 13 = 48 bits of the 56) or for up to three literals
- * (15 bits each).  The next code's entry is looked up as soon as its
- * bits are there, before the refill (which leaves them as they are).
- * Returns 0 at the margins (*end 0) or at the block's end (*end 1), or
- * INFLATE_CORRUPT.
+ * (15 bits each).  An entry's bits are taken before its kind is
+ * tested, and the next code's entry is looked up as soon as its bits
+ * are there, so that the lookup does not wait for the branch.
+ * Returns 0 at the margins (*end 0) or at the block's end (*end 1),
+ * INFLATE_CORRUPT, or INFLATE_LONGER for a match past the output.
  */
-static int huffman_fast(struct bits *b, unsigned char *out, size_t *at,
-			size_t size, const uint32_t *litlen,
-			const uint32_t *dist, int *end)
+static inline __attribute__((always_inline)) int
+fast_loop(struct bits *b, unsigned char *out, size_t *at, size_t size,
+	  const uint32_t *litlen, const uint32_t *dist, int *end)
 {
 	struct bits in = *b;
-	size_t pos = *at, out_last;
+	unsigned char *op = out + *at, *out_last, *out_end = out + size;
 	const unsigned char *in_last;
 	uint32_t e;
 	int ret = 0;
 
-	if (in.end - in.p < FAST_IN || size - pos < FAST_OUT)
+	if (in.end - in.p < FAST_IN || size - *at < FAST_OUT)
 		return 0;
 	in_last = in.end - FAST_IN;
-	out_last = size - FAST_OUT;
-	refill_fast(&in);
-	e = lookup(&in, litlen, LITLEN_ROOT);
+	out_last = out + size - FAST_OUT;
+	fast_refill(&in);
+	e = peek(&in, litlen, LITLEN_ROOT);
 	for (;;) {
+		uint64_t saved;
 		uint32_t d;
 		unsigned int length, back;
 
 		if (e & F_LIT) {
-			out[pos++] = take_literal(&in, e);
-			e = lookup(&in, litlen, LITLEN_ROOT);
+			fast_take(&in, e);
+			*op++ = (unsigned char)(e >> 16);
+			e = peek(&in, litlen, LITLEN_ROOT);
 			if (e & F_LIT) {
-				out[pos++] = take_literal(&in, e);
-				e = lookup(&in, litlen, LITLEN_ROOT);
+				fast_take(&in, e);
+				*op++ = (unsigned char)(e >> 16);
+				e = peek(&in, litlen, LITLEN_ROOT);
 				if (e & F_LIT) {
-					out[pos++] = take_literal(&in, e);
-					if (in.p > in_last || pos > out_last)
+					fast_take(&in, e);
+					*op++ = (unsigned char)(e >> 16);
+					/* 45 bits may be gone: look again */
+					if (in.p > in_last || op > out_last)
 						break;
-					refill_fast(&in);
-					e = lookup(&in, litlen, LITLEN_ROOT);
+					fast_refill(&in);
+					e = peek(&in, litlen, LITLEN_ROOT);
 					continue;
 				}
 			}
-			if (in.p > in_last || pos > out_last)
+			if (in.p > in_last || op > out_last)
 				break;
-			refill_fast(&in);
+			fast_refill(&in);
 			continue;
 		}
-		if (e & F_EXC) {
-			if (e & F_END) {
-				take_entry(&in, e);
-				*end = 1;
-			} else {
-				ret = INFLATE_CORRUPT;
+		e = fast_resolve(&in, litlen, e);
+		saved = in.buf;
+		fast_take(&in, e);
+		if (e & (F_LIT | F_EXC)) {
+			if (e & F_LIT) {
+				*op++ = (unsigned char)(e >> 16);
+				goto next;
 			}
+			if (e & F_END)
+				*end = 1;
+			else
+				ret = INFLATE_CORRUPT;
 			break;
 		}
-		length = take_entry(&in, e);
-		d = lookup(&in, dist, DIST_ROOT);
-		if (d & F_EXC) {
+		length = fast_value(saved, e);
+		d = fast_resolve(&in, dist, peek(&in, dist, DIST_ROOT));
+		saved = in.buf;
+		fast_take(&in, d);
+		back = fast_value(saved, d);
+		if ((d & F_EXC) || back > (size_t)(op - out)) {
 			ret = INFLATE_CORRUPT;
 			break;
 		}
-		back = take_entry(&in, d);
-		if (back > pos) {
-			ret = INFLATE_CORRUPT;
+		if (length + FAST_SLOP > (size_t)(out_end - op)) {
+			if (length > (size_t)(out_end - op)) {
+				ret = INFLATE_LONGER;
+				break;
+			}
+			copy_match(op, back, length);
+			op += length;
 			break;
 		}
-		copy_match_fast(out + pos, back, length);
-		pos += length;
-		if (in.p > in_last || pos > out_last)
+		/*
+		 * The next entry before the copy: a copy's branch that
+		 * goes wrong then does not take the lookup with it.
+		 */
+		if (in.p > in_last) {
+			copy_match_fast(op, back, length);
+			op += length;
 			break;
-		refill_fast(&in);
-		e = lookup(&in, litlen, LITLEN_ROOT);
+		}
+		fast_refill(&in);
+		e = peek(&in, litlen, LITLEN_ROOT);
+		copy_match_fast(op, back, length);
+		op += length;
+		continue;
+next:
+		if (in.p > in_last || op > out_last)
+			break;
+		fast_refill(&in);
+		e = peek(&in, litlen, LITLEN_ROOT);
 	}
+	in.count &= 0xff;
 	*b = in;
-	*at = pos;
+	*at = op - out;
 	return ret;
 }
+
+typedef int fast_fn(struct bits *b, unsigned char *out, size_t *at,
+		    size_t size, const uint32_t *litlen, const uint32_t *dist,
+		    int *end);
+
+static int fast_plain(struct bits *b, unsigned char *out, size_t *at,
+		      size_t size, const uint32_t *litlen,
+		      const uint32_t *dist, int *end)
+{
+	return fast_loop(b, out, at, size, litlen, dist, end);
+}
+
+/*
+ * DIRCACHE_TEST_INFLATE_PLAIN, for the tests only: the plain loop even
+ * where the BMI2 one would run, so that both are tested here.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__BMI2__)
+/*
+ * The same loop with BMI2's shifts and masks by any register (shrx,
+ * bzhi): a shift by a count held in %cl costs moves, and the loop
+ * shifts by an entry's counts several times a code.
+ */
+__attribute__((target("bmi2")))
+static int fast_bmi2(struct bits *b, unsigned char *out, size_t *at,
+		     size_t size, const uint32_t *litlen,
+		     const uint32_t *dist, int *end)
+{
+	return fast_loop(b, out, at, size, litlen, dist, end);
+}
+
+static fast_fn *pick_fast(void)
+{
+	__builtin_cpu_init();
+	if (getenv("DIRCACHE_TEST_INFLATE_PLAIN"))
+		return fast_plain;
+	return __builtin_cpu_supports("bmi2") ? fast_bmi2 : fast_plain;
+}
+#else
+static fast_fn *pick_fast(void)
+{
+	return fast_plain;
+}
+#endif
+
+static fast_fn *huffman_fast;	/* set with the tables */
 
 /*
  * Literals and matches with the block's tables, to its end code: the
@@ -551,17 +704,17 @@ static int huffman_block(struct bits *b, struct out *o,
 			ret = INFLATE_TRUNCATED;
 			break;
 		}
-		e = lookup(&in, litlen, LITLEN_ROOT);
+		/* 15 + 5 bits here, 15 + 13 below: 48 of the 56 */
+		e = decode(&in, litlen, LITLEN_ROOT, &length);
 		if (e & F_LIT) {
 			if (pos == size) {
 				ret = INFLATE_LONGER;
 				break;
 			}
-			out[pos++] = take_literal(&in, e);
+			out[pos++] = (unsigned char)length;
 			continue;
 		}
 		if (e & F_END) {
-			take_entry(&in, e);
 			if (read_past_end(&in))
 				ret = INFLATE_TRUNCATED;
 			break;
@@ -570,14 +723,11 @@ static int huffman_block(struct bits *b, struct out *o,
 			ret = INFLATE_CORRUPT;
 			break;
 		}
-		/* 15 + 5 bits here, 15 + 13 below: 48 of the 56 */
-		length = take_entry(&in, e);
-		d = lookup(&in, dist, DIST_ROOT);
+		d = decode(&in, dist, DIST_ROOT, &back);
 		if (d & F_EXC) {
 			ret = INFLATE_CORRUPT;
 			break;
 		}
-		back = take_entry(&in, d);
 		if (read_past_end(&in)) {
 			ret = INFLATE_TRUNCATED;
 			break;
@@ -602,34 +752,29 @@ static int huffman_block(struct bits *b, struct out *o,
  * One code length (or a run of them) into lens at *i, n in all: at
  * most 7 + 7 bits, which the caller has.
  */
-static inline int read_length(struct bits *b, const uint32_t *codes,
-			      uint8_t *lens, unsigned int *i, unsigned int n)
+static inline __attribute__((always_inline))
+int read_length(struct bits *b, const uint32_t *codes, uint8_t *lens,
+		unsigned int *i, unsigned int n)
 {
-	unsigned int sym, rep;
+	unsigned int v;
 	uint8_t fill_with = 0;
-	uint32_t e = lookup(b, codes, CODES_ROOT);
+	uint32_t e = decode(b, codes, CODES_ROOT, &v);
 
-	if (!(e & F_LIT))
-		return INFLATE_CORRUPT;
-	sym = take_literal(b, e);
-	if (sym < 16) {
-		lens[(*i)++] = sym;
+	if (e & F_LIT) {
+		lens[(*i)++] = v;
 		return 0;
 	}
-	if (sym == 16) {
+	if (e & F_EXC)
+		return INFLATE_CORRUPT;
+	if (e & F_PREV) {
 		if (!*i)
 			return INFLATE_CORRUPT;
 		fill_with = lens[*i - 1];
-		rep = 3 + take(b, 2);
-	} else if (sym == 17) {
-		rep = 3 + take(b, 3);
-	} else {
-		rep = 11 + take(b, 7);
 	}
-	if (rep > n - *i)
+	if (v > n - *i)
 		return INFLATE_CORRUPT;
-	memset(lens + *i, fill_with, rep);
-	*i += rep;
+	memset(lens + *i, fill_with, v);
+	*i += v;
 	return 0;
 }
 
@@ -687,6 +832,8 @@ static int read_dynamic_tables(struct bits *b, struct tables *t)
 
 static struct tables fixed;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static pthread_key_t first_key;	/* each thread's first_block */
+static int have_first_key;
 
 /* The symbols' entries, and the fixed code's tables from them. */
 static void make_tables(void)
@@ -694,6 +841,8 @@ static void make_tables(void)
 	uint8_t lens[LITLEN_SYMS];
 
 	make_entries();
+	huffman_fast = pick_fast();
+	have_first_key = !pthread_key_create(&first_key, free);
 
 	memset(lens, 8, 144);
 	memset(lens + 144, 9, 112);
@@ -797,13 +946,94 @@ const char *inflate_error(int ret)
 	}
 }
 
-/* The blocks of a stream whose zlib header b has passed, into o. */
-static int inflate_blocks(struct bits *b, struct out *o)
+/*
+ * A loose object is inflated twice: its first bytes for its header
+ * (inflate_prefix, to learn its size), then whole (inflate_whole), and
+ * both would read its first block's code lengths and build its tables.
+ * So the prefix keeps, per thread, the tables of a first block that is
+ * dynamic and the bits after its code lengths, with the input they
+ * came from: every byte the bit reader had passed (FIRST_MAX at most)
+ * and the stream's length.  A whole inflate of a stream with the same
+ * length that starts with the same bytes is in the same state there,
+ * so it takes them instead of building them again.
+ */
+#define FIRST_MAX 320
+
+struct first_block {
+	size_t len;		/* the stream's length */
+	size_t loaded;		/* its first bytes, kept below; 0: none */
+	unsigned char start[FIRST_MAX];
+	uint64_t buf;		/* the bits after the code lengths */
+	unsigned int count;
+	int last;		/* the block's last-block bit */
+	struct tables t;
+};
+
+enum { FIRST_NONE, FIRST_KEEP, FIRST_TAKE };
+
+/* This thread's first_block, allocated when keep is set; or NULL. */
+static struct first_block *first_block(int keep)
+{
+	struct first_block *f;
+
+	if (!have_first_key)
+		return NULL;
+	f = pthread_getspecific(first_key);
+	if (!f && keep && (f = malloc(sizeof(*f)))) {
+		f->loaded = 0;
+		if (pthread_setspecific(first_key, f)) {
+			free(f);
+			f = NULL;
+		}
+	}
+	return f;
+}
+
+/* The first block kept, if the stream b starts with it: into b. */
+static struct first_block *take_first(struct bits *b)
+{
+	struct first_block *f = first_block(0);
+
+	if (!f || !f->loaded || f->len != (size_t)(b->end - b->start) ||
+	    memcmp(f->start, b->start, f->loaded))
+		return NULL;
+	b->p = b->start + f->loaded;
+	b->buf = f->buf;
+	b->count = f->count;
+	return f;
+}
+
+/* Keep the state of b, its code lengths just read into f->t. */
+static void keep_first(struct first_block *f, const struct bits *b, int last)
+{
+	size_t loaded = b->p - b->start;
+
+	if (b->p > b->end || loaded > FIRST_MAX)
+		return;
+	memcpy(f->start, b->start, loaded);
+	f->len = b->end - b->start;
+	/* bits above the count may come from bytes past p: not kept */
+	f->buf = b->count < 64 ? b->buf & ((1ull << b->count) - 1) : b->buf;
+	f->count = b->count;
+	f->last = last;
+	f->loaded = loaded;
+}
+
+/*
+ * The blocks of a stream whose zlib header b has passed, into o; the
+ * first block's tables kept or taken as first says.
+ */
+static int inflate_blocks(struct bits *b, struct out *o, int first)
 {
 	struct tables *t = NULL;
+	struct first_block *f;
 	int ret = 0, last = 0;
 
 	pthread_once(&tables_once, make_tables);
+	if (first == FIRST_TAKE && (f = take_first(b))) {
+		last = f->last;
+		ret = huffman_block(b, o, f->t.litlen, f->t.dist);
+	}
 	while (!ret && !last) {
 		unsigned int type;
 
@@ -814,6 +1044,15 @@ static int inflate_blocks(struct bits *b, struct out *o)
 			ret = stored_block(b, o);
 		} else if (type == 1) {
 			ret = huffman_block(b, o, fixed.litlen, fixed.dist);
+		} else if (type == 2 && first == FIRST_KEEP &&
+			   (f = first_block(1))) {
+			f->loaded = 0;
+			ret = read_dynamic_tables(b, &f->t);
+			if (!ret)
+				keep_first(f, b, last);
+			if (!ret)
+				ret = huffman_block(b, o, f->t.litlen,
+						    f->t.dist);
 		} else if (type == 2) {
 			if (!t && !(t = malloc(sizeof(*t))))
 				return INFLATE_NOMEM;
@@ -823,6 +1062,7 @@ static int inflate_blocks(struct bits *b, struct out *o)
 		} else {
 			ret = INFLATE_CORRUPT;
 		}
+		first = FIRST_NONE;
 	}
 	free(t);
 	return ret;
@@ -839,7 +1079,7 @@ int inflate_prefix(const void *in, size_t len, unsigned char *out,
 	if (ret)
 		return ret;
 	b.p += 2;
-	ret = inflate_blocks(&b, &o);
+	ret = inflate_blocks(&b, &o, FIRST_KEEP);
 	*got = o.pos;
 	return ret == INFLATE_LONGER ? 0 : ret;
 }
@@ -855,7 +1095,7 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	if (ret)
 		return ret;
 	b.p += 2;
-	ret = inflate_blocks(&b, &o);
+	ret = inflate_blocks(&b, &o, FIRST_TAKE);
 	if (ret)
 		return ret;
 	/* the Adler-32 of the result: only when asked (see the top) */

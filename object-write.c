@@ -255,16 +255,57 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 	return refuse_different(sha1, cmp, &f);
 }
 
+/*
+ * compare_stored_pieces' fast way, for a loose object of up to
+ * BIG_WHOLE_MAX bytes: its file read in one call and inflated whole by
+ * our inflater, which is two to three times zlib's speed; the pieces
+ * are then compared with it.  NULL when it cannot tell (a packed or
+ * bigger object, another header, an error): the stream reads it then,
+ * and says why.  *whole is where the content starts.
+ */
+#define BIG_WHOLE_MAX ((size_t)64 << 20)
+
+static unsigned char *inflate_loose_whole(const unsigned char *sha1,
+					  enum object_type type, size_t len,
+					  const unsigned char **whole)
+{
+	char hdr[MAX_HEADER_LEN];
+	const char *name = sha1_file_name(sha1);
+	size_t hdrlen, zlen, used;
+	unsigned char *out, *z;
+	int missing;
+
+	if (!name || len > BIG_WHOLE_MAX)
+		return NULL;
+	hdrlen = format_object_header(hdr, type, len);
+	z = read_loose_file(name, loose_bound(hdrlen + len), &zlen, &missing);
+	if (!z)
+		return NULL;
+	out = malloc(hdrlen + len + INFLATE_SLACK);
+	if (out && (inflate_whole(z, zlen, out, hdrlen + len, &used, 0) ||
+		    used != zlen || memcmp(out, hdr, hdrlen))) {
+		free(out);
+		out = NULL;
+	}
+	free(z);
+	*whole = out ? out + hdrlen : NULL;
+	return out;
+}
+
 int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 			  size_t size, piece_fn next, void *data)
 {
 	unsigned char *ours = xmalloc(OBJECT_CHUNK), *stored = NULL;
+	unsigned char *inflated = NULL;
+	const unsigned char *whole = NULL;
 	struct object_stream st;
 	struct fault f;
 	int differ = 0, open = 0, ret = -1;
 	size_t left = size;
 
-	if (VERIFY_EXISTING) {
+	if (VERIFY_EXISTING)
+		inflated = inflate_loose_whole(sha1, type, size, &whole);
+	if (VERIFY_EXISTING && !inflated) {
 		if (open_object_unverified(&st, sha1, &f) < 0)
 			goto fail;
 		set_zlib_check(&st, 0);
@@ -281,6 +322,11 @@ int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 			goto out;
 		}
 		left -= n;
+		if (whole) {
+			differ = differ || memcmp(ours, whole, n);
+			whole += n;
+			continue;
+		}
 		if (differ || !open)
 			continue;
 		got = read_object_stream(&st, stored, n, &f);
@@ -298,6 +344,7 @@ fail:
 out:
 	if (open)
 		close_object_stream(&st);
+	free(inflated);
 	free(ours);
 	free(stored);
 	return ret;
