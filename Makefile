@@ -43,7 +43,7 @@ PROGRAMS += pack-objects show-index
 #
 # The base: messages and memory, ids as text, path rules, setup, the
 # thread pool, lock files, nameless files, dates.
-LIB_OBJS = usage.o sha1dc.o hash.o mbuf.o hex.o path.o
+LIB_OBJS = usage.o cpu.o sha1dc.o hash.o mbuf.o hex.o path.o
 LIB_OBJS += config.o
 LIB_OBJS += alt-chain.o
 LIB_OBJS += setup.o parallel.o lockfile.o csum-file.o nameless.o date.o

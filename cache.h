@@ -9,6 +9,7 @@
  *
  * The base
  *   usage.c       messages, exits, memory, plain I/O, the fault model
+ *   cpu.c         the CPU extensions our own code may use
  *   sha1dc.c      SHA-1, with collision detection
  *   hash.c        the repository's hash: SHA-1 or SHA-256, its sizes
  *   mbuf.c        the one growing string buffer
@@ -237,6 +238,13 @@ int set_fault_errno(struct fault *f, const char *fmt, ...)
 
 /* Flush and check stdout; die if the write failed (full disk, EPIPE). */
 void finish_stdout(void);
+
+/* ---- cpu.c: the CPU extensions our own code may use ---- */
+
+/* AVX2 there and not hidden by OPENSSL_ia32cap (CPU=baseline hides it). */
+int cpu_has_avx2(void);
+/* BMI2 there, not hidden, and AVX2 kept (a CPU without AVX2 lacks it). */
+int cpu_has_bmi2(void);
 
 /* ---- sha1dc.c: SHA-1, with collision detection ---- */
 

@@ -664,10 +664,9 @@ static int fast_bmi2(struct bits *b, unsigned char *out, size_t *at,
 
 static fast_fn *pick_fast(void)
 {
-	__builtin_cpu_init();
 	if (getenv("DIRCACHE_TEST_INFLATE_PLAIN"))
 		return fast_plain;
-	return __builtin_cpu_supports("bmi2") ? fast_bmi2 : fast_plain;
+	return cpu_has_bmi2() ? fast_bmi2 : fast_plain;
 }
 #else
 static fast_fn *pick_fast(void)

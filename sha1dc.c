@@ -446,44 +446,12 @@ static void ubc_mask8(const unsigned char *p, uint32_t *out)
 	memcpy(out, &mask, sizeof(mask));
 }
 
-/*
- * AVX2 when the CPU and the OS have it (GCC's cpuid check) and
- * OPENSSL_ia32cap, read as OpenSSL reads it ("[~]a[:[~]b]", a over
- * CPUID.1 EDX:ECX, b over CPUID.7 EBX:ECX; "~" clears, else replaces;
- * no ":b" clears all of b), keeps AVX (a, bit 60) and AVX2 (b, bit 5):
- * CPU=baseline emulates a CPU without them for our code too.
- */
-static int use_avx2;
-static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-
-static int cap_kept(const char *v, uint64_t bit)
-{
-	if (*v == '~')
-		return !(strtoull(v + 1, NULL, 0) & bit);
-	return !!(strtoull(v, NULL, 0) & bit);
-}
-
-static void check_cpu(void)
-{
-	const char *cap = getenv("OPENSSL_ia32cap"), *second;
-
-	__builtin_cpu_init();
-	use_avx2 = __builtin_cpu_supports("avx2");
-	if (!use_avx2 || !cap)
-		return;
-	second = strchr(cap, ':');
-	if (*cap != ':' && !cap_kept(cap, 1ull << 60))
-		use_avx2 = 0;
-	if (!second || !cap_kept(second + 1, 1ull << 5))
-		use_avx2 = 0;
-}
 #endif
 
 const char *sha1_ubc_simd(void)
 {
 #ifdef HAVE_AVX2_PATH
-	pthread_once(&cpu_once, check_cpu);
-	if (use_avx2)
+	if (cpu_has_avx2())
 		return "avx2";
 #endif
 #ifdef __SSE2__
@@ -500,8 +468,7 @@ static void ubc_masks(const unsigned char *p, size_t n, uint32_t *out)
 	uint32_t m[4];
 
 #ifdef HAVE_AVX2_PATH
-	pthread_once(&cpu_once, check_cpu);
-	if (use_avx2)
+	if (cpu_has_avx2())
 		for (; n >= 8; n -= 8, p += 512, out += 8)
 			ubc_mask8(p, out);
 #endif
@@ -725,7 +692,7 @@ static int twins8_65(const struct twin *tw, int n)
 static int twin_lanes(void)
 {
 #ifdef HAVE_AVX2_PATH
-	if (use_avx2)
+	if (cpu_has_avx2())
 		return 8;
 #endif
 	return 4;
@@ -735,7 +702,7 @@ static int twin_lanes(void)
 static int test_twins(const struct twin *tw, int n, int t)
 {
 #ifdef HAVE_AVX2_PATH
-	if (use_avx2)
+	if (cpu_has_avx2())
 		return t == 58 ? twins8_58(tw, n) : twins8_65(tw, n);
 #endif
 	return t == 58 ? twins4_58(tw, n) : twins4_65(tw, n);

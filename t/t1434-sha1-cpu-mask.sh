@@ -64,6 +64,23 @@ then
 	'
 fi
 
+# inflate.c's BMI2 loop follows the same mask: CPU=baseline's CPU has
+# neither AVX2 nor BMI2 (they came together), and ":~0x100" hides BMI2.
+test_expect_success 'BMI2 only where AVX2 and BMI2 are both kept' '
+	OPENSSL_ia32cap="$BASELINE" "$TT" cpu >got &&
+	printf "avx2 0\nbmi2 0\n" >want &&
+	test_cmp want got &&
+	OPENSSL_ia32cap="~0x0:~0x100" "$TT" cpu >got &&
+	grep "^bmi2 0$" got &&
+	"$TT" cpu >got &&
+	if grep -q "^avx2 1$" got && grep -qw bmi2 /proc/cpuinfo
+	then
+		grep "^bmi2 1$" got
+	else
+		grep "^bmi2 0$" got
+	fi
+'
+
 # Every length from 0 to 300 bytes (padding in one block or two, the
 # UBC check's short groups of one to three blocks, whole groups) and a
 # few sizes past a megabyte, random bytes: openssl dgst's SHA-1.

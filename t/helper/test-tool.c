@@ -39,6 +39,7 @@
  *                                     --stats: blocks hashed and blocks
  *                                     flagged for the DV test, on stderr)
  *   sha1 --simd                       the UBC check's vector code
+ *   cpu                               "avx2 N" and "bmi2 N": what ours uses
  *   sha1-batch                        git cat-file --batch output on
  *                                     stdin: each object hashed as an
  *                                     object and its id checked; prints
@@ -552,6 +553,12 @@ static int sha1_fd(int fd, unsigned char *sha1, unsigned long *blocks,
 	*blocks += (c.len + 72) / 64;
 	*flagged += c.flagged;
 	return n < 0;
+}
+
+static int cmd_cpu(void)
+{
+	printf("avx2 %d\nbmi2 %d\n", cpu_has_avx2(), cpu_has_bmi2());
+	return 0;
 }
 
 static int cmd_sha1(int argc, char **argv)
@@ -1144,6 +1151,8 @@ int main(int argc, char **argv)
 	/* the store's hash, for the commands that read ids or objects */
 	if (!check_git_dir() && check_repository_format() < 0)
 		exit(128);
+	if (!strcmp(argv[1], "cpu") && argc == 2)
+		return cmd_cpu();
 	if (!strcmp(argv[1], "mbuf"))
 		ret = cmd_mbuf(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "pathspec"))
