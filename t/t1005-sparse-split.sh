@@ -6,12 +6,7 @@ GIT_DIR=.git
 export GIT_DIR
 
 test_expect_success 'setup: a sparse index (cone c)' '
-	git init -q s && cd s &&
-	mkdir -p a/b c && echo 1 >a/b/f && echo 2 >a/g && echo 3 >c/h &&
-	echo 4 >top && git add . && git commit -qm base &&
-	git sparse-checkout set --cone --sparse-index c &&
-	git ls-files --sparse -s >out && test_grep "^040000 .*	a/$" out &&
-	grep -q sdir .git/index
+	sparse_repo s && cd s
 '
 
 test_expect_success 'ls-files lists it whole as git, --sparse as it is' '

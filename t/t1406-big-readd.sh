@@ -8,29 +8,25 @@ test_description='the collision check of a big file against its loose object'
 # must take the same bytes, and refuse other content, another header,
 # a stream that does not inflate, or bytes after it.
 
-obj() {
-	echo .dircache/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)
-}
-
 test_expect_success 'setup: a big file, added' '
 	init-db 2>/dev/null &&
 	seq 1 400000 >big &&
 	test $(wc -c <big) -gt 1048576 &&
 	update-cache --add big &&
 	id=$(git hash-object big) && echo $id >id &&
-	test -f $(obj $id) && cp $(obj $id) saved
+	test -f $(obj_file $id) && cp $(obj_file $id) saved
 '
 
 test_expect_success 're-added: the same bytes are taken' '
 	rm -f .dircache/index &&
 	update-cache --add big &&
 	test "$(ls-files --stage)" = "100644 $(cat id) 0	big" &&
-	cmp saved $(obj $(cat id))
+	cmp saved $(obj_file $(cat id))
 '
 
 # put back the object as it was
 restore() {
-	chmod u+w $(obj $(cat id)) && cp saved $(obj $(cat id))
+	chmod u+w $(obj_file $(cat id)) && cp saved $(obj_file $(cat id))
 }
 
 refused() {
@@ -42,39 +38,39 @@ refused() {
 
 test_expect_success 'other content under the name is refused, not replaced' '
 	sed s/^123456$/123457/ big >other && ! cmp -s other big &&
-	chmod u+w $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $(cat id) blob \
 		<other &&
-	cp $(obj $(cat id)) wrong &&
+	cp $(obj_file $(cat id)) wrong &&
 	refused "exists with different content" &&
-	cmp wrong $(obj $(cat id)) && restore
+	cmp wrong $(obj_file $(cat id)) && restore
 '
 
 test_expect_success 'a last byte that differs is found' '
 	{ head -c $(($(wc -c <big) - 1)) big && printf x; } >other &&
 	test $(wc -c <other) = $(wc -c <big) &&
-	chmod u+w $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $(cat id) blob \
 		<other &&
 	refused "exists with different content" && restore
 '
 
 test_expect_success 'another size in the header is refused' '
-	chmod u+w $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $(cat id) \
 		--size $(($(wc -c <big) + 1)) blob <big &&
 	refused "$(cat id)" && restore
 '
 
 test_expect_success 'a damaged stream is refused' '
-	chmod u+w $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $(cat id) \
 		--flip 1000 blob <big &&
 	refused "$(cat id)" && restore
 '
 
 test_expect_success 'bytes after the stream are refused' '
-	chmod u+w $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $(cat id) \
 		--append 00 blob <big &&
 	refused "$(cat id)" && restore
@@ -83,10 +79,10 @@ test_expect_success 'bytes after the stream are refused' '
 test_expect_success 'a packed copy is compared too' '
 	echo $(cat id) | GIT_DIR=.dircache git pack-objects -q \
 		.dircache/objects/pack/pack &&
-	chmod u+w $(obj $(cat id)) && rm $(obj $(cat id)) &&
+	chmod u+w $(obj_file $(cat id)) && rm $(obj_file $(cat id)) &&
 	rm -f .dircache/index && update-cache --add big &&
 	test "$(ls-files --stage)" = "100644 $(cat id) 0	big" &&
-	! test -f $(obj $(cat id))
+	! test -f $(obj_file $(cat id))
 '
 
 test_done

@@ -7,10 +7,6 @@ test_description='loose objects read whole and written nameless'
 # linked under their names, and write-tree writes the trees its fan-out
 # listings do not hold without looking them up first.
 
-obj() {
-	echo .dircache/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)
-}
-
 test_expect_success 'setup: small, mid-sized and big blobs, as git stores them' '
 	init-db 2>/dev/null &&
 	mkdir d &&
@@ -42,29 +38,29 @@ test_expect_success 'cat-file of each gives the same bytes as git' '
 test_expect_success 'a byte after the zlib stream is refused, read whole or not' '
 	for f in d/mid big; do
 		id=$(git hash-object $f) &&
-		cp $(obj $id) saved &&
-		chmod u+w $(obj $id) && printf x >>$(obj $id) &&
+		cp $(obj_file $id) saved &&
+		chmod u+w $(obj_file $id) && printf x >>$(obj_file $id) &&
 		test_must_fail cat-file blob $id >/dev/null 2>err &&
 		test_grep "garbage after the zlib stream" err &&
-		chmod u+w $(obj $id) && cp saved $(obj $id) || return 1
+		chmod u+w $(obj_file $id) && cp saved $(obj_file $id) || return 1
 	done
 '
 
 test_expect_success 'a bad adler32 is still read (the id checks every byte)' '
 	id=$(git hash-object d/mid) &&
-	cp $(obj $id) saved && chmod u+w $(obj $id) &&
+	cp $(obj_file $id) saved && chmod u+w $(obj_file $id) &&
 	python3 -c "import sys
 p = sys.argv[1]
 b = bytearray(open(p, \"rb\").read())
 b[-1] ^= 1
-open(p, \"wb\").write(b)" $(obj $id) &&
+open(p, \"wb\").write(b)" $(obj_file $id) &&
 	cat-file blob $id >got && cmp d/mid got &&
-	cp saved $(obj $id)
+	cp saved $(obj_file $id)
 '
 
 test_expect_success 'content that does not hash to the name is refused' '
 	id=$(git hash-object d/mid) &&
-	cp $(obj $id) saved && chmod u+w $(obj $id) &&
+	cp $(obj_file $id) saved && chmod u+w $(obj_file $id) &&
 	sed s/^1234$/1235/ d/mid >other && ! cmp -s other d/mid &&
 	python3 "$TEST_DIRECTORY/write-object.py" --name $id blob <other &&
 	test_must_fail cat-file blob $id >/dev/null 2>err &&
@@ -72,7 +68,7 @@ test_expect_success 'content that does not hash to the name is refused' '
 	rm -f .dircache/index &&
 	test_must_fail update-cache --add d/mid 2>err &&
 	test_grep "exists with different content" err &&
-	chmod u+w $(obj $id) && cp saved $(obj $id)
+	chmod u+w $(obj_file $id) && cp saved $(obj_file $id)
 '
 
 test_expect_success 'trees are written nameless: git'\''s content, read-only, no temporary' '
@@ -84,23 +80,23 @@ test_expect_success 'trees are written nameless: git'\''s content, read-only, no
 	GIT_DIR=g.git git write-tree >/dev/null &&
 	for t in $(cat tree) $(GIT_DIR=.dircache git rev-parse $(cat tree):d); do
 		python3 -c "import zlib, sys; a, b = (zlib.decompress(open(f, \"rb\").read()) for f in sys.argv[1:]); assert a == b" \
-			$(obj $t) g.git/objects/$(echo $t | cut -c1-2)/$(echo $t | cut -c3-) &&
-		test "$(stat -c %a $(obj $t))" = 444 || return 1
+			$(obj_file $t) g.git/objects/$(echo $t | cut -c1-2)/$(echo $t | cut -c3-) &&
+		test "$(stat -c %a $(obj_file $t))" = 444 || return 1
 	done &&
 	! find .dircache/objects -name "tmp_obj_*" | grep .
 '
 
 test_expect_success 'a tree stored with other bytes is refused, not replaced' '
 	t=$(GIT_DIR=.dircache git rev-parse $(cat tree):d) &&
-	chmod u+w $(obj $t) &&
+	chmod u+w $(obj_file $t) &&
 	echo "100644 x $(git hash-object d/small)" |
 		python3 "$TEST_DIRECTORY/write-object.py" --tree-spec --name $t tree &&
-	cp $(obj $t) wrong &&
+	cp $(obj_file $t) wrong &&
 	rm .dircache/index && update-cache --add d/small d/mid big &&
 	test_must_fail write-tree 2>err &&
 	test_grep "object $t exists with different content" err &&
-	cmp wrong $(obj $t) &&
-	chmod u+w $(obj $t) && rm $(obj $t) && write-tree
+	cmp wrong $(obj_file $t) &&
+	chmod u+w $(obj_file $t) && rm $(obj_file $t) && write-tree
 '
 
 test_expect_success 'trees a pack holds are not written loose again' '
@@ -117,7 +113,7 @@ test_expect_success 'an empty blob with a byte after its stream is refused' '
 	mkdir e && : >e/empty &&
 	id=$(git hash-object e/empty) &&
 	(cd e && init-db 2>/dev/null && update-cache --add empty) &&
-	o=e/$(obj $id) && chmod u+w $o && printf x >>$o &&
+	o=e/$(obj_file $id) && chmod u+w $o && printf x >>$o &&
 	test_must_fail env SHA1_FILE_DIRECTORY=e/.dircache/objects \
 		cat-file blob $id >/dev/null 2>err &&
 	test_grep "garbage after the zlib stream" err

@@ -29,12 +29,7 @@ PY
 }
 
 test_expect_success 'setup: a sparse index (cone c)' '
-	git init -q s && cd s &&
-	mkdir -p a/b c && echo 1 >a/b/f && echo 2 >a/g && echo 3 >c/h &&
-	echo 4 >top && git add . && git commit -qm base &&
-	git sparse-checkout set --cone --sparse-index c &&
-	git ls-files --sparse -s >out && test_grep "^040000 .*	a/$" out &&
-	grep -q sdir .git/index &&
+	sparse_repo s && cd s &&
 	cp .git/index ../sparse &&
 	ls-files --sparse -s >actual &&
 	test_grep "^040000 .*	a/$" actual &&

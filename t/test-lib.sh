@@ -205,6 +205,18 @@ obj_file() {
 	echo "${2:-.dircache/objects}/$(echo "$1" | sed "s|^..|&/|")"
 }
 
+# sparse_repo DIR: a git repository in DIR whose index git made sparse
+# (cone "c"): "a/" is a directory entry, announced by "sdir".
+sparse_repo() {
+	git init -q "$1" &&
+	(cd "$1" &&
+	mkdir -p a/b c && echo 1 >a/b/f && echo 2 >a/g && echo 3 >c/h &&
+	echo 4 >top && git add . && git commit -qm base &&
+	git sparse-checkout set --cone --sparse-index c &&
+	git ls-files --sparse -s >out && test_grep "^040000 .*	a/$" out &&
+	grep -q sdir .git/index)
+}
+
 # snap NAME: store the tree of w/ with our update-cache and write-tree
 # (a fresh index each time, so removed files drop out) and write its id
 # to file NAME.  For the diff-tree tests.
