@@ -929,6 +929,7 @@ struct object_stream {
 	const unsigned char *zbuf;	/* the zlib stream, when zlib_later */
 	int zlib_later;		/* header read by inflate.c; the content is
 				   inflated (whole, or by zlib) when read */
+	size_t reserved;	/* of the memory for big objects read whole */
 };
 
 /*
@@ -970,6 +971,15 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);
 /* All of the content (malloc'd, NUL after it), checked; NULL (f). */
 void *read_object_stream_whole(struct object_stream *st, struct fault *f);
+/*
+ * All of a stream not yet read, in memory and checked, when that is
+ * cheap: 0 with *buf (st->size bytes, st's until it is closed); 1 when
+ * it is not (too big for the memory left to objects read whole, or a
+ * stream only zlib takes): nothing read, read it a piece at a time;
+ * -1 (f) on a failed check.  Safe on many threads at once.
+ */
+int read_object_stream_in_memory(struct object_stream *st,
+				 const unsigned char **buf, struct fault *f);
 /*
  * Read a stream to its end for a checker, every check made: a blob is
  * drained a piece at a time and never held (*buf NULL), anything else
