@@ -794,6 +794,13 @@ int hashfile_finish(struct hashfile *f, unsigned char *sha1);
  */
 int open_nameless(const char *path, size_t dirlen, unsigned int mode);
 int link_nameless(int fd, const char *path);
+/*
+ * The same in the directory open as dirfd (AT_FDCWD: the current one;
+ * O_PATH will do), the link's name relative to it: no walk of the
+ * directory's path for each file.
+ */
+int open_nameless_at(int dirfd, unsigned int mode);
+int link_nameless_at(int fd, int dirfd, const char *name);
 int nameless_files_work(void);
 /*
  * A file in dir for reading and writing that never gets a name, gone
