@@ -936,7 +936,6 @@ struct object_stream {
 	const unsigned char *zbuf;	/* the zlib stream, when zlib_later */
 	int zlib_later;		/* header read by inflate.c; the content is
 				   inflated (whole, or by zlib) when read */
-	size_t reserved;	/* of the memory for big objects read whole */
 };
 
 /*
@@ -981,9 +980,8 @@ void *read_object_stream_whole(struct object_stream *st, struct fault *f);
 /*
  * All of a stream not yet read, in memory and checked, when that is
  * cheap: 0 with *buf (st->size bytes, st's until it is closed); 1 when
- * it is not (too big for the memory left to objects read whole, or a
- * stream only zlib takes): nothing read, read it a piece at a time;
- * -1 (f) on a failed check.  Safe on many threads at once.
+ * it is not (over WHOLE_INFLATE_MAX, or a stream only zlib takes):
+ * nothing read, read it a piece at a time; -1 (f) on a failed check.
  */
 int read_object_stream_in_memory(struct object_stream *st,
 				 const unsigned char **buf, struct fault *f);

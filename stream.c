@@ -506,61 +506,19 @@ void *read_object_stream_whole(struct object_stream *st, struct fault *f)
 	return buf;
 }
 
-/*
- * Objects over WHOLE_INFLATE_MAX that read_object_stream_in_memory
- * holds whole, all threads together, take at most this much: the
- * kernel's big generated headers (up to 24 MB, a quarter of a
- * checkout's bytes) inflate in a third less time by inflate.c than by
- * zlib, one or two at a time, while a bigger object is still read a
- * piece at a time.
- */
-#define BIG_WHOLE_BUDGET ((size_t)32 << 20)
-static size_t big_whole_in_use;
-
-/* Room for st's content whole: 1 when it may be had, 0 when not now. */
-static int reserve_whole(struct object_stream *st)
-{
-	size_t need = st->size + MAX_HEADER_LEN + INFLATE_SLACK;
-
-	if (st->size <= WHOLE_INFLATE_MAX)
-		return 1;
-	if (st->size > BIG_WHOLE_BUDGET)
-		return 0;
-	if (__atomic_add_fetch(&big_whole_in_use, need, __ATOMIC_RELAXED) >
-	    BIG_WHOLE_BUDGET) {
-		__atomic_sub_fetch(&big_whole_in_use, need, __ATOMIC_RELAXED);
-		return 0;
-	}
-	st->reserved = need;
-	return 1;
-}
-
-static void release_whole(struct object_stream *st)
-{
-	if (st->reserved)
-		__atomic_sub_fetch(&big_whole_in_use, st->reserved,
-				   __ATOMIC_RELAXED);
-	st->reserved = 0;
-}
-
 int read_object_stream_in_memory(struct object_stream *st,
 				 const unsigned char **buf, struct fault *f)
 {
 	*buf = NULL;
-	if (st->done || st->left != st->size)
+	if (st->done || st->left != st->size ||
+	    (!st->mem && st->size > WHOLE_INFLATE_MAX))
 		return 1;
-	if (!st->mem && !reserve_whole(st))
-		return 1;
-	if (st->zlib_later && inflate_late(st, st->size, f) < 0) {
-		release_whole(st);
+	if (st->zlib_later && inflate_late(st, WHOLE_INFLATE_MAX, f) < 0)
 		return -1;
-	}
 	if (!st->mem)
-		inflate_rest_whole(st, st->size);
-	if (!st->mem) {
-		release_whole(st);	/* zlib streams it, and says why */
-		return 1;
-	}
+		inflate_rest_whole(st, WHOLE_INFLATE_MAX);
+	if (!st->mem)
+		return 1;	/* zlib streams it, and says why not */
 	if (st->verify)
 		hash_update(&st->ctx, st->mem, st->size);
 	st->left = 0;
@@ -598,7 +556,6 @@ void close_object_stream(struct object_stream *st)
 	st->inflating = 0;
 	free(st->whole);
 	st->whole = NULL;
-	release_whole(st);
 	free(st->owned);
 	st->owned = NULL;
 	if (st->release)
