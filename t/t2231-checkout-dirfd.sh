@@ -53,7 +53,9 @@ test_expect_success 'no path walked for each file, when strace can say' '
 	test $(wc -l <links) = $(wc -l <list) &&
 	! grep "linkat([^)]*/" links &&
 	grep "O_PATH|O_DIRECTORY" trace | grep -vc "objects/" >dirs &&
-	echo 3 | test_cmp - dirs
+	sed -n "s|/[^/]*\$||p" list | sort -u | wc -l >want-dirs &&
+	test $(cat want-dirs) -ge 3 &&
+	test $(cat dirs) = $(cat want-dirs)
 '
 
 test_expect_success 'with a prefix, the same' '
