@@ -804,6 +804,13 @@ int hashfile_finish(struct hashfile *f, unsigned char *sha1);
  */
 int open_nameless(const char *path, size_t dirlen, unsigned int mode);
 int link_nameless(int fd, const char *path);
+/*
+ * The same in the directory open as dirfd (AT_FDCWD: the current one;
+ * O_PATH will do), the link's name relative to it: no walk of the
+ * directory's path for each file.
+ */
+int open_nameless_at(int dirfd, unsigned int mode);
+int link_nameless_at(int fd, int dirfd, const char *name);
 int nameless_files_work(void);
 /*
  * A file in dir for reading and writing that never gets a name, gone
@@ -980,6 +987,14 @@ ssize_t read_object_stream(struct object_stream *st, void *buf, size_t len,
 			   struct fault *f);
 /* All of the content (malloc'd, NUL after it), checked; NULL (f). */
 void *read_object_stream_whole(struct object_stream *st, struct fault *f);
+/*
+ * All of a stream not yet read, in memory and checked, when that is
+ * cheap: 0 with *buf (st->size bytes, st's until it is closed); 1 when
+ * it is not (over WHOLE_INFLATE_MAX, or a stream only zlib takes):
+ * nothing read, read it a piece at a time; -1 (f) on a failed check.
+ */
+int read_object_stream_in_memory(struct object_stream *st,
+				 const unsigned char **buf, struct fault *f);
 /*
  * Read a stream to its end for a checker, every check made: a blob is
  * drained a piece at a time and never held (*buf NULL), anything else

@@ -41,6 +41,8 @@
 
 /* Room the temporary name keeps for the file's own name (NAME_MAX 255). */
 #define TMP_NAME_ROOM 200
+/* No directory fd: a file goes by its path. */
+#define NO_DIR (-1)
 
 void checkout_init(struct checkout *co, const char *prefix)
 {
@@ -288,16 +290,20 @@ static int write_and_rename(const struct cache_entry *ce, const char *target,
  * Write ce's blob to a nameless file and link it as full, which was
  * free: 0 when done, 1 when full is taken after all, 2 when it cannot
  * be done this way here (write it the temporary way), -1 after
- * reporting why not.  Nothing is left behind but on success.
+ * reporting why not.  Nothing is left behind but on success.  dirfd
+ * is full's directory when not NO_DIR: the file is made and linked
+ * there, without a walk of its path.
  */
 static int write_nameless(const struct cache_entry *ce, const char *full,
-			  size_t len)
+			  size_t len, int dirfd)
 {
 	unsigned int mode = (ce->ce_mode & 0100) ? 0777 : 0666;
 	const char *slash = memrchr(full, '/', len);
+	size_t dirlen = slash ? (size_t)(slash - full) + 1 : 0;
 	int fd, ret = 0;
 
-	fd = open_nameless(full, slash ? (size_t)(slash - full) + 1 : 0, mode);
+	fd = dirfd != NO_DIR ? open_nameless_at(dirfd, mode) :
+	     open_nameless(full, dirlen, mode);
 	if (fd < 0) {
 		if (nameless_files_work())
 			return error_errno("create a file beside '%s'", full);
@@ -307,7 +313,8 @@ static int write_nameless(const struct cache_entry *ce, const char *full,
 		close(fd);
 		return -1;
 	}
-	if (link_nameless(fd, full) < 0)
+	if ((dirfd != NO_DIR ? link_nameless_at(fd, dirfd, full + dirlen) :
+	     link_nameless(fd, full)) < 0)
 		ret = errno == EEXIST ? 1 : 2;
 	if (close(fd) < 0 && !ret) {
 		error_errno("close '%s'", full);
@@ -341,7 +348,7 @@ static int entry_is_there(const struct checkout *co,
  */
 static int write_entry(const struct checkout *co,
 		       const struct cache_entry *ce, const char *full,
-		       size_t len, int absent)
+		       size_t len, int absent, int dirfd)
 {
 	char *target = NULL;
 	int ret = 2;
@@ -359,7 +366,7 @@ static int write_entry(const struct checkout *co,
 			ret = !symlink(target, full) ? 0 : errno == EEXIST ? 1 :
 			      error_errno("symlink '%s'", full);
 	} else if (absent) {
-		ret = write_nameless(ce, full, len);
+		ret = write_nameless(ce, full, len, dirfd);
 	}
 	if (ret == 1 && !co->force) {
 		free(target);
@@ -450,11 +457,14 @@ static int prepare_entry(struct checkout *co, const struct cache_entry *ce,
 	return ret;
 }
 
-/* Safe on many threads at once: touches only ce and the file. */
+/*
+ * Safe on many threads at once: touches only ce and the file.  dirfd:
+ * full's directory, or NO_DIR.
+ */
 static int finish_entry(const struct checkout *co, struct cache_entry *ce,
-			const char *full, int absent)
+			const char *full, int absent, int dirfd)
 {
-	if (write_entry(co, ce, full, strlen(full), absent) < 0)
+	if (write_entry(co, ce, full, strlen(full), absent, dirfd) < 0)
 		return -1;
 	if (co->refresh)
 		return record_stat(ce, full);
@@ -468,7 +478,7 @@ int checkout_entry(struct checkout *co, struct cache_entry *ce)
 
 	if (ret <= 0)
 		return ret;
-	ret = finish_entry(co, ce, full, ret == 2);
+	ret = finish_entry(co, ce, full, ret == 2, NO_DIR);
 	free(full);
 	return ret;
 }
@@ -586,17 +596,52 @@ static void group_jobs(struct checkout_queue *q)
 	q->groups[q->nr_groups] = q->ready.nr;
 }
 
+/*
+ * The directory of a group whose files are new, opened once for all of
+ * them (O_PATH: for the *at calls alone), so that no file's creation
+ * and link walk its path again: NO_DIR when none is new or it cannot
+ * be opened (each file then goes by its path).  The directory was
+ * checked and made by prepare_entry, as for a path.
+ */
+static int open_group_dir(const struct checkout_queue *q, size_t g)
+{
+	const struct write_job *job = &q->ready.jobs[q->groups[g]];
+	const char *slash = strrchr(job->full, '/');
+	size_t i, len;
+	char *dir;
+	int fd;
+
+	for (i = q->groups[g]; i < q->groups[g + 1]; i++)
+		if (q->ready.jobs[i].absent)
+			break;
+	if (i == q->groups[g + 1] || !nameless_files_work())
+		return NO_DIR;
+	if (!slash)
+		return AT_FDCWD;
+	len = slash - job->full + 1;
+	dir = xmalloc(len + 1);
+	memcpy(dir, job->full, len);	/* with its '/': "/" stays the root */
+	dir[len] = '\0';
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd < 0 ? NO_DIR : fd;
+}
+
 static size_t write_group(struct checkout_queue *q, size_t g)
 {
+	int dirfd = open_group_dir(q, g);
 	size_t i;
 
 	for (i = q->groups[g]; i < q->groups[g + 1]; i++) {
 		struct write_job *job = &q->ready.jobs[i];
 
-		if (finish_entry(q->co, job->ce, job->full, job->absent) < 0)
+		if (finish_entry(q->co, job->ce, job->full, job->absent,
+				 job->absent ? dirfd : NO_DIR) < 0)
 			count_failure(q);
 		free(job->full);
 	}
+	if (dirfd >= 0)
+		close(dirfd);
 	return q->groups[g + 1] - q->groups[g];
 }
 

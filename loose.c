@@ -221,22 +221,29 @@ static void free_loose(struct object_stream *st)
  */
 static int no_atime = O_NOATIME;
 
-int open_object_fd(const char *path)
+/* path relative to dirfd (AT_FDCWD: as a path is). */
+static int open_object_fd_at(int dirfd, const char *path)
 {
 	int flags = __atomic_load_n(&no_atime, __ATOMIC_RELAXED);
-	int fd = open(path, O_RDONLY | O_NONBLOCK | flags);
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | flags);
 
 	if (fd < 0 && errno == EPERM && flags) {
 		__atomic_store_n(&no_atime, 0, __ATOMIC_RELAXED);
-		fd = open(path, O_RDONLY | O_NONBLOCK);
+		fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK);
 	}
 	return fd;
 }
 
-static int open_object_file(const char *path, size_t *len, struct fault *f)
+int open_object_fd(const char *path)
+{
+	return open_object_fd_at(AT_FDCWD, path);
+}
+
+static int open_object_file(int dirfd, const char *path, size_t *len,
+			    struct fault *f)
 {
 	struct stat st;
-	int fd = open_object_fd(path);
+	int fd = open_object_fd_at(dirfd, path);
 
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -255,17 +262,14 @@ static int open_object_file(const char *path, size_t *len, struct fault *f)
 	return fd;
 }
 
-void *load_object_file(const char *path, size_t *len, int *mapped,
-		       struct fault *f)
+/* The bytes of fd, len of them (*mapped says how to let them go). */
+static void *load_fd(int fd, size_t len, int *mapped, struct fault *f)
 {
 	void *buf;
-	int fd = open_object_file(path, len, f);
 
-	if (fd < 0)
-		return NULL;
-	*mapped = *len > READ_MAX;
+	*mapped = len > READ_MAX;
 	if (*mapped) {
-		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		buf = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (buf == MAP_FAILED) {
 			set_fault_errno(f, "mmap");
 			buf = NULL;
@@ -273,9 +277,9 @@ void *load_object_file(const char *path, size_t *len, int *mapped,
 	} else {
 		ssize_t n;
 
-		buf = xmalloc(*len);
-		n = read_in_full(fd, buf, *len);
-		if (n < 0 || (size_t)n != *len) {
+		buf = xmalloc(len);
+		n = read_in_full(fd, buf, len);
+		if (n < 0 || (size_t)n != len) {
 			if (n < 0)
 				set_fault_errno(f, "read");
 			else
@@ -289,12 +293,20 @@ void *load_object_file(const char *path, size_t *len, int *mapped,
 	return buf;
 }
 
-int open_object_file_stream(struct object_stream *st, const char *path,
-			    struct fault *f)
+void *load_object_file(const char *path, size_t *len, int *mapped,
+		       struct fault *f)
 {
-	size_t len;
+	int fd = open_object_file(AT_FDCWD, path, len, f);
+
+	return fd < 0 ? NULL : load_fd(fd, *len, mapped, f);
+}
+
+/* A stream on the loose object open as fd (len bytes), closed here. */
+static int open_stream_fd(struct object_stream *st, int fd, size_t len,
+			  struct fault *f)
+{
 	int mapped;
-	void *buf = load_object_file(path, &len, &mapped, f);
+	void *buf = fd < 0 ? NULL : load_fd(fd, len, &mapped, f);
 
 	memset(st, 0, sizeof(*st));
 	if (!buf)
@@ -313,16 +325,78 @@ int open_object_file_stream(struct object_stream *st, const char *path,
 	return 0;
 }
 
+int open_object_file_stream(struct object_stream *st, const char *path,
+			    struct fault *f)
+{
+	size_t len = 0;
+	int fd = open_object_file(AT_FDCWD, path, &len, f);
+
+	return open_stream_fd(st, fd, len, f);
+}
+
+/*
+ * The fan-out directories of the object directory, each opened (O_PATH)
+ * the first time an object in it is read, so that a loose object is
+ * opened by the digits after the first two alone, not by a walk of
+ * the store's whole path (2% of a checkout's CPU).  A fan-out
+ * directory removed and made again since is not the one open: a miss
+ * through the fd is asked again by the path.
+ */
+static int fanout_fd[256];	/* the fd + 1; 0 when not open */
+
+static int fanout_dir_fd(unsigned int first)
+{
+	int fd = __atomic_load_n(&fanout_fd[first], __ATOMIC_ACQUIRE);
+	int none = 0;
+	char hex[3], *dir;
+
+	if (fd)
+		return fd - 1;
+	snprintf(hex, sizeof(hex), "%02x", first);
+	dir = path_join(get_object_directory(), hex);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	if (!__atomic_compare_exchange_n(&fanout_fd[first], &none, fd + 1, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		close(fd);		/* another thread's is there */
+		return none - 1;
+	}
+	return fd;
+}
+
+/*
+ * The loose object's file (name: sha1_file_name's), through its
+ * fan-out directory's fd, else by its path: the fd, *len its size.
+ */
+static int open_loose_file(const unsigned char *sha1, const char *name,
+			   size_t *len, struct fault *f)
+{
+	int dirfd = fanout_dir_fd(sha1[0]), fd;
+
+	if (dirfd >= 0) {
+		fd = open_object_file(dirfd, name + strlen(name) -
+				      (the_hash->hexsz - 2), len, f);
+		if (fd >= 0 || f->code != FAULT_MISSING)
+			return fd;
+	}
+	return open_object_file(AT_FDCWD, name, len, f);
+}
+
 int open_loose_object(struct object_stream *st, const unsigned char *sha1,
 		      struct fault *f)
 {
 	const char *name = sha1_file_name(sha1);
+	size_t len = 0;
+	int fd;
 
 	if (!name) {
 		errno = ENAMETOOLONG;
 		return set_fault_errno(f, "object directory");
 	}
-	return open_object_file_stream(st, name, f);
+	fd = open_loose_file(sha1, name, &len, f);
+	return open_stream_fd(st, fd, len, f);
 }
 
 /*
@@ -344,7 +418,7 @@ int loose_prefix_info(const unsigned char *sha1, enum object_type *type,
 
 	if (!name)
 		return 1;
-	fd = open_object_file(name, &len, f);
+	fd = open_loose_file(sha1, name, &len, f);
 	if (fd < 0)
 		return -1;
 	n = read_in_full(fd, buf, len < sizeof(buf) ? len : sizeof(buf));

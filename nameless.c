@@ -39,22 +39,16 @@ int nameless_files_work(void)
 	return get_link_way() != LINK_NONE;
 }
 
-int open_nameless(const char *path, size_t dirlen, unsigned int mode)
+/* A nameless file in dir, relative to dirfd. */
+static int open_in(int dirfd, const char *dir, unsigned int mode)
 {
-	char *dir;
 	int fd;
 
 	if (!nameless_files_work()) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	if (!dirlen)
-		return open(".", O_WRONLY | O_TMPFILE, mode);
-	dir = xmalloc(dirlen + 1);
-	memcpy(dir, path, dirlen);	/* with its '/': "/" stays the root */
-	dir[dirlen] = '\0';
-	fd = open(dir, O_WRONLY | O_TMPFILE, mode);
-	free(dir);
+	fd = openat(dirfd, dir, O_WRONLY | O_TMPFILE, mode);
 	/* EISDIR: a kernel that knows O_DIRECTORY but not O_TMPFILE */
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR ||
 		       errno == EINVAL))
@@ -62,19 +56,39 @@ int open_nameless(const char *path, size_t dirlen, unsigned int mode)
 	return fd;
 }
 
-int link_nameless(int fd, const char *path)
+int open_nameless(const char *path, size_t dirlen, unsigned int mode)
+{
+	char *dir;
+	int fd;
+
+	if (!dirlen)
+		return open_in(AT_FDCWD, ".", mode);
+	dir = xmalloc(dirlen + 1);
+	memcpy(dir, path, dirlen);	/* with its '/': "/" stays the root */
+	dir[dirlen] = '\0';
+	fd = open_in(AT_FDCWD, dir, mode);
+	free(dir);
+	return fd;
+}
+
+int open_nameless_at(int dirfd, unsigned int mode)
+{
+	return open_in(dirfd, ".", mode);
+}
+
+int link_nameless_at(int fd, int dirfd, const char *name)
 {
 	char proc[48];
 
 	if (get_link_way() == LINK_EMPTY_PATH) {
-		if (!linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH))
+		if (!linkat(fd, "", dirfd, name, AT_EMPTY_PATH))
 			return 0;
 		/* ENOENT too when the capability is missing */
 		if (errno != ENOENT && errno != EPERM)
 			goto fail;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) < 0)
+	if (linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) < 0)
 		goto fail;
 	set_link_way(LINK_PROC_FD);
 	return 0;
@@ -82,6 +96,11 @@ fail:
 	if (errno != EEXIST)
 		set_link_way(LINK_NONE);
 	return -1;
+}
+
+int link_nameless(int fd, const char *path)
+{
+	return link_nameless_at(fd, AT_FDCWD, path);
 }
 
 int open_scratch_file(const char *dir)

@@ -254,7 +254,7 @@ void set_zlib_check(struct object_stream *st, int on)
  * bytes after the stream, a bad Adler-32 when it is checked) leaves
  * the stream to zlib, which says why.
  */
-static void inflate_rest_whole(struct object_stream *st)
+static void inflate_rest_whole(struct object_stream *st, size_t max)
 {
 	const unsigned char *zbuf = st->z.next_in - st->z.total_in;
 	size_t hdrlen = st->early_pos, total = hdrlen + st->size, used;
@@ -262,7 +262,7 @@ static void inflate_rest_whole(struct object_stream *st)
 
 	/* loose streams only (a header inflated): a pack's are not whole */
 	if (!hdrlen || !st->inflating || st->ended || st->zlen_bound ||
-	    st->mem || st->left != st->size || st->size > WHOLE_INFLATE_MAX ||
+	    st->mem || st->left != st->size || st->size > max ||
 	    st->zlen > UINT_MAX || st->z.total_in + st->z.avail_in != st->zlen)
 		return;
 	out = malloc(total + INFLATE_SLACK);
@@ -312,13 +312,14 @@ static int start_zlib_late(struct object_stream *st, struct fault *f)
  * stream is exactly what zlib would accept, else left to zlib, which
  * says what is wrong.
  */
-static int inflate_late(struct object_stream *st, struct fault *f)
+static int inflate_late(struct object_stream *st, size_t max,
+			struct fault *f)
 {
 	size_t hdrlen = st->early_pos, total = hdrlen + st->size, used;
 	unsigned char *out;
 
 	st->zlib_later = 0;
-	if (st->size > WHOLE_INFLATE_MAX)
+	if (st->size > max)
 		return start_zlib_late(st, f);
 	out = malloc(total + INFLATE_SLACK);
 	if (!out)
@@ -378,10 +379,10 @@ static int fill(struct object_stream *st, unsigned char *buf, size_t n,
 {
 	size_t early;
 
-	if (st->zlib_later && inflate_late(st, f) < 0)
+	if (st->zlib_later && inflate_late(st, WHOLE_INFLATE_MAX, f) < 0)
 		return -1;
 	if (st->left == st->size)
-		inflate_rest_whole(st);
+		inflate_rest_whole(st, WHOLE_INFLATE_MAX);
 	early = st->early_len - st->early_pos;
 	if (st->mem) {
 		memcpy(buf, st->mem + (st->size - st->left), n);
@@ -403,7 +404,7 @@ static int check_end(struct object_stream *st, struct fault *f)
 {
 	unsigned char spare, check[HASH_MAX_RAWSZ];
 
-	if (st->zlib_later && inflate_late(st, f) < 0)
+	if (st->zlib_later && inflate_late(st, WHOLE_INFLATE_MAX, f) < 0)
 		return -1;
 	if (st->inflating && !st->ended) {
 		st->z.next_out = &spare;
@@ -503,6 +504,29 @@ void *read_object_stream_whole(struct object_stream *st, struct fault *f)
 	}
 	buf[st->size] = '\0';
 	return buf;
+}
+
+int read_object_stream_in_memory(struct object_stream *st,
+				 const unsigned char **buf, struct fault *f)
+{
+	*buf = NULL;
+	if (st->done || st->left != st->size ||
+	    (!st->mem && st->size > WHOLE_INFLATE_MAX))
+		return 1;
+	if (st->zlib_later && inflate_late(st, WHOLE_INFLATE_MAX, f) < 0)
+		return -1;
+	if (!st->mem)
+		inflate_rest_whole(st, WHOLE_INFLATE_MAX);
+	if (!st->mem)
+		return 1;	/* zlib streams it, and says why not */
+	if (st->verify)
+		hash_update(&st->ctx, st->mem, st->size);
+	st->left = 0;
+	if (check_end(st, f) < 0)
+		return -1;
+	st->done = 1;
+	*buf = st->mem;
+	return 0;
 }
 
 int check_object_stream(struct object_stream *st, char **buf,

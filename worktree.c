@@ -447,24 +447,43 @@ static int can_hold_holes(int fd)
 	       lseek(fd, 0, SEEK_CUR) == 0;
 }
 
-static int stream_blob(int fd, const char *path, const unsigned char *sha1,
+/*
+ * A blob held whole: written with one write(2) a run of pieces that
+ * are not holes (one for most files), with the same holes as a piece
+ * at a time.
+ */
+static int write_whole(int fd, const unsigned char *buf, size_t len,
 		       int holes)
 {
-	struct object_stream st;
-	unsigned char *chunk;
+	size_t at = 0, start = 0;
+	int hole = 0;
+
+	while (holes && at < len) {
+		size_t n = len - at < OBJECT_CHUNK ? len - at : OBJECT_CHUNK;
+
+		hole = is_zero_piece(buf + at, n);
+		if (hole && (write_in_full(fd, buf + start, at - start) < 0 ||
+			     lseek(fd, n, SEEK_CUR) < 0))
+			return -1;
+		at += n;
+		if (hole)
+			start = at;
+	}
+	if (write_in_full(fd, buf + start, len - start) < 0)
+		return -1;
+	return hole ? end_in_hole(fd) : 0;
+}
+
+/* The blob a piece at a time: 0, or -1 after saying why not. */
+static int write_pieces(int fd, const char *path, struct object_stream *st,
+			const unsigned char *sha1, int holes)
+{
+	unsigned char *chunk = xmalloc(OBJECT_CHUNK);
 	struct fault f;
 	ssize_t n;
 	int hole = 0;
 
-	if (open_object_stream(&st, sha1, &f) < 0)
-		return report_object_fault(sha1, &f);
-	if (st.type != OBJ_BLOB) {
-		close_object_stream(&st);
-		return error("object %s is a %s, not a blob", sha1_to_hex(sha1),
-			     type_name(st.type));
-	}
-	chunk = xmalloc(OBJECT_CHUNK);
-	while ((n = read_object_stream(&st, chunk, OBJECT_CHUNK, &f)) > 0)
+	while ((n = read_object_stream(st, chunk, OBJECT_CHUNK, &f)) > 0)
 		if (write_piece(fd, chunk, n, holes, &hole) < 0)
 			break;
 	if (!n && hole && end_in_hole(fd) < 0)
@@ -473,9 +492,34 @@ static int stream_blob(int fd, const char *path, const unsigned char *sha1,
 		error_errno("write '%s'", path);
 	else if (n < 0)
 		report_object_fault(sha1, &f);
-	close_object_stream(&st);
 	free(chunk);
 	return n ? -1 : 0;
+}
+
+static int stream_blob(int fd, const char *path, const unsigned char *sha1,
+		       int holes)
+{
+	struct object_stream st;
+	const unsigned char *whole;
+	struct fault f;
+	int ret;
+
+	if (open_object_stream(&st, sha1, &f) < 0)
+		return report_object_fault(sha1, &f);
+	if (st.type != OBJ_BLOB) {
+		close_object_stream(&st);
+		return error("object %s is a %s, not a blob", sha1_to_hex(sha1),
+			     type_name(st.type));
+	}
+	ret = read_object_stream_in_memory(&st, &whole, &f);
+	if (ret < 0)
+		report_object_fault(sha1, &f);
+	else if (ret > 0)
+		ret = write_pieces(fd, path, &st, sha1, holes);
+	else if (write_whole(fd, whole, st.size, holes) < 0)
+		ret = error_errno("write '%s'", path);
+	close_object_stream(&st);
+	return ret;
 }
 
 int stream_blob_to_fd(int fd, const char *path, const unsigned char *sha1)
