@@ -732,6 +732,12 @@ struct lock_file {
 
 /* -1 after error() (naming the lock when another process holds it). */
 int hold_lock_file(struct lock_file *lk, const char *target);
+/*
+ * fn runs on SIGINT, SIGTERM, SIGHUP and SIGPIPE, after the held locks
+ * are removed and before the signal kills us (at most 4; call from the
+ * main thread).  fn must be async-signal-safe: unlink, no malloc.
+ */
+void at_signal_cleanup(void (*fn)(void));
 /* -1 after error(); the lock is rolled back then. */
 int commit_lock_file(struct lock_file *lk);
 void rollback_lock_file(struct lock_file *lk);

@@ -6,7 +6,9 @@
  * A lock is ours to remove only once our open(O_EXCL) made it: until
  * then the name may belong to a running writer, and a signal, an exit
  * or an error in that window must leave it alone.  Locks we hold are
- * removed on exit and on SIGINT, SIGTERM, SIGHUP and SIGPIPE.
+ * removed on exit and on SIGINT, SIGTERM, SIGHUP and SIGPIPE; other
+ * files that must not outlive a signal (apply's temporary files) are
+ * removed by the same handler, through at_signal_cleanup.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,9 +31,18 @@ static void remove_held_locks(void)
 		unlink(lk->path);
 }
 
+/* Other files' removals a signal runs too (at_signal_cleanup). */
+#define MAX_SIGNAL_CLEANUPS 4
+static void (*signal_cleanups[MAX_SIGNAL_CLEANUPS])(void);
+static volatile sig_atomic_t nr_signal_cleanups;
+
 static void remove_locks_on_signal(int sig)
 {
+	int i;
+
 	remove_held_locks();
+	for (i = 0; i < nr_signal_cleanups; i++)
+		signal_cleanups[i]();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -47,6 +58,15 @@ static void install_cleanup(void)
 	signal(SIGTERM, remove_locks_on_signal);
 	signal(SIGHUP, remove_locks_on_signal);
 	signal(SIGPIPE, remove_locks_on_signal);
+}
+
+void at_signal_cleanup(void (*fn)(void))
+{
+	if (nr_signal_cleanups == MAX_SIGNAL_CLEANUPS)
+		die("BUG: more than %d signal cleanups", MAX_SIGNAL_CLEANUPS);
+	signal_cleanups[nr_signal_cleanups] = fn;
+	nr_signal_cleanups = nr_signal_cleanups + 1;
+	install_cleanup();
 }
 
 /* Keep the cleanup's signals out while the lock changes hands. */

@@ -11,10 +11,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -76,6 +78,102 @@ static char *existing_dir_of(const char *path)
 	return dir;
 }
 
+/*
+ * Every temporary file made, for a signal's cleanup: apply killed while
+ * it writes them must not leave them in the work tree.  Names are
+ * appended under a lock and read by the handler without one: a name is
+ * whole before its slot points to it, and it is never freed or reused
+ * (one placed or dropped since is simply not there to unlink; names
+ * are our pid's and a serial).  The other threads go on while the
+ * handler runs: it first stops new files (dying), waits for those
+ * other threads are making to be remembered (creating), then removes
+ * them all and the one its own thread was making, if any (making).
+ */
+#define TMP_SLOTS 1024
+
+struct tmp_names {
+	struct tmp_names *next;
+	char *name[TMP_SLOTS];
+};
+
+static struct tmp_names first_names, *last_names = &first_names;
+static size_t nr_in_last;
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static int dying, creating;
+static __thread const char *volatile making;
+
+static void remove_tmp_names(void)
+{
+	struct tmp_names *n = &first_names;
+	struct timespec ms = { 0, 1000000 };
+	const char *mine = making;
+	size_t i;
+	int wait;
+
+	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
+	for (wait = 0; wait < 1000; wait++) {
+		if (__atomic_load_n(&creating, __ATOMIC_SEQ_CST) <= !!mine)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (mine)
+		unlink(mine);
+
+	for (; n; n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE))
+		for (i = 0; i < TMP_SLOTS; i++) {
+			char *name = __atomic_load_n(&n->name[i],
+						     __ATOMIC_ACQUIRE);
+
+			if (name)
+				unlink(name);
+		}
+}
+
+static void watch_tmp_names(void)
+{
+	at_signal_cleanup(remove_tmp_names);
+}
+
+/*
+ * 0 when the temporary file name may be made (until end_tmp); -1,
+ * quietly, once a signal is ending the process.
+ */
+static int start_tmp(const char *name)
+{
+	making = name;
+	__atomic_add_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&dying, __ATOMIC_SEQ_CST))
+		return 0;
+	__atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+	making = NULL;
+	return -1;
+}
+
+static void end_tmp(void)
+{
+	__atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+	making = NULL;
+}
+
+static void remember_tmp(const char *name)
+{
+	char *copy = xstrdup(name);
+
+	pthread_mutex_lock(&names_lock);
+	if (nr_in_last == TMP_SLOTS) {
+		struct tmp_names *n = xcalloc(1, sizeof(*n));
+
+		__atomic_store_n(&last_names->next, n, __ATOMIC_RELEASE);
+		last_names = n;
+		nr_in_last = 0;
+	}
+	__atomic_store_n(&last_names->name[nr_in_last++], copy,
+			 __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&names_lock);
+}
+
 static int write_tmp_link(const char *dir, const char *target, char **tmp)
 {
 	int i;
@@ -84,10 +182,17 @@ static int write_tmp_link(const char *dir, const char *target, char **tmp)
 		char *name = xmalloc(strlen(dir) + 40);
 
 		sprintf(name, "%s.apply-%ld-%d", dir, (long)getpid(), i);
+		if (start_tmp(name) < 0) {
+			free(name);
+			return -1;
+		}
 		if (!symlink(target, name)) {
+			remember_tmp(name);
+			end_tmp();
 			*tmp = name;
 			return 0;
 		}
+		end_tmp();
 		free(name);
 		if (errno != EEXIST)
 			break;
@@ -111,7 +216,14 @@ static int write_tmp_file(const char *dir, const char *buf, size_t size,
 	for (i = 0; i < 100 && fd < 0; i++) {
 		sprintf(name, "%s.apply-%ld-%u", dir, pid,
 			__atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
+		if (start_tmp(name) < 0) {
+			free(name);
+			return -1;
+		}
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, perm);
+		if (fd >= 0)
+			remember_tmp(name);
+		end_tmp();
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -138,6 +250,7 @@ int write_patch_tmp(const char *path, const char *buf, size_t size,
 	int ret;
 
 	*tmp = NULL;
+	pthread_once(&names_once, watch_tmp_names);
 	if (S_ISLNK(mode) && memchr(buf, '\0', size))
 		return error("'%s': a symlink target cannot hold a NUL", path);
 	dir = existing_dir_of(path);
@@ -232,6 +345,7 @@ int write_patch_tmps(struct tmp_job *jobs, size_t nr)
 	size_t i;
 	int ret = 0;
 
+	pthread_once(&names_once, watch_tmp_names);	/* before the threads */
 	/* The directories here, one thread: existing_dir_of remembers. */
 	for (i = 0; i < nr; i++) {
 		struct tmp_job *j = &jobs[i];

@@ -243,4 +243,52 @@ test_expect_success 'a file changed twice within one read-ahead batch' '
 	tree_of big-ours >got && test_cmp big-base got
 '
 
+# A signal while the temporary files are being written (SIGTERM, ^C,
+# a hang-up) removes them before apply dies: none stay in the work
+# tree, and every file is its old content or its new one.  Each round
+# kills apply once its first temporary file is there; a round whose
+# apply ended first proves nothing, so at least one must catch it.
+test_expect_success 'a signal while the temporary files are written leaves none' '
+	mkdir sig-old &&
+	for d in 1 2 3 4 5 6 7 8 9 10; do
+		mkdir sig-old/d$d &&
+		for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
+			 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 \
+			 38 39 40 41 42 43 44 45 46 47 48 49 50; do
+			seq 1 300 >sig-old/d$d/f$f || return 1
+		done
+	done &&
+	cp -R sig-old sig-new &&
+	find sig-new -type f -exec sed -i "s/^150$/changed/" {} + &&
+	git diff --no-index --no-prefix sig-old sig-new >sig.diff;
+	test -s sig.diff &&
+	caught=0 && round=0 &&
+	while [ $round -lt 8 ]; do
+		rm -rf w && cp -R sig-old w &&
+		{ (cd w && exec apply -p1 ../sig.diff 2>../sig.err) & } &&
+		pid=$! && n=0 &&
+		while [ $n -lt 2000 ] &&
+		      ! find w -name "*.apply-*" | grep -q .; do
+			n=$((n + 1))
+		done &&
+		kill -TERM $pid 2>/dev/null;
+		wait $pid;
+		test $? = 143 && test $n -lt 2000 && caught=$((caught + 1));
+		find w -name "*.apply-*" >left &&
+		test ! -s left &&
+		{ find w -type f -exec grep -L "^changed$" {} + >old || :; } &&
+		for f in $(cat old); do
+			cmp -s $f sig-old/${f#w/} || return 1
+		done &&
+		{ find w -type f -exec grep -l "^changed$" {} + >new || :; } &&
+		test $(($(wc -l <old) + $(wc -l <new))) = 500 &&
+		for f in $(cat new); do
+			cmp -s $f sig-new/${f#w/} || return 1
+		done &&
+		round=$((round + 1)) || return 1
+	done &&
+	echo "caught $caught of 8" &&
+	test $caught -gt 0
+'
+
 test_done
