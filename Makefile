@@ -49,8 +49,8 @@ LIB_OBJS += alt-chain.o
 LIB_OBJS += setup.o parallel.o lockfile.o csum-file.o nameless.o date.o
 # git's formats: zlib (our inflate and deflate), object streams, deltas,
 # base 85.
-LIB_OBJS += inflate.o deflate-block.o deflate.o stream.o patch-delta.o \
-	base85.o diff-delta.o
+LIB_OBJS += inflate-table.o inflate-huffman.o inflate.o deflate-block.o \
+	deflate.o stream.o patch-delta.o base85.o diff-delta.o
 # The object store: loose objects, the alternates, packs (idx, delta-base
 # cache, mapping, list, reading, checking), the one reader, writing,
 # packs written, and write_sha1_file with its promises on top.
@@ -98,7 +98,7 @@ HDRS += checkout.h tree-merge.h index-internal.h fsck-cache.h
 # The listing tools (issue 12).
 PROGRAMS += ls-tree rev-list merge-base ls-files diff-cache
 HDRS += history.h exclude.h
-HDRS += pack.h deflate.h rfc1951.h
+HDRS += pack.h deflate.h inflate.h rfc1951.h
 PROGRAMS += apply
 HDRS += patch.h patch-internal.h
 PROGRAMS += mailsplit mailinfo applymbox

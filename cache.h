@@ -25,8 +25,10 @@
  *   nameless.c    files that get their name only once whole
  *   date.c        dates
  * git's formats
- *   inflate.c     a zlib stream inflated whole (rfc1951.h: the tables
- *                 it shares with deflate.c and deflate-block.c)
+ *   inflate.c     a zlib stream inflated whole (inflate.h: its tables,
+ *                 inflate-table.c, and decode loops, inflate-huffman.c;
+ *                 rfc1951.h: what it shares with deflate.c and
+ *                 deflate-block.c)
  *   deflate.c     zlib streams written (deflate.h: deflate-block.c)
  *   stream.c      an object's bytes in and out of zlib, checked
  *   patch-delta.c git's delta format

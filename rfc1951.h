@@ -3,7 +3,7 @@
  * deflate-block.c) share of RFC 1951: the base values and extra bits of
  * the length and distance codes, the order of the code-length codes,
  * and the little-endian loads DEFLATE's bit streams are read and
- * written with.  Only those three files include it; the codec's
+ * written with.  Only the codec's files include it; the codec's
  * interface is in cache.h (inflate.c, deflate.c).
  */
 #ifndef RFC1951_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The tables, defined in inflate.c. */
+/* The tables, defined in inflate-table.c. */
 extern const uint16_t deflate_length_base[29];	/* length codes 257-285 */
 extern const uint8_t deflate_length_extra[29];
 extern const uint16_t deflate_dist_base[30];
