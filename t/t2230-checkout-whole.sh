@@ -44,16 +44,9 @@ test_expect_success 'checked out byte for byte, zero pieces as holes' '
 # One write for the 960 KiB file, two around the holes of the other
 # (the last piece, a hole, is a truncate): a piece at a time, it took
 # 15 and 8.
-test_expect_success 'one write a run of data, when strace can say' '
-	if ! command -v strace >/dev/null; then
-		echo "# skipped: no strace" >&2
-		return 0
-	fi &&
+test_expect_success STRACE 'one write a run of data' '
 	rm -rf out && mkdir out && (cd out &&
-		GIT_INDEX_FILE=../.dircache/index \
-		SHA1_FILE_DIRECTORY=../.dircache/objects \
-		strace -f -e trace=write,pwrite64,ftruncate -o ../trace \
-			checkout-cache big zeros) &&
+		checkout_traced write,pwrite64,ftruncate big zeros) &&
 	cmp big out/big && cmp zeros out/zeros &&
 	grep -c "^[0-9]* *write(" trace >writes &&
 	echo 3 | test_cmp - writes &&

@@ -35,16 +35,9 @@ test_expect_success 'into an empty directory: the same files and modes as git' '
 # Only the directories are opened by path; every file is made in "."
 # of a directory's fd (or of the work tree's top) and linked by its
 # own name alone.
-test_expect_success 'no path walked for each file, when strace can say' '
-	if ! command -v strace >/dev/null; then
-		echo "# skipped: no strace" >&2
-		return 0
-	fi &&
+test_expect_success STRACE 'no path walked for each file' '
 	rm -rf ours && mkdir ours && (cd ours &&
-		GIT_INDEX_FILE=../.dircache/index \
-		SHA1_FILE_DIRECTORY=../.dircache/objects \
-		strace -f -e trace=openat,open,linkat -o ../trace \
-			checkout-cache -a) &&
+		checkout_traced openat,open,linkat -a) &&
 	diff -r ours theirs &&
 	grep "O_TMPFILE" trace >tmpfiles &&
 	test $(wc -l <tmpfiles) = $(wc -l <list) &&

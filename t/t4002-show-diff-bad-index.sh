@@ -57,6 +57,13 @@ refused() {
 	cp good .dircache/index
 }
 
+# refused_at OFFSET...: refused with a byte flipped at each in turn.
+refused_at() {
+	for off; do
+		refused "$off" || return 1
+	done
+}
+
 test_expect_success 'setup: a small index, a file changed' '
 	init-db 2>/dev/null &&
 	echo a >a && echo b >b && mkdir d && echo c >d/c &&
@@ -71,12 +78,8 @@ test_expect_success 'setup: a small index, a file changed' '
 test_expect_success 'small index: a flipped byte anywhere is refused' '
 	size=$(wc -c <good) &&
 	b=$(entry_offset b) &&
-	refused 20 &&
-	refused $((b + 8)) &&
-	refused $((b + 40)) &&
-	refused $((size - RAWSZ - 1)) &&
-	refused $((size - RAWSZ)) &&
-	refused $((size - 1))
+	refused_at 20 $((b + 8)) $((b + 40)) \
+		$((size - RAWSZ - 1)) $((size - RAWSZ)) $((size - 1))
 '
 
 test_expect_success 'setup: a big index (checksum on its own thread)' '
@@ -102,14 +105,8 @@ test_expect_success 'big index: a flipped byte anywhere is refused' '
 	e7=$(entry_offset many/file-7) &&
 	e9=$(entry_offset many/file-999) &&
 	last=$(entry_offset many/file-3999) &&
-	refused 30 &&
-	refused $((e7 + 12)) &&
-	refused $((e7 + 40)) &&
-	refused $((e9 + 4)) &&
-	refused $((last + 8)) &&
-	refused $((size - RAWSZ - 1)) &&
-	refused $((size - RAWSZ)) &&
-	refused $((size - 1))
+	refused_at 30 $((e7 + 12)) $((e7 + 40)) $((e9 + 4)) $((last + 8)) \
+		$((size - RAWSZ - 1)) $((size - RAWSZ)) $((size - 1))
 '
 
 test_expect_success 'the good index still shows the changes' '

@@ -251,10 +251,22 @@ test_have_prereq() {
 	PYTHON) command -v python3 >/dev/null ;;
 	SHA1) test "$test_hash_algo" = sha1 ;;
 	SHA256) test "$test_hash_algo" = sha256 ;;
+	STRACE) command -v strace >/dev/null ;;
 	SYMLINKS) ln -s x "$TRASH_DIRECTORY/.symlink-probe" 2>/dev/null &&
 		rm -f "$TRASH_DIRECTORY/.symlink-probe" ;;
 	*) return 1 ;;
 	esac
+}
+
+# checkout_traced CALLS ARGS...: checkout-cache ARGS in the current
+# directory from the store and index in ../.dircache, under strace
+# tracing the system calls CALLS (its -e trace= list) into ../trace.
+checkout_traced() {
+	_calls=$1
+	shift
+	GIT_INDEX_FILE=../.dircache/index \
+	SHA1_FILE_DIRECTORY=../.dircache/objects \
+		strace -f -e trace="$_calls" -o ../trace checkout-cache "$@"
 }
 
 # test_oid NAME: a well-known id in the store's hash: zero, empty_tree,
