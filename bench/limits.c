@@ -9,12 +9,17 @@
  * fsck-cache asks), for the limit of fsck-cache, and zlib's inflate()
  * on the same stream beside it; then the same with each file a stream
  * of its own, as the store holds them (inflate_objects_ours and _zlib),
- * where setting up each stream's tables counts too.
+ * where setting up each stream's tables counts too.  With a directory
+ * as second argument (it must not exist), every file is also written
+ * there from memory, as a checkout makes it (its directories made,
+ * each file created, written and closed), for the limit of
+ * read-tree + checkout -a: "write" is that time.
  * Paths come NUL-separated on stdin.  Prints "name seconds" lines, and
  * "hash_name sha1" (or sha256): the hash the "hash" line timed.
  *
- *   limits [sha1 | sha256] <paths
+ *   limits [sha1 | sha256] [new-dir] <paths
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +98,53 @@ static int inflate_objects(const char *all, const size_t *ends, size_t nr)
 	free(back);
 	if (bad)
 		fprintf(stderr, "limits: inflate: an object does not come back\n");
+	return bad ? -1 : 0;
+}
+
+/* mkdir -p of path's directories, below the current one. */
+static void make_leading_dirs(char *path)
+{
+	char *slash;
+
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0777);
+		*slash = '/';
+	}
+}
+
+/*
+ * The nr files of all (ends[i] where file i ends) written into dir,
+ * which is made: directories, then each file created, written, closed.
+ */
+static int write_files(const char *dir, char **paths, const char *all,
+		       const size_t *ends, size_t nr)
+{
+	size_t i, start;
+	double t;
+	int bad = 0;
+
+	if (mkdir(dir, 0777) || chdir(dir)) {
+		perror(dir);
+		return -1;
+	}
+	t = now();
+	for (i = 0, start = 0; i < nr; start = ends[i++]) {
+		int fd = open(paths[i], O_WRONLY | O_CREAT | O_EXCL, 0666);
+
+		if (fd < 0 && errno == ENOENT) {
+			make_leading_dirs(paths[i]);
+			fd = open(paths[i], O_WRONLY | O_CREAT | O_EXCL, 0666);
+		}
+		if (fd < 0 || write(fd, all + start, ends[i] - start) !=
+			      (ssize_t)(ends[i] - start))
+			bad = 1;
+		if (fd >= 0)
+			close(fd);
+	}
+	printf("write %.3f\n", now() - t);
+	if (bad)
+		fprintf(stderr, "limits: write: a file could not be written\n");
 	return bad ? -1 : 0;
 }
 
@@ -209,5 +261,10 @@ int main(int argc, char **argv)
 	}
 	free(out);
 	deflate_writer_end(w);
-	return inflate_objects(all, ends, files) ? 1 : 0;
+	if (inflate_objects(all, ends, files))
+		return 1;
+	if (argc > 2 && files == nr &&
+	    write_files(argv[2], paths, all, ends, files))
+		return 1;
+	return 0;
 }
