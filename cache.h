@@ -283,7 +283,11 @@ const char *sha1_ubc_simd(void);
  * where there is none, so that t/ can see every path refuse: "all" on
  * every hash, "id:<hex>" on ids starting with <hex>, "data:<bytes>" on
  * hashes fed <bytes> within one sha1_update call.  Never set it else.
+ * DIRCACHE_TEST_SHA1DC_NO_UBC tests every DV's twin on every block (the
+ * detection without its UBC filter: the reference, t1435).
  */
+/* TEST ONLY: n blocks' UBC masks vs the table's; mismatches (+flagged). */
+int sha1_ubc_selfcheck(const unsigned char *p, size_t n, size_t *flagged);
 
 /* ---- hash.c: the repository's hash, SHA-1 or SHA-256 ---- */
 

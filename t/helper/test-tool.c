@@ -39,6 +39,11 @@
  *                                     --stats: blocks hashed and blocks
  *                                     flagged for the DV test, on stderr)
  *   sha1 --simd                       the UBC check's vector code
+ *   sha1 --check-ubc <file>...        each file's whole blocks: the UBC
+ *                                     masks of the staged vector check
+ *                                     against the table read in one
+ *                                     piece; prints "<blocks> <flagged>
+ *                                     <mismatches>", exit 1 on one
  *   cpu                               "avx2 N" and "bmi2 N": what ours uses
  *   sha1-batch                        git cat-file --batch output on
  *                                     stdin: each object hashed as an
@@ -555,6 +560,30 @@ static int sha1_fd(int fd, unsigned char *sha1, unsigned long *blocks,
 	return n < 0;
 }
 
+static int check_ubc(int argc, char **argv)
+{
+	size_t blocks = 0, flagged = 0, bad = 0;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		int fd = open(argv[i], O_RDONLY);
+		struct stat st;
+		unsigned char *buf;
+
+		if (fd < 0 || fstat(fd, &st) < 0)
+			die_errno("open '%s'", argv[i]);
+		buf = xmalloc(st.st_size + 1);
+		if (read_in_full(fd, buf, st.st_size) != st.st_size)
+			die_errno("read '%s'", argv[i]);
+		close(fd);
+		bad += sha1_ubc_selfcheck(buf, st.st_size / 64, &flagged);
+		blocks += st.st_size / 64;
+		free(buf);
+	}
+	printf("%zu %zu %zu\n", blocks, flagged, bad);
+	return !!bad;
+}
+
 static int cmd_cpu(void)
 {
 	printf("avx2 %d\nbmi2 %d\n", cpu_has_avx2(), cpu_has_bmi2());
@@ -571,6 +600,8 @@ static int cmd_sha1(int argc, char **argv)
 		printf("%s\n", sha1_ubc_simd());
 		return 0;
 	}
+	if (argc && !strcmp(argv[0], "--check-ubc"))
+		return check_ubc(argc - 1, argv + 1);
 	if (argc && !strcmp(argv[0], "--stats")) {
 		stats = 1;
 		argc--;
