@@ -319,6 +319,10 @@ int ahead_take(struct diff_ahead *da, uint64_t ticket,
 			b = &(*b)->next;
 		e = *b;
 		if (e) {
+			/* only the bound can hold the thread back that a take lifts */
+			int lifts = da->bytes > AHEAD_MAX &&
+				    da->bytes - e->size <= AHEAD_MAX;
+
 			*b = e->next;
 			da->bytes -= e->size;
 			o->buf = e->buf;
@@ -326,7 +330,7 @@ int ahead_take(struct diff_ahead *da, uint64_t ticket,
 			o->job = NULL;
 			free(e);
 			ret = 0;
-			if (da->thread_waits && da->bytes <= AHEAD_MAX)
+			if (da->thread_waits && lifts)
 				pthread_cond_signal(&da->cond);
 			break;
 		}
