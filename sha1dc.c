@@ -347,7 +347,16 @@ static const vec8 sets8[] = { SHA1_UBCS };
 #else
 #define KEEP_VEC(x) __asm__("" : "+g"(x))
 #endif
+/*
+ * A one-lane vector: GCC keeps it in a general register; clang puts no
+ * vector there ("r" and "g" fail to build), so with clang (the fuzzers'
+ * build) it goes through memory.
+ */
+#ifdef __clang__
+#define KEEP_SCALAR(x) __asm__("" : "+m"(x))
+#else
 #define KEEP_SCALAR(x) __asm__("" : "+r"(x))
+#endif
 #define KEEP(x) KEEP_VEC(x)
 #define UBC(i, p, j, q, c, set) \
 	bit = (V)((SV)((w[i] ^ ALIGN_BIT(w[j], q, p)) << (31 - (p))) >> 31); \
