@@ -718,6 +718,15 @@ size_t run_parallel(size_t start, size_t end,
 size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
 			    size_t (*fn)(void *data, size_t i), void *data,
 			    struct progress *progress, size_t done);
+/*
+ * The same on nr_threads new threads while the caller waits, each with
+ * a copy of the file table of its own (unshare CLONE_FILES): for fn
+ * that passes fds it opened itself to many calls (fstatat on directory
+ * fds), which then take no reference on them.  The fds fn opens are
+ * its thread's alone; fn closes them.  Returns the units fn did.
+ */
+size_t run_parallel_own_fds(int nr_threads, size_t start, size_t end,
+			    size_t (*fn)(void *data, size_t i), void *data);
 
 /* ---- lockfile.c: replacing a file ---- */
 

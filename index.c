@@ -346,7 +346,9 @@ static int preload_entry(struct work_dirs *wd, struct cache_entry *ce)
  * and enough of them to keep every core busy to the end.  Each thread
  * keeps its directories open (work_dirs) from one run to the next, so
  * that a run opens only the directories its first path does not share
- * with the last path of the thread's previous run.
+ * with the last path of the thread's previous run.  The threads are new
+ * ones, each with its own file table (run_parallel_own_fds), so that
+ * fstatat on their directory fds takes no reference on the fd.
  */
 #define PRELOAD_RUN_MAX 256
 #define PRELOAD_RUNS_MIN 128
@@ -402,8 +404,7 @@ unsigned int preload_index(int (*wanted)(const char *name))
 	if (preload.run_len > PRELOAD_RUN_MAX)
 		preload.run_len = PRELOAD_RUN_MAX;
 	preload.nr_runs = (active_nr + preload.run_len - 1) / preload.run_len;
-	run_parallel_threads(cores, 0, cores, preload_thread, active_cache,
-			     NULL, 0);
+	run_parallel_own_fds(cores, 0, cores, preload_thread, active_cache);
 	preload_wanted = NULL;
 	return active_nr - preload.marked;
 }

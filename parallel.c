@@ -5,7 +5,9 @@
  * file on one thread does not hold up the rest; every thread of the
  * pool, the caller's included, takes the next item until none is left.
  */
+#define _GNU_SOURCE	/* unshare */
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -72,6 +74,46 @@ size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
 	nr_threads = i;
 	pool_worker(&pool);
 	for (i = 1; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	return pool.done;
+}
+
+/*
+ * A thread of run_parallel_own_fds: a copy of the file table of its
+ * own first.  fstatat(dirfd, ...) on a table that no other thread
+ * shares borrows the fd; on a shared one it takes a reference on the
+ * file and drops it again, two atomic operations a call (fdget_raw and
+ * fput were 2.6% of show-diff's time, 1.0% so), and openat and close
+ * take the table's lock, which no other thread wants then.  When
+ * unshare fails the thread works on the shared table, as before.
+ */
+static void *own_fds_worker(void *arg)
+{
+#ifdef CLONE_FILES
+	unshare(CLONE_FILES);
+#endif
+	return pool_worker(arg);
+}
+
+size_t run_parallel_own_fds(int nr_threads, size_t start, size_t end,
+			    size_t (*fn)(void *data, size_t i), void *data)
+{
+	struct pool pool = {
+		.next = start, .end = end, .fn = fn, .data = data,
+		.progress_lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	pthread_t threads[MAX_THREADS_ASKED];
+	int i, started;
+
+	if (nr_threads > MAX_THREADS_ASKED)
+		nr_threads = MAX_THREADS_ASKED;
+	for (i = 0; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, own_fds_worker, &pool))
+			break;
+	started = i;
+	if (!started)
+		pool_worker(&pool);	/* the caller, on its shared table */
+	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	return pool.done;
 }
