@@ -146,16 +146,21 @@ static int has_merged_below(const char *name, size_t len, int pos)
 	return 0;
 }
 
-static int check_df_clash(const struct cache_entry *ce, int option)
+/*
+ * The entry at pos (or where it would go) against the files above it
+ * (unless above is 0: they are known to be none) and the entries
+ * below it.
+ */
+static int df_clash_at(const struct cache_entry *ce, int pos, int option,
+		       int above)
 {
-	int pos = cache_name_pos(ce->name, ce->ce_namelen), below;
+	int below;
 
-	pos = pos < 0 ? -pos - 1 : pos + 1;
 	if (option & ADD_CACHE_STAGE_DF)
 		below = has_merged_below(ce->name, ce->ce_namelen, pos);
 	else
 		below = has_entries_below(ce->name, ce->ce_namelen, pos);
-	if (!index_has_file_above(ce->name) && !below)
+	if (!below && !(above && index_has_file_above(ce->name)))
 		return 0;
 	if (!(option & ADD_CACHE_OK_TO_REPLACE))
 		return error("'%s' appears as both a file and as a directory",
@@ -163,6 +168,14 @@ static int check_df_clash(const struct cache_entry *ce, int option)
 	drop_files_above(ce->name);
 	drop_entries_below(ce->name, ce->ce_namelen);
 	return 0;
+}
+
+static int check_df_clash(const struct cache_entry *ce, int option)
+{
+	int pos = cache_name_pos(ce->name, ce->ce_namelen);
+
+	pos = pos < 0 ? -pos - 1 : pos + 1;
+	return df_clash_at(ce, pos, option, 1);
 }
 
 unsigned int index_lower_bound(unsigned int lo, unsigned int hi,
@@ -244,9 +257,15 @@ static int compare_ce_ptr(const void *a, const void *b)
 				  y->name, y->ce_namelen, ce_stage(y));
 }
 
+/* Entries that come in order (a sorted list of paths) are left so. */
 void sort_cache_entries(struct cache_entry **ces, unsigned int nr)
 {
-	if (nr > 1)
+	unsigned int i;
+
+	for (i = 1; i < nr; i++)
+		if (compare_ce_ptr(&ces[i - 1], &ces[i]) > 0)
+			break;
+	if (i < nr)
 		qsort(ces, nr, sizeof(*ces), compare_ce_ptr);
 }
 
@@ -280,14 +299,57 @@ static int resolved_by(const struct cache_entry *ce,
 	       !memcmp(prev->name, ce->name, ce->ce_namelen);
 }
 
+/* The length of the directory part of ce's name ("a/b" of "a/b/c"). */
+static size_t dir_len(const struct cache_entry *ce)
+{
+	size_t len = ce->ce_namelen;
+
+	while (len && ce->name[len - 1] != '/')
+		len--;
+	return len ? len - 1 : 0;
+}
+
+/* Do a and b name entries of the same directory? */
+static int same_dir(const struct cache_entry *a, const struct cache_entry *b)
+{
+	size_t len = dir_len(a);
+
+	return len == dir_len(b) && !memcmp(a->name, b->name, len);
+}
+
+/*
+ * The D/F check of the entries merged in (ces, sorted; at[j] where
+ * ces[j] went), which refuses (no ADD_CACHE_OK_TO_REPLACE here) and so
+ * changes nothing: the files above a stage-0 entry are looked up once
+ * a directory, not once an entry (each is a binary search a level),
+ * and where it is is known.  A stage of a merge is checked as
+ * add_cache_entry checks it.
+ */
+static int check_merged_df(struct cache_entry **ces, const unsigned int *at,
+			   unsigned int nr, int option)
+{
+	unsigned int j;
+
+	for (j = 0; j < nr; j++) {
+		int ret = ce_stage(ces[j]) ? check_df_clash(ces[j], option) :
+			  df_clash_at(ces[j], at[j] + 1, option,
+				      !j || !same_dir(ces[j - 1], ces[j]));
+
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * One merge of two sorted lists instead of nr insertions, each of
  * which would move half the index: adding 75,000 files stays linear.
  */
 int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 {
-	unsigned int i = 0, j = 0, n = 0, total = active_nr + nr;
+	unsigned int i = 0, j = 0, n = 0, total = active_nr + nr, *at;
 	struct cache_entry **merged;
+	int ret;
 
 	if (option & ADD_CACHE_OK_TO_REPLACE) {
 		for (i = 0; i < nr; i++)
@@ -298,6 +360,7 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 	if (check_new_entries(ces, nr, option) < 0)
 		return -1;
 	merged = xmalloc(total * sizeof(*merged));
+	at = xmalloc(nr * sizeof(*at));
 	while (i < active_nr || j < nr) {
 		int cmp = i == active_nr ? 1 : j == nr ? -1 :
 			  compare_ce_ptr(&active_cache[i], &ces[j]);
@@ -309,16 +372,17 @@ int add_cache_entries(struct cache_entry **ces, unsigned int nr, int option)
 			free_cache_entry(active_cache[i++]);
 			continue;
 		}
+		if (cmp >= 0)
+			at[j] = n;
 		merged[n++] = cmp < 0 ? active_cache[i++] : ces[j++];
 	}
 	free(active_cache);
 	active_cache = merged;
 	active_nr = n;
 	active_alloc = total;
-	for (j = 0; j < nr; j++)
-		if (check_df_clash(ces[j], option) < 0)
-			return -1;
-	return 0;
+	ret = check_merged_df(ces, at, nr, option);
+	free(at);
+	return ret;
 }
 
 /* ---- preloading stat data ---- */

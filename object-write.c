@@ -153,14 +153,73 @@ static size_t loose_bound(size_t size)
 }
 
 /*
- * A loose object's file, read whole in one read(2) into a buffer of
- * its bound and a byte (no fstat to learn its size: coming back short,
- * a read of a regular file has reached its end), opened as loose.c
- * opens them (O_NOATIME): NULL when there is no such file (*missing
- * set) or it cannot be read so.
+ * Each thread's buffers for the fast ways below: a loose object's file
+ * and what it inflates to, kept from one object to the next (the
+ * biggest so far, until the thread ends).  A fresh malloc of a few MB
+ * for each object is a fresh mmap, whose every page the kernel faults
+ * in and zeroes: on a re-add of a kernel tree, more than the pages
+ * of every other allocation together.
  */
-static unsigned char *read_loose_file(const char *name, size_t bound,
-				      size_t *zlen, int *missing)
+struct check_bufs {
+	unsigned char *z, *out;
+	size_t z_alloc, out_alloc;
+};
+
+static pthread_key_t bufs_key;
+static pthread_once_t bufs_once = PTHREAD_ONCE_INIT;
+static int have_bufs_key;
+static __thread struct check_bufs *thread_bufs;
+
+static void free_check_bufs(void *p)
+{
+	struct check_bufs *b = p;
+
+	free(b->z);
+	free(b->out);
+	free(b);
+}
+
+static void make_bufs_key(void)
+{
+	have_bufs_key = !pthread_key_create(&bufs_key, free_check_bufs);
+}
+
+/* The calling thread's buffers, or NULL when it cannot have them. */
+static struct check_bufs *check_bufs(void)
+{
+	pthread_once(&bufs_once, make_bufs_key);
+	if (thread_bufs || !have_bufs_key)
+		return thread_bufs;
+	thread_bufs = calloc(1, sizeof(*thread_bufs));
+	if (thread_bufs && pthread_setspecific(bufs_key, thread_bufs)) {
+		free(thread_bufs);
+		thread_bufs = NULL;
+	}
+	return thread_bufs;
+}
+
+/* *buf with room for n bytes (grown, its content lost), or NULL. */
+static unsigned char *room_for(unsigned char **buf, size_t *alloc, size_t n)
+{
+	if (n <= *alloc)
+		return *buf;
+	if (n < *alloc * 2)
+		n = *alloc * 2;
+	free(*buf);
+	*buf = malloc(n);
+	*alloc = *buf ? n : 0;
+	return *buf;
+}
+
+/*
+ * A loose object's file, read whole in one read(2) into the thread's
+ * buffer (b->z), of its bound and a byte (no fstat to learn its size:
+ * coming back short, a read of a regular file has reached its end),
+ * opened as loose.c opens them (O_NOATIME): NULL when there is no such
+ * file (*missing set) or it cannot be read so.
+ */
+static unsigned char *read_loose_file(struct check_bufs *b, const char *name,
+				      size_t bound, size_t *zlen, int *missing)
 {
 	int fd = open_object_fd(name);
 	unsigned char *z;
@@ -170,51 +229,66 @@ static unsigned char *read_loose_file(const char *name, size_t bound,
 		*missing = errno == ENOENT || errno == ENOTDIR;
 		return NULL;
 	}
-	z = malloc(bound + 1);
+	z = room_for(&b->z, &b->z_alloc, bound + 1);
 	do {
 		n = z ? read(fd, z, bound + 1) : -1;
 	} while (n < 0 && errno == EINTR);
 	close(fd);
-	if (n <= 0 || (size_t)n > bound) {
-		free(z);
+	if (n <= 0 || (size_t)n > bound)
 		return NULL;
-	}
 	*zlen = n;
 	return z;
 }
 
 /*
+ * A loose object of type and len bytes inflated whole into the thread's
+ * buffer (b->out; the header first), by our inflater in one call (the
+ * header and size known, so no zlib stream opened to learn them): NULL
+ * when it cannot tell (no loose file, *missing then set; another
+ * header; an error), for the stream to read it again and say why.
+ */
+static unsigned char *inflate_loose(struct check_bufs *b,
+				    const unsigned char *sha1,
+				    enum object_type type, size_t len,
+				    size_t *hdrlen, int *missing)
+{
+	char hdr[MAX_HEADER_LEN];
+	const char *name = sha1_file_name(sha1);
+	size_t zlen, used, n;
+	unsigned char *out, *z;
+
+	if (!name)
+		return NULL;
+	*hdrlen = format_object_header(hdr, type, len);
+	n = *hdrlen + len;
+	z = read_loose_file(b, name, loose_bound(n), &zlen, missing);
+	if (!z)
+		return NULL;
+	out = room_for(&b->out, &b->out_alloc, n + INFLATE_SLACK);
+	if (!out || inflate_whole(z, zlen, out, n, &used, 0) ||
+	    used != zlen || memcmp(out, hdr, *hdrlen))
+		return NULL;
+	return out;
+}
+
+/*
  * The collision check's fast way, for a loose object that holds what
- * we would write: its file read in one call and inflated whole, in
- * one call of our inflater (the header and size known, so no zlib
- * stream opened to learn them), and compared.  1 when that says the
- * bytes are the same; 0 when it cannot tell (another answer, an error,
- * a packed object, a big one), for the stream to read again and say
- * why, *missing set when there is no loose file.
+ * we would write: inflated whole (inflate_loose) and compared.  1 when
+ * that says the bytes are the same; 0 when it cannot tell (another
+ * answer, an error, a packed object, a big one), for the stream to
+ * read again and say why, *missing set when there is no loose file.
  */
 static int same_loose_object(const unsigned char *sha1, const void *buf,
 			     size_t len, enum object_type type, int *missing)
 {
-	char hdr[MAX_HEADER_LEN];
-	const char *name = sha1_file_name(sha1);
-	size_t hdrlen, zlen, used;
-	unsigned char *out = NULL, *z;
-	int same = 0;
+	struct check_bufs *b = check_bufs();
+	unsigned char *out;
+	size_t hdrlen;
 
-	if (!name || len > WHOLE_INFLATE_MAX)
+	if (!b || len > WHOLE_INFLATE_MAX)
 		return 0;
-	hdrlen = format_object_header(hdr, type, len);
-	z = read_loose_file(name, loose_bound(hdrlen + len), &zlen, missing);
-	if (!z)
-		return 0;
-	out = malloc(hdrlen + len + INFLATE_SLACK);
-	if (out && !inflate_whole(z, zlen, out, hdrlen + len, &used, 0) &&
-	    used == zlen && !memcmp(out, hdr, hdrlen) &&
-	    !memcmp(out + hdrlen, buf, len))
-		same = 1;
-	free(out);
-	free(z);
-	return same;
+	out = inflate_loose(b, sha1, type, len, &hdrlen, missing);
+	return out && !memcmp(out + hdrlen, buf, len);
 }
 
 /*
@@ -257,46 +331,34 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 
 /*
  * compare_stored_pieces' fast way, for a loose object of up to
- * BIG_WHOLE_MAX bytes: its file read in one call and inflated whole by
- * our inflater, which is two to three times zlib's speed; the pieces
- * are then compared with it.  NULL when it cannot tell (a packed or
- * bigger object, another header, an error): the stream reads it then,
- * and says why.  *whole is where the content starts.
+ * BIG_WHOLE_MAX bytes: inflated whole by our inflater, which is two to
+ * three times zlib's speed, into the thread's buffer; the pieces are
+ * then compared with it.  NULL when it cannot tell (a packed or bigger
+ * object, another header, an error): the stream reads it then, and
+ * says why.  Else where the content starts (the thread's until its
+ * next inflate_loose).
  */
 #define BIG_WHOLE_MAX ((size_t)64 << 20)
 
-static unsigned char *inflate_loose_whole(const unsigned char *sha1,
-					  enum object_type type, size_t len,
-					  const unsigned char **whole)
+static const unsigned char *inflate_loose_whole(const unsigned char *sha1,
+						enum object_type type,
+						size_t len)
 {
-	char hdr[MAX_HEADER_LEN];
-	const char *name = sha1_file_name(sha1);
-	size_t hdrlen, zlen, used;
-	unsigned char *out, *z;
+	struct check_bufs *b = check_bufs();
+	unsigned char *out;
+	size_t hdrlen;
 	int missing;
 
-	if (!name || len > BIG_WHOLE_MAX)
+	if (!b || len > BIG_WHOLE_MAX)
 		return NULL;
-	hdrlen = format_object_header(hdr, type, len);
-	z = read_loose_file(name, loose_bound(hdrlen + len), &zlen, &missing);
-	if (!z)
-		return NULL;
-	out = malloc(hdrlen + len + INFLATE_SLACK);
-	if (out && (inflate_whole(z, zlen, out, hdrlen + len, &used, 0) ||
-		    used != zlen || memcmp(out, hdr, hdrlen))) {
-		free(out);
-		out = NULL;
-	}
-	free(z);
-	*whole = out ? out + hdrlen : NULL;
-	return out;
+	out = inflate_loose(b, sha1, type, len, &hdrlen, &missing);
+	return out ? out + hdrlen : NULL;
 }
 
 int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 			  size_t size, piece_fn next, void *data)
 {
 	unsigned char *ours = xmalloc(OBJECT_CHUNK), *stored = NULL;
-	unsigned char *inflated = NULL;
 	const unsigned char *whole = NULL;
 	struct object_stream st;
 	struct fault f;
@@ -304,8 +366,8 @@ int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 	size_t left = size;
 
 	if (VERIFY_EXISTING)
-		inflated = inflate_loose_whole(sha1, type, size, &whole);
-	if (VERIFY_EXISTING && !inflated) {
+		whole = inflate_loose_whole(sha1, type, size);
+	if (VERIFY_EXISTING && !whole) {
 		if (open_object_unverified(&st, sha1, &f) < 0)
 			goto fail;
 		set_zlib_check(&st, 0);
@@ -344,7 +406,6 @@ fail:
 out:
 	if (open)
 		close_object_stream(&st);
-	free(inflated);
 	free(ours);
 	free(stored);
 	return ret;
