@@ -499,6 +499,11 @@ int checkout_entry(struct checkout *co, struct cache_entry *ce)
  * A prepared batch is written whole before the next batch is; an
  * entry with a file of the index above it (only a hostile index has
  * one) waits, to be prepared alone, until all before it are written.
+ *
+ * A thread that finds no group left to start helps with those still
+ * being written, a file at a time, so that a batch does not end with
+ * one core writing a directory of big files alone: in a kernel tree,
+ * drivers/gpu/drm/amd/include/asic_reg/dcn is 28 files and 121 MB.
  */
 #define GROUP_MAX 512
 #define FIRST_BATCH 512
@@ -525,6 +530,9 @@ struct checkout_queue {
 	struct job_list batch;	/* being prepared */
 	size_t *groups;		/* groups[g]: first job of group g in ready */
 	size_t nr_groups, alloc_groups;
+	size_t *next_job;	/* next_job[g]: group g's first not taken */
+	size_t alloc_next_job;
+	int nr_threads;		/* writing this batch */
 	int prepare_beside;	/* item 0 of a round prepares the batch */
 	unsigned int failed;
 	size_t done;		/* for the progress */
@@ -594,6 +602,8 @@ static void group_jobs(struct checkout_queue *q)
 	ALLOC_GROW(q->groups, q->nr_groups + 2, q->alloc_groups);
 	q->groups[q->nr_groups++] = start;
 	q->groups[q->nr_groups] = q->ready.nr;
+	ALLOC_GROW(q->next_job, q->nr_groups, q->alloc_next_job);
+	memcpy(q->next_job, q->groups, q->nr_groups * sizeof(*q->groups));
 }
 
 /*
@@ -627,34 +637,65 @@ static int open_group_dir(const struct checkout_queue *q, size_t g)
 	return fd < 0 ? NO_DIR : fd;
 }
 
-static size_t write_group(struct checkout_queue *q, size_t g)
+/*
+ * Write the files of group g not yet taken, taking one at a time, the
+ * new ones in dirfd (or by their paths with NO_DIR); the number
+ * written here.  The paths stay until the batch is written: a helper
+ * names the group's directory by its first.
+ */
+static size_t write_taken(struct checkout_queue *q, size_t g, int dirfd)
 {
-	int dirfd = open_group_dir(q, g);
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = q->groups[g]; i < q->groups[g + 1]; i++) {
+	while ((i = __atomic_fetch_add(&q->next_job[g], 1, __ATOMIC_RELAXED)) <
+	       q->groups[g + 1]) {
 		struct write_job *job = &q->ready.jobs[i];
 
 		if (finish_entry(q->co, job->ce, job->full, job->absent,
 				 job->absent ? dirfd : NO_DIR) < 0)
 			count_failure(q);
-		free(job->full);
+		n++;
 	}
-	if (dirfd >= 0)
-		close(dirfd);
-	return q->groups[g + 1] - q->groups[g];
+	return n;
 }
 
-/* Item 0 prepares the next batch when prepare_beside; the rest write. */
+static size_t write_group(struct checkout_queue *q, size_t g)
+{
+	int dirfd = open_group_dir(q, g);
+	size_t n = write_taken(q, g, dirfd);
+
+	if (dirfd >= 0)
+		close(dirfd);
+	return n;
+}
+
+/* Help with the groups still being written, each in its own dirfd. */
+static size_t help_groups(struct checkout_queue *q)
+{
+	size_t g, n = 0;
+
+	for (g = 0; g < q->nr_groups; g++)
+		if (__atomic_load_n(&q->next_job[g], __ATOMIC_RELAXED) <
+		    q->groups[g + 1])
+			n += write_group(q, g);
+	return n;
+}
+
+/*
+ * Item 0 prepares the next batch when prepare_beside; then one item
+ * per group, then one per thread that helps with what is left.
+ */
 static size_t run_item(void *data, size_t i)
 {
 	struct checkout_queue *q = data;
 
-	if (q->prepare_beside && !i) {
+	if (q->prepare_beside && !i)
 		prepare_batch(q, BATCH_MAX, 0);
-		return 0;
-	}
-	return write_group(q, i - q->prepare_beside);
+	else if (i - q->prepare_beside < q->nr_groups)
+		return write_group(q, i - q->prepare_beside);
+	else
+		return help_groups(q);
+	return 0;
 }
 
 /* Write the prepared batch, preparing the next one beside it. */
@@ -662,19 +703,24 @@ static void write_batch(struct checkout_queue *q)
 {
 	struct job_list tmp = q->ready;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i;
 
 	q->ready = q->batch;
 	q->batch = tmp;
 	q->batch.nr = 0;
 	group_jobs(q);
 	q->prepare_beside = q->next_ce < q->nr_ces && !q->wait_for_writes;
+	q->nr_threads = cores > 8 ? 8 : cores > 1 ? cores : 1;
 	if (q->prepare_beside && cores > 1)
-		q->done = run_parallel_threads(cores > 8 ? 8 : cores, 0,
-					       q->nr_groups + 1, run_item, q,
+		q->done = run_parallel_threads(q->nr_threads, 0, q->nr_groups +
+					       1 + q->nr_threads, run_item, q,
 					       q->co->progress, q->done);
 	else
-		q->done = run_parallel(0, q->nr_groups + q->prepare_beside,
-				       run_item, q, q->co->progress, q->done);
+		q->done = run_parallel(0, q->nr_groups + q->prepare_beside +
+				       q->nr_threads, run_item, q,
+				       q->co->progress, q->done);
+	for (i = 0; i < q->ready.nr; i++)
+		free(q->ready.jobs[i].full);
 	q->ready.nr = 0;
 }
 
@@ -722,6 +768,7 @@ unsigned int checkout_finish(struct checkout *co)
 		free(co->queue->ready.jobs);
 		free(co->queue->batch.jobs);
 		free(co->queue->groups);
+		free(co->queue->next_job);
 		free(co->queue);
 		co->queue = NULL;
 	}
