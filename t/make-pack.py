@@ -6,7 +6,7 @@
 # GIT_DEFAULT_HASH says so (test-lib's sha256 stores).
 import struct, sys, zlib
 
-from packlib import H, entry_header as header
+from packlib import H, entry_header as header, idx_v2
 
 RAWSZ = H(b"").digest_size
 
@@ -142,17 +142,7 @@ def build(case):
         rows[1][1] = len(pack) + 100
     pack += H(pack).digest()
     rows.sort(key=lambda r: r[0], reverse=(case == "idx_unsorted"))
-    idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
-    for b in range(256):
-        idx += struct.pack(">I", sum(1 for r in rows if r[0][0] <= b))
-    for r in rows:
-        idx += r[0]
-    for r in rows:
-        idx += struct.pack(">I", r[2])
-    for r in rows:
-        idx += struct.pack(">I", r[1])
-    idx += pack[-RAWSZ:]
-    idx += H(idx).digest()
+    idx = idx_v2([(r[0], r[2], r[1]) for r in rows], pack[-RAWSZ:])
     if case == "truncated":
         pack = pack[:len(pack) - RAWSZ - 10]
     return target, bytes(pack), bytes(idx)

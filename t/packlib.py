@@ -1,7 +1,8 @@
 # packlib.py: what the scripts that write objects and packs by hand
-# share (make-pack.py, big-pack.py, big-header.py).
+# share (make-pack.py, big-pack.py, big-header.py, t5361).
 import hashlib
 import os
+import struct
 
 # SHA-1, or SHA-256 when GIT_DEFAULT_HASH says so (test-lib's sha256
 # stores).
@@ -24,3 +25,21 @@ def entry_header(kind, size):
         size >>= 7
     out.append(c)
     return bytes(out)
+
+
+def idx_v2(rows, pack_sum):
+    # A version 2 idx of rows (id, crc32, offset), in the order given
+    # (sorted by id, unless a test wants otherwise), for the pack whose
+    # checksum is pack_sum; offsets below 2^31 only.
+    idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
+    for b in range(256):
+        idx += struct.pack(">I", sum(1 for r in rows if r[0][0] <= b))
+    for r in rows:
+        idx += r[0]
+    for r in rows:
+        idx += struct.pack(">I", r[1])
+    for r in rows:
+        idx += struct.pack(">I", r[2])
+    idx += pack_sum
+    idx += H(bytes(idx)).digest()
+    return bytes(idx)

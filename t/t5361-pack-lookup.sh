@@ -16,7 +16,7 @@ bunched_pack() {
 	python3 - "$1" "$TEST_DIRECTORY" <<-\EOF
 	import struct, sys, zlib
 	sys.path.insert(0, sys.argv[2])
-	from packlib import H, entry_header
+	from packlib import H, entry_header, idx_v2
 	RAWSZ = H(b"").digest_size
 
 	def mk(head, tail=0):
@@ -37,17 +37,7 @@ bunched_pack() {
 	    rows.append((oid, zlib.crc32(ent) & 0xffffffff, len(pack)))
 	    pack += ent
 	pack += H(bytes(pack)).digest()
-	idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
-	for b in range(256):
-	    idx += struct.pack(">I", sum(1 for r in rows if r[0][0] <= b))
-	for r in rows:
-	    idx += r[0]
-	for r in rows:
-	    idx += struct.pack(">I", r[1])
-	for r in rows:
-	    idx += struct.pack(">I", r[2])
-	idx += pack[-RAWSZ:]
-	idx += H(bytes(idx)).digest()
+	idx = idx_v2(rows, pack[-RAWSZ:])
 	name = sys.argv[1] + "/pack-" + pack[-RAWSZ:].hex()
 	open(name + ".pack", "wb").write(pack)
 	open(name + ".idx", "wb").write(idx)
