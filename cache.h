@@ -490,9 +490,10 @@ char *normalize_path(const char *path);
 /* A path in C quotes at p (to end), unquoted (malloc'd); *taken: bytes read. */
 char *unquote_c(const char *p, const char *end, size_t *taken);
 /*
- * 1 when a leading directory of path (len bytes) exists as something
- * other than a real directory (a symlink or a file), so that opening
- * path would leave the work tree or go through a link; 0 when every
+ * 1 when a leading directory of path (len bytes) is a symlink, 2 when
+ * it is something else that is not a directory (a file), so that
+ * opening path would leave the work tree or go through a link, or
+ * find nothing there (ENOTDIR); 0 when every
  * leading directory is a directory or does not exist; -1 on an lstat
  * error other than ENOENT/ENOTDIR.
  */

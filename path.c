@@ -293,7 +293,7 @@ int has_symlink_leading_path(const char *path, size_t len)
 			break;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			ret = 1;
+			ret = S_ISLNK(st.st_mode) ? 1 : 2;
 			break;
 		}
 		if (!next) {

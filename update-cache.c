@@ -114,7 +114,8 @@ static void stat_one_path(struct work_dirs *wd, size_t i)
 	size_t len = strlen(path);
 	struct stat st;
 
-	ps->beyond_link = has_symlink_leading_path(path, len) > 0;
+	/* a file above the path: it is gone (ENOTDIR), as git sees it */
+	ps->beyond_link = has_symlink_leading_path(path, len) == 1;
 	if (lstat_in_work_dirs(wd, path, len, &st) < 0) {
 		ps->err = errno;
 		return;

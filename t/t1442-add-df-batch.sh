@@ -61,4 +61,34 @@ test_expect_success 'a file where the index has entries below it' '
 	refused e/x
 '
 
+# A file now where the index has a directory: its entries' paths end in
+# ENOTDIR, gone as git sees them (not "beyond a symbolic link"), so
+# --remove drops them and the file goes in, as git update-index does.
+test_expect_success 'a file in place of a directory: its entries removed, the file added' '
+	rm -rf fd && mkdir fd && init-db 2>/dev/null &&
+	mkdir -p fd/a/b && echo 1 >fd/a/b/c && echo 2 >fd/a/d &&
+	update-cache --add fd/a/b/c fd/a/d &&
+	cp .dircache/index fd-base &&
+	rm -r fd/a/b && echo file >fd/a/b &&
+	test_must_fail update-cache --add fd/a/b/c 2>err &&
+	test_grep "does not exist and --remove not passed" err &&
+	update-cache --add --remove fd/a/b/c fd/a/b &&
+	cp fd-base fd-git.index &&
+	GIT_INDEX_FILE=fd-git.index git --git-dir=.dircache \
+		update-index --add --remove fd/a/b/c fd/a/b &&
+	GIT_INDEX_FILE=fd-git.index git --git-dir=.dircache ls-files -s >expect &&
+	git --git-dir=.dircache ls-files -s >actual &&
+	test_cmp expect actual &&
+	grep "fd/a/b\$" actual
+'
+
+test_expect_success SYMLINKS 'a symlink in place of a directory is still refused' '
+	rm -rf fd/a/b && mkdir fd/real && echo 3 >fd/real/c &&
+	ln -s ../real fd/a/b && test -f fd/a/b/c &&
+	cp fd-base .dircache/index &&
+	test_must_fail update-cache --add --remove fd/a/b/c 2>err &&
+	test_grep "beyond a symbolic link" err &&
+	cmp fd-base .dircache/index
+'
+
 test_done
