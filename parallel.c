@@ -53,6 +53,30 @@ static int count_threads(size_t nr)
 	return cores > MAX_THREADS ? MAX_THREADS : cores;
 }
 
+/*
+ * The pool's threads: nr_threads workers, the caller one of them when
+ * caller_works is set, or else only when no thread could start.  A
+ * thread that cannot start leaves its share to the others.
+ */
+static size_t run_pool(struct pool *pool, int nr_threads,
+		       void *(*worker)(void *), int caller_works)
+{
+	pthread_t threads[MAX_THREADS_ASKED];
+	int first = caller_works ? 1 : 0, i, started;
+
+	if (nr_threads > MAX_THREADS_ASKED)
+		nr_threads = MAX_THREADS_ASKED;
+	for (i = first; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, worker, pool))
+			break;
+	started = i;
+	if (caller_works || !started)
+		pool_worker(pool);
+	for (i = first; i < started; i++)
+		pthread_join(threads[i], NULL);
+	return pool->done;
+}
+
 size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
 			    size_t (*fn)(void *data, size_t i), void *data,
 			    struct progress *progress, size_t done)
@@ -62,20 +86,8 @@ size_t run_parallel_threads(int nr_threads, size_t start, size_t end,
 		.progress = progress, .done = done,
 		.progress_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
-	pthread_t threads[MAX_THREADS_ASKED];
-	int i;
 
-	if (nr_threads > MAX_THREADS_ASKED)
-		nr_threads = MAX_THREADS_ASKED;
-	/* A thread that cannot start leaves its share to the others. */
-	for (i = 1; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, pool_worker, &pool))
-			break;
-	nr_threads = i;
-	pool_worker(&pool);
-	for (i = 1; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
-	return pool.done;
+	return run_pool(&pool, nr_threads, pool_worker, 1);
 }
 
 /*
@@ -95,6 +107,7 @@ static void *own_fds_worker(void *arg)
 	return pool_worker(arg);
 }
 
+/* The caller does not work: its file table stays the process's. */
 size_t run_parallel_own_fds(int nr_threads, size_t start, size_t end,
 			    size_t (*fn)(void *data, size_t i), void *data)
 {
@@ -102,20 +115,8 @@ size_t run_parallel_own_fds(int nr_threads, size_t start, size_t end,
 		.next = start, .end = end, .fn = fn, .data = data,
 		.progress_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
-	pthread_t threads[MAX_THREADS_ASKED];
-	int i, started;
 
-	if (nr_threads > MAX_THREADS_ASKED)
-		nr_threads = MAX_THREADS_ASKED;
-	for (i = 0; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, own_fds_worker, &pool))
-			break;
-	started = i;
-	if (!started)
-		pool_worker(&pool);	/* the caller, on its shared table */
-	for (i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	return pool.done;
+	return run_pool(&pool, nr_threads, own_fds_worker, 0);
 }
 
 size_t run_parallel(size_t start, size_t end,
