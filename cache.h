@@ -869,6 +869,7 @@ enum {
 	INFLATE_SHORTER = -4,	/* it ends before size bytes */
 	INFLATE_NOMEM = -5,
 	INFLATE_CHECKSUM = -6,	/* the Adler-32 is wrong (when checked) */
+	INFLATE_WINDOW = -7,	/* a block gives more than the window holds */
 };
 /*
  * Inflate the zlib stream at the start of in (len bytes) into out
@@ -890,6 +891,21 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
  */
 int inflate_prefix(const void *in, size_t len, unsigned char *out,
 		   size_t want, size_t *got);
+/*
+ * The zlib stream at the start of in (len bytes), which must give size
+ * bytes, inflated in windows: fn(data, p, n) is handed the result in
+ * order, a piece at a time, and stops the inflate by returning anything
+ * but 0 (a positive value, returned as is).  buf (room +
+ * INFLATE_SLACK bytes, room at least 64 KiB) is all the memory it
+ * takes, however big the object: for the collision check on a big one.
+ * 0 with *used as inflate_whole's, an INFLATE_ error, or fn's value;
+ * INFLATE_WINDOW when one block gives more than room less 32 KiB
+ * (zlib's stream can read it).  No Adler-32 check: the caller compares bytes.
+ */
+typedef int (*inflate_sink)(void *data, const unsigned char *p, size_t n);
+int inflate_windows(const void *in, size_t len, size_t size, size_t *used,
+		    unsigned char *buf, size_t room, inflate_sink fn,
+		    void *data);
 void set_inflate_checksum(int on);
 /* What an INFLATE_ error means, in the words of the other readers. */
 const char *inflate_error(int ret);

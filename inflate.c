@@ -135,6 +135,8 @@ const char *inflate_error(int ret)
 		return "out of memory";
 	case INFLATE_CHECKSUM:
 		return "zlib checksum (adler32) mismatch";
+	case INFLATE_WINDOW:
+		return "a block bigger than the window to inflate it in";
 	default:
 		return "truncated or damaged zlib stream";
 	}
@@ -213,6 +215,36 @@ static void keep_first(struct first_block *f, const struct bits *b, int last)
 	f->loaded = loaded;
 }
 
+/* The next block of a stream, its header first, into o; *last its bit. */
+static int inflate_block(struct bits *b, struct out *o, struct tables **t,
+			 int *last)
+{
+	unsigned int type;
+	int ret;
+
+	refill(b);
+	*last = take(b, 1);
+	type = take(b, 2);
+	if (type == 0)
+		return inflate_stored_block(b, o);
+	if (type == 1)
+		return inflate_huffman_block(b, o, fixed.litlen, fixed.dist);
+	if (type != 2)
+		return INFLATE_CORRUPT;
+	if (!*t && !(*t = malloc(sizeof(**t))))
+		return INFLATE_NOMEM;
+	ret = inflate_dynamic_tables(b, *t);
+	return ret ? ret : inflate_huffman_block(b, o, (*t)->litlen,
+						 (*t)->dist);
+}
+
+/* Whether the block that b starts is a dynamic one (nothing taken). */
+static int starts_dynamic(struct bits *b)
+{
+	refill(b);
+	return (b->buf >> 1 & 3) == 2;
+}
+
 /*
  * The blocks of a stream whose zlib header b has passed, into o; the
  * first block's tables kept or taken as first says.
@@ -227,40 +259,20 @@ static int inflate_blocks(struct bits *b, struct out *o, int first)
 	if (first == FIRST_TAKE && (f = take_first(b))) {
 		last = f->last;
 		ret = inflate_huffman_block(b, o, f->t.litlen, f->t.dist);
-	}
-	while (!ret && !last) {
-		unsigned int type;
-
-		refill(b);
+	} else if (first == FIRST_KEEP && starts_dynamic(b) &&
+		   (f = first_block(1))) {
 		last = take(b, 1);
-		type = take(b, 2);
-		if (type == 0) {
-			ret = inflate_stored_block(b, o);
-		} else if (type == 1) {
-			ret = inflate_huffman_block(b, o, fixed.litlen,
-						    fixed.dist);
-		} else if (type == 2 && first == FIRST_KEEP &&
-			   (f = first_block(1))) {
-			f->loaded = 0;
-			ret = inflate_dynamic_tables(b, &f->t);
-			if (!ret)
-				keep_first(f, b, last);
-			if (!ret)
-				ret = inflate_huffman_block(b, o,
-							    f->t.litlen,
-							    f->t.dist);
-		} else if (type == 2) {
-			if (!t && !(t = malloc(sizeof(*t))))
-				return INFLATE_NOMEM;
-			ret = inflate_dynamic_tables(b, t);
-			if (!ret)
-				ret = inflate_huffman_block(b, o, t->litlen,
-							    t->dist);
-		} else {
-			ret = INFLATE_CORRUPT;
-		}
-		first = FIRST_NONE;
+		take(b, 2);
+		f->loaded = 0;
+		ret = inflate_dynamic_tables(b, &f->t);
+		if (!ret)
+			keep_first(f, b, last);
+		if (!ret)
+			ret = inflate_huffman_block(b, o, f->t.litlen,
+						    f->t.dist);
 	}
+	while (!ret && !last)
+		ret = inflate_block(b, o, &t, &last);
 	free(t);
 	return ret;
 }
@@ -306,4 +318,101 @@ int inflate_whole(const void *in, size_t len, unsigned char *out,
 	    ((uint32_t)b.p[0] << 24 | b.p[1] << 16 | b.p[2] << 8 | b.p[3]))
 		return INFLATE_CHECKSUM;
 	return 0;
+}
+
+/*
+ * inflate_windows: the buffer holds the last WINDOW_HISTORY bytes given
+ * out (the farthest a match reaches back), then the blocks that follow.
+ * Past half the room, what the blocks gave is handed to the sink and
+ * the history moved down.  A block that runs past the room is started
+ * again from the bits and the history it started with, after the move:
+ * its code lengths, bits and matches depend on nothing else.
+ */
+#define WINDOW_HISTORY 32768
+
+struct window {
+	struct out o;
+	size_t room;
+	size_t base;		/* where buf[0] is in the whole output */
+	size_t given;		/* how much of it the sink has had */
+	inflate_sink fn;
+	void *data;
+};
+
+/* Hand what came since the last time to the sink. */
+static int give_out(struct window *w)
+{
+	size_t from = w->given - w->base, n = w->o.pos - from;
+
+	w->given += n;
+	return n ? w->fn(w->data, w->o.buf + from, n) : 0;
+}
+
+/* Hand it out and keep only the history (INFLATE_WINDOW: nothing to drop). */
+static int slide(struct window *w)
+{
+	size_t drop;
+	int ret;
+
+	if (w->o.pos <= WINDOW_HISTORY)
+		return INFLATE_WINDOW;
+	ret = give_out(w);
+	if (ret)
+		return ret;
+	drop = w->o.pos - WINDOW_HISTORY;
+	memmove(w->o.buf, w->o.buf + drop, WINDOW_HISTORY);
+	w->base += drop;
+	w->o.pos = WINDOW_HISTORY;
+	return 0;
+}
+
+static int inflate_in_windows(struct bits *b, struct window *w, size_t size)
+{
+	struct tables *t = NULL;
+	int ret = 0, last = 0;
+
+	while (!last) {
+		struct bits before = *b;
+		size_t pos = w->o.pos, left = size - w->base;
+
+		w->o.size = left < w->room ? left : w->room;
+		ret = inflate_block(b, &w->o, &t, &last);
+		if (ret == INFLATE_LONGER && w->o.size < left) {
+			*b = before;
+			w->o.pos = pos;
+			last = 0;
+			ret = slide(w);
+		} else if (!ret && !last && w->o.pos > w->room / 2) {
+			ret = slide(w);
+		}
+		if (ret)
+			break;
+	}
+	free(t);
+	return ret ? ret : give_out(w);
+}
+
+int inflate_windows(const void *in, size_t len, size_t size, size_t *used,
+		    unsigned char *buf, size_t room, inflate_sink fn,
+		    void *data)
+{
+	struct bits b = { in, in, (const unsigned char *)in + len, 0, 0 };
+	struct window w = { { buf, 0, 0 }, room, 0, 0, fn, data };
+	int ret = zlib_header(in, len);
+
+	*used = 0;
+	if (ret)
+		return ret;
+	if (room < 2 * WINDOW_HISTORY)
+		return INFLATE_WINDOW;
+	pthread_once(&tables_once, make_tables);
+	b.p += 2;
+	ret = inflate_in_windows(&b, &w, size);
+	if (ret)
+		return ret;
+	align_to_byte(&b);
+	if (b.p > b.end || b.end - b.p < 4)
+		return INFLATE_TRUNCATED;
+	*used = b.p + 4 - b.start;
+	return w.base + w.o.pos < size ? INFLATE_SHORTER : 0;
 }

@@ -330,85 +330,163 @@ static int check_existing_buffer(const unsigned char *sha1, const void *buf,
 }
 
 /*
- * compare_stored_pieces' fast way, for a loose object of up to
- * BIG_WHOLE_MAX bytes: inflated whole by our inflater, which is two to
- * three times zlib's speed, into the thread's buffer; the pieces are
- * then compared with it.  NULL when it cannot tell (a packed or bigger
- * object, another header, an error): the stream reads it then, and
- * says why.  Else where the content starts (the thread's until its
- * next inflate_loose).
+ * compare_stored_pieces, the stored bytes against the pieces next()
+ * gives, left of them still to come; header: what the stored object's
+ * first bytes must be, hdr_left of them still to see.
  */
-#define BIG_WHOLE_MAX ((size_t)64 << 20)
+struct piece_compare {
+	piece_fn next;
+	void *data;
+	unsigned char *ours;	/* OBJECT_CHUNK bytes */
+	size_t left;
+	const char *header;
+	size_t hdr_left;
+};
 
-static const unsigned char *inflate_loose_whole(const unsigned char *sha1,
-						enum object_type type,
-						size_t len)
+/* What the comparing sink stops the inflate with (positive). */
+enum { PIECES_DIFFER = 1, PIECES_FAILED, PIECES_UNSURE };
+
+/* The next n bytes of the pieces against p: 0, PIECES_DIFFER or _FAILED. */
+static int compare_next(struct piece_compare *c, const unsigned char *p,
+			size_t n)
 {
-	struct check_bufs *b = check_bufs();
-	unsigned char *out;
-	size_t hdrlen;
-	int missing;
+	while (n) {
+		size_t k = n < OBJECT_CHUNK ? n : OBJECT_CHUNK;
 
-	if (!b || len > BIG_WHOLE_MAX)
-		return NULL;
-	out = inflate_loose(b, sha1, type, len, &hdrlen, &missing);
-	return out ? out + hdrlen : NULL;
+		if (k > c->left)
+			return PIECES_DIFFER;
+		if (c->next(c->data, c->ours, k) < 0)
+			return PIECES_FAILED;
+		c->left -= k;
+		if (memcmp(c->ours, p, k))
+			return PIECES_DIFFER;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* inflate_windows' sink: the header, then the pieces. */
+static int compare_window(void *data, const unsigned char *p, size_t n)
+{
+	struct piece_compare *c = data;
+	size_t h = n < c->hdr_left ? n : c->hdr_left;
+
+	if (memcmp(p, c->header, h))
+		return PIECES_DIFFER;
+	c->header += h;
+	c->hdr_left -= h;
+	return compare_next(c, p + h, n - h);
+}
+
+/*
+ * compare_stored_pieces' fast way, for a loose object: inflated by our
+ * inflater, two to three times zlib's speed, a window at a time into
+ * the thread's buffer, and each window compared with the pieces as
+ * they come, so that a file of any size takes CHECK_WINDOW bytes.
+ * PIECES_UNSURE when it cannot tell (a packed object, an error, a
+ * block too big for the window): the stream then goes on from where
+ * this stopped, and says why.
+ */
+#define CHECK_WINDOW ((size_t)1 << 20)
+
+static int compare_loose_windows(const unsigned char *sha1,
+				 enum object_type type, size_t size,
+				 struct piece_compare *c)
+{
+	char hdr[MAX_HEADER_LEN];
+	const char *name = sha1_file_name(sha1);
+	struct check_bufs *b = check_bufs();
+	unsigned char *z, *out;
+	size_t zlen, used, hdrlen;
+	struct fault f;
+	int mapped, ret;
+
+	if (!name || !b)
+		return PIECES_UNSURE;
+	out = room_for(&b->out, &b->out_alloc, CHECK_WINDOW + INFLATE_SLACK);
+	z = out ? load_object_file(name, &zlen, &mapped, &f) : NULL;
+	if (!z)
+		return PIECES_UNSURE;
+	hdrlen = format_object_header(hdr, type, size);
+	c->header = hdr;
+	c->hdr_left = hdrlen;
+	ret = inflate_windows(z, zlen, hdrlen + size, &used, out, CHECK_WINDOW,
+			      compare_window, c);
+	if (mapped)
+		munmap(z, zlen);
+	else
+		free(z);
+	if (ret < 0 || (!ret && used != zlen))
+		return PIECES_UNSURE;
+	return ret;
+}
+
+/*
+ * The stored object as a stream against the pieces still to come, the
+ * stream's first size - c->left bytes (already compared) skipped.
+ */
+static int compare_stream(const unsigned char *sha1, enum object_type type,
+			  size_t size, struct piece_compare *c)
+{
+	unsigned char *stored = xmalloc(OBJECT_CHUNK);
+	size_t skip = size - c->left;
+	struct object_stream st;
+	struct fault f;
+	int ret = 0;
+
+	if (open_object_unverified(&st, sha1, &f) < 0) {
+		free(stored);
+		return refuse_different(sha1, -1, &f);
+	}
+	set_zlib_check(&st, 0);
+	if (st.type != type || st.size != size)
+		ret = PIECES_DIFFER;
+	while (!ret && (skip || c->left)) {
+		size_t want = skip ? skip : c->left;
+		size_t n = want < OBJECT_CHUNK ? want : OBJECT_CHUNK;
+		ssize_t got = read_object_stream(&st, stored, n, &f);
+
+		if (got < 0)
+			ret = refuse_different(sha1, -1, &f);
+		else if ((size_t)got != n)
+			ret = PIECES_DIFFER;
+		else if (skip)
+			skip -= n;
+		else
+			ret = compare_next(c, stored, n);
+	}
+	/* The stream's own checks at its end (nothing after it). */
+	if (!ret && read_object_stream(&st, stored, 1, &f) < 0)
+		ret = refuse_different(sha1, -1, &f);
+	close_object_stream(&st);
+	free(stored);
+	return ret;
 }
 
 int compare_stored_pieces(const unsigned char *sha1, enum object_type type,
 			  size_t size, piece_fn next, void *data)
 {
-	unsigned char *ours = xmalloc(OBJECT_CHUNK), *stored = NULL;
-	const unsigned char *whole = NULL;
-	struct object_stream st;
-	struct fault f;
-	int differ = 0, open = 0, ret = -1;
-	size_t left = size;
+	struct piece_compare c = { next, data, xmalloc(OBJECT_CHUNK), size,
+				   NULL, 0 };
+	int ret = 0;
 
 	if (VERIFY_EXISTING)
-		whole = inflate_loose_whole(sha1, type, size);
-	if (VERIFY_EXISTING && !whole) {
-		if (open_object_unverified(&st, sha1, &f) < 0)
-			goto fail;
-		set_zlib_check(&st, 0);
-		open = 1;
-		differ = st.type != type || st.size != size;
-		stored = xmalloc(OBJECT_CHUNK);
-	}
-	while (left) {
-		size_t n = left < OBJECT_CHUNK ? left : OBJECT_CHUNK;
-		ssize_t got;
+		ret = compare_loose_windows(sha1, type, size, &c);
+	if (ret == PIECES_UNSURE)
+		ret = compare_stream(sha1, type, size, &c);
+	/* The rest of the pieces, read even when they cannot be the same. */
+	while (ret >= 0 && ret != PIECES_FAILED && c.left) {
+		size_t n = c.left < OBJECT_CHUNK ? c.left : OBJECT_CHUNK;
 
-		if (next(data, ours, n) < 0) {
-			ret = -1;
-			goto out;
-		}
-		left -= n;
-		if (whole) {
-			differ = differ || memcmp(ours, whole, n);
-			whole += n;
-			continue;
-		}
-		if (differ || !open)
-			continue;
-		got = read_object_stream(&st, stored, n, &f);
-		if (got < 0)
-			goto fail;
-		differ = (size_t)got != n || memcmp(ours, stored, n);
+		if (next(data, c.ours, n) < 0)
+			ret = PIECES_FAILED;
+		c.left -= n;
 	}
-	/* The stream's own checks at its end (nothing after it). */
-	if (open && !differ && read_object_stream(&st, stored, 1, &f) < 0)
-		goto fail;
-	ret = differ;
-	goto out;
-fail:
-	ret = refuse_different(sha1, -1, &f);
-out:
-	if (open)
-		close_object_stream(&st);
-	free(ours);
-	free(stored);
-	return ret;
+	free(c.ours);
+	if (ret == PIECES_FAILED)
+		return -1;
+	return ret < 0 ? ret : ret == PIECES_DIFFER;
 }
 
 int report_collision(const unsigned char *sha1)

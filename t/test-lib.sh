@@ -252,6 +252,8 @@ test_have_prereq() {
 	SHA1) test "$test_hash_algo" = sha1 ;;
 	SHA256) test "$test_hash_algo" = sha256 ;;
 	STRACE) command -v strace >/dev/null ;;
+	# the tools built without ASan, whose memory use can be measured
+	UNSANITIZED) ! grep -q __asan_init "$(command -v init-db)" ;;
 	SYMLINKS) ln -s x "$TRASH_DIRECTORY/.symlink-probe" 2>/dev/null &&
 		rm -f "$TRASH_DIRECTORY/.symlink-probe" ;;
 	*) return 1 ;;

@@ -50,7 +50,8 @@
  *                                     object and its id checked; prints
  *                                     "<objects> <blocks> <flagged>"
  *   inflate-diff <seed> <rounds>      inflate_whole against zlib on
- *                                     random, cut and damaged streams:
+ *                                     random, cut and damaged streams,
+ *                                     and inflate_windows against it:
  *                                     exit 1 at the first difference
  *   write-pack (<type> <file>)...     the files as objects of those
  *                                     types in one new pack; their ids
@@ -837,6 +838,52 @@ static void diff_prefix_first(const unsigned char *in, size_t len)
 	free(other);
 }
 
+/* inflate_windows' output, gathered; never more than size bytes. */
+struct gathered {
+	unsigned char *buf;
+	size_t size, got;
+};
+
+static int gather(void *data, const unsigned char *p, size_t n)
+{
+	struct gathered *g = data;
+
+	if (n > g->size - g->got)
+		die("inflate_windows gave more than the size asked");
+	memcpy(g->buf + g->got, p, n);
+	g->got += n;
+	return 0;
+}
+
+/*
+ * inflate_windows in a window of room bytes against inflate_whole's
+ * answer (whole, used, ours): the same, or, in a tight window (where a
+ * block may not fit), INFLATE_WINDOW after a true prefix.  0 if agreed.
+ */
+static int diff_windows(const unsigned char *in, size_t len, size_t size,
+			size_t room, int tight, int whole, size_t used,
+			const unsigned char *ours)
+{
+	unsigned char *window = xmalloc(room + INFLATE_SLACK);
+	struct gathered g = { xmalloc(size ? size : 1), size, 0 };
+	size_t used_w;
+	int w, fail;
+
+	w = inflate_windows(in, len, size, &used_w, window, room, gather, &g);
+	if (w == INFLATE_WINDOW)
+		fail = !tight || (!whole && memcmp(g.buf, ours, g.got));
+	else
+		fail = !w != !whole ||
+		       (!w && (used_w != used || g.got != size ||
+			       memcmp(g.buf, ours, size)));
+	if (fail)
+		fprintf(stderr, "windows of %zu differ: len %zu size %zu: "
+			"whole %d windows %d\n", room, len, size, whole, w);
+	free(window);
+	free(g.buf);
+	return fail;
+}
+
 /* One stream, each decoder with and without the Adler-32: 0 if agreed. */
 static int diff_one(const unsigned char *stream, size_t len, size_t size)
 {
@@ -853,8 +900,15 @@ static int diff_one(const unsigned char *stream, size_t len, size_t size)
 		a = inflate_whole(in, len, ours, size, &used_ours, check);
 		b = diff_zlib(in, len, theirs, size, &used_theirs, check,
 			      &total);
-		if (!check)
+		if (!check) {
 			plain = a;
+			/* a window that may be too small, one that is not */
+			fail = diff_windows(in, len, size, 65536 +
+					    diff_rand() % 100000, 1, a,
+					    used_ours, ours) ||
+			       diff_windows(in, len, size, size + 65536, 0,
+					    a, used_ours, ours);
+		}
 		if (!a != !b)
 			fail = 1;
 		else if (!a && (used_ours != used_theirs ||
