@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: inflate_whole against zlib's inflate() on the same
- * bytes.  The first byte picks how the input is used: as a zlib stream
+ * bytes, and inflate_windows against inflate_whole.  The first byte picks how the input is used: as a zlib stream
  * as it is, or as data deflated here (level and strategy from that
  * byte) with one bit of the stream flipped or none.  The second and
  * third give the size asked for, near the true one.  Both decoders must
@@ -63,6 +63,52 @@ static unsigned char *deflated(const uint8_t *data, size_t size, int mode,
 	return out;
 }
 
+/* inflate_windows' output, gathered: never more than size bytes. */
+struct gathered {
+	unsigned char *buf;
+	size_t size, got;
+};
+
+static int gather(void *data, const unsigned char *p, size_t n)
+{
+	struct gathered *g = data;
+
+	if (n > g->size - g->got)
+		__builtin_trap();
+	memcpy(g->buf + g->got, p, n);
+	g->got += n;
+	return 0;
+}
+
+/*
+ * inflate_windows in a window of room bytes against inflate_whole's
+ * answer (whole, used, ours): the same, or, in a tight window,
+ * INFLATE_WINDOW after a true prefix.
+ */
+static void windows(const unsigned char *stream, size_t len, size_t want,
+		    size_t room, int tight, int whole, size_t used,
+		    const unsigned char *ours)
+{
+	unsigned char *window = malloc(room + INFLATE_SLACK);
+	struct gathered g = { malloc(want + 1), want, 0 };
+	size_t used_w;
+	int w;
+
+	if (!window || !g.buf)
+		abort();
+	w = inflate_windows(stream, len, want, &used_w, window, room, gather,
+			    &g);
+	if (w == INFLATE_WINDOW) {
+		if (!tight || (!whole && memcmp(g.buf, ours, g.got)))
+			__builtin_trap();
+	} else if (!w != !whole || (!w && (used_w != used || g.got != want ||
+					   memcmp(g.buf, ours, want)))) {
+		__builtin_trap();
+	}
+	free(window);
+	free(g.buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned char *stream, *ours, *theirs;
@@ -104,6 +150,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   memcmp(ours, theirs, want)))
 			__builtin_trap();
 	}
+	a = inflate_whole(stream, len, ours, want, &used_ours, 0);
+	windows(stream, len, want, 65536, 1, a, used_ours, ours);
+	windows(stream, len, want, want + 65536, 0, a, used_ours, ours);
 	free(ours);
 	free(theirs);
 	free(stream);
